@@ -1,0 +1,34 @@
+# Two commands for a fresh machine: `make serve` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve test check lint schema clean
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+check: $(STAMP)
+	$(PY) -m generator check specs
+
+serve: check
+	@echo "The site arrives with the site issue; the knowledge base validated."
+
+lint: $(STAMP)
+	$(PY) -m ruff check generator tests
+	$(PY) -m mypy
+
+test: $(STAMP) lint
+	$(PY) -m generator check specs
+	$(PY) -m pytest
+
+schema: $(STAMP)
+	$(PY) -m generator schema --out schema
+
+clean:
+	rm -rf $(VENV) site build .pytest_cache .hypothesis

@@ -1,0 +1,172 @@
+"""Derived figures: the values that follow from others (DESIGN.md section 4), each with the
+formula that produced it and the rule that compares it with a stated value of the same name.
+
+`FigureIndex` is built once per knowledge base and answers every `entity#figure` lookup:
+a stated figure wins over a derived one (the arithmetic rules make sure the two agree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from .figures import Figure, stated_figures
+from .knowledge import KnowledgeBase, Loaded
+from .units import UNITS, convert_direction, fmt_number
+
+
+@dataclass(frozen=True)
+class Derivation:
+    figure: Figure  # named like the stated figure it checks, if any
+    rule: str | None  # the rule that compares it with the stated figure; None: derived only
+
+
+def _show(fig: Figure) -> str:
+    return f"{fmt_number(fig.shown)} {fig.unit}".strip()
+
+
+def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, **changes: Any) -> Figure:
+    return replace(base, name=name, value=value, unit=unit, path=None, formula=formula,
+                   tolerance=Fraction(0), **changes)
+
+
+class FigureIndex:
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.stated: dict[str, dict[str, Figure]] = {
+            e.id: stated_figures(e.id, e.model) for e in kb if e.kind != "sources"
+        }
+        self.derivations: dict[str, list[Derivation]] = {}
+        # Order matters: GPUs and switches read the totals of the NVLink generations.
+        for kind in ("interconnects", "networks", "gpus", "cases"):
+            for entity in kb.of_kind(kind):
+                self.derivations[entity.id] = list(_DERIVERS[kind](entity, self))
+
+    def get(self, ref: str) -> Figure | None:
+        entity_id, _, name = ref.partition("#")
+        figure = self.stated.get(entity_id, {}).get(name)
+        if figure is not None:
+            return figure
+        for derivation in self.derivations.get(entity_id, []):
+            if derivation.figure.name == name:
+                return derivation.figure
+        return None
+
+    def names(self, entity_id: str) -> list[str]:
+        names = set(self.stated.get(entity_id, {}))
+        names.update(d.figure.name for d in self.derivations.get(entity_id, []))
+        return sorted(names)
+
+
+def _pcie(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
+    m, s = e.model, ix.stated[e.id]
+    if m.type == "pcie":
+        rate, lanes = s["transfer_rate"], m.lanes.value
+        enc = m.encoding
+        per_dir = rate.value * lanes * Fraction(enc.payload_bits, enc.total_bits)
+        formula = f"{_show(rate)} × {lanes} lanes × {enc.payload_bits}/{enc.total_bits} ({enc.name}) ÷ 8"
+        base = replace(rate, dimension="data_rate", scope="per_link", source=None)
+        yield Derivation(_derived(base, "per_direction", per_dir, "GB/s", formula, direction="per_direction"),
+                         "arithmetic-pcie-bandwidth")
+        yield Derivation(_derived(base, "bidirectional", per_dir * 2, "GB/s", f"2 × ({formula})",
+                                  direction="bidirectional"), "arithmetic-pcie-bandwidth")
+    elif m.type == "nvlink":
+        per_link, links = s["per_link"], m.links_per_gpu.value
+        total = convert_direction(per_link.value * links, per_link.direction, "bidirectional")
+        if total is not None:
+            formula = f"{links} links × {_show(per_link)} ({per_link.direction})"
+            yield Derivation(_derived(per_link, "total", total, "GB/s", formula, direction="bidirectional",
+                                      scope="per_gpu", source=None), "arithmetic-nvlink-total")
+    elif m.type == "nvswitch":
+        link_total = ix.get(f"{m.nvlink}#total")
+        if link_total is not None:
+            yield Derivation(_derived(link_total, "per_gpu", link_total.value, link_total.unit,
+                                      f"every NVLink of the GPU goes to the switches: {m.nvlink} total "
+                                      f"{_show(link_total)}", entity=e.id), "arithmetic-nvswitch-per-gpu")
+
+
+def _network(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
+    lane, lanes = ix.stated[e.id]["lane_rate"], e.model.lanes.value
+    formula = f"{lanes} lanes × {_show(lane)}"
+    yield Derivation(_derived(lane, "port_rate", lane.value * lanes, lane.unit, formula, scope="per_port",
+                              source=None), "arithmetic-port-rate")
+
+
+def _gpu(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
+    m, s = e.model, ix.stated[e.id]
+    if "memory.bus_width" in s and "memory.pin_rate" in s:
+        width, pin = s["memory.bus_width"], s["memory.pin_rate"]
+        yield Derivation(_derived(pin, "memory.bandwidth", width.value * pin.value, "GB/s",
+                                  f"{fmt_number(width.value)}-bit bus × {_show(pin)} per pin ÷ 8",
+                                  direction="aggregate", scope="per_gpu", source=None), "arithmetic-memory-bandwidth")
+    sms, cores, clock = (s.get(k) for k in ("compute.sm_count", "compute.fp32_cores_per_sm", "compute.boost_clock"))
+    if sms is not None and cores is not None and clock is not None:
+        yield Derivation(_derived(clock, "compute.fp32", sms.value * cores.value * 2 * clock.value, "TFLOPS",
+                                  f"{sms.value} SMs × {cores.value} FP32 cores × 2 FLOP (FMA) × {_show(clock)}",
+                                  dimension="compute", source=None), "arithmetic-fp32")
+    if m.nvlink is not None:
+        per_link = ix.get(f"{m.nvlink.interconnect}#per_link")
+        if per_link is not None:
+            total = convert_direction(per_link.value * m.nvlink.links.value, per_link.direction, "bidirectional")
+            if total is not None:
+                yield Derivation(_derived(per_link, "nvlink.bandwidth", total, "GB/s",
+                                          f"{m.nvlink.links.value} links × {_show(per_link)} ({per_link.direction})",
+                                          entity=e.id, direction="bidirectional", scope="per_gpu", source=None),
+                                 "arithmetic-gpu-nvlink")
+    yield from _gpu_ratios(e, ix)
+
+
+def _gpu_ratios(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
+    """Derived-only comparison columns for the GPU table (no stated counterpart)."""
+    s = ix.stated[e.id]
+    tensor, power, memory = s["compute.tensor_bf16_dense"], s["power"], s["memory.bandwidth"]
+    nvlink, pcie = s.get("nvlink.bandwidth"), ix.get(f"{e.model.pcie}#bidirectional")
+    if nvlink is not None and pcie is not None and pcie.dimension == "data_rate" and pcie.value:
+        yield Derivation(_derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x",
+                                  f"NVLink {_show(nvlink)} ÷ {e.model.pcie} {_show(pcie)} (both bidirectional)",
+                                  dimension="ratio", direction=None, scope=None, source=None), None)
+    if power.value:
+        yield Derivation(_derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
+                                  f"BF16 dense {_show(tensor)} ÷ {_show(power)}", dimension="compute_per_power",
+                                  source=None), None)
+    if tensor.value:
+        yield Derivation(_derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP",
+                                  f"{_show(memory)} ÷ BF16 dense {_show(tensor)}", dimension="bits_per_flop",
+                                  direction=None, source=None), None)
+    price = s.get("price")
+    if price is not None and tensor.value:
+        yield Derivation(_derived(price, "usd_per_tflops", price.value / tensor.value * UNITS["TFLOPS"].factor,
+                                  "USD/TFLOPS", f"{_show(price)} ÷ BF16 dense {_show(tensor)}",
+                                  dimension="currency_per_compute"), None)
+
+
+def _case(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
+    m, s = e.model, ix.stated[e.id]
+    if m.type != "scaling_study":
+        return
+    gpus = m.nodes.value * m.gpus_per_node.value
+    yield Derivation(_derived(s["gpus"], "gpus", Fraction(gpus), "",
+                              f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node"), "tables-case-gpus")
+    for row in m.rows:
+        single, cluster = s[f"rows.{row.key}.single_gpu"], s[f"rows.{row.key}.cluster"]
+        if not single.value:
+            continue
+        speedup = cluster.value / single.value
+        efficiency = speedup / gpus
+        base = s[f"rows.{row.key}.speedup"]
+        yield Derivation(_derived(base, f"rows.{row.key}.speedup", speedup, "x",
+                                  f"{_show(cluster)} ÷ {_show(single)}"), "tables-case-speedup")
+        yield Derivation(_derived(base, f"rows.{row.key}.efficiency", efficiency, "%",
+                                  f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs"), None)
+        yield Derivation(_derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",
+                                  f"1 − efficiency {fmt_number(efficiency * 100)}%"), "tables-case-share")
+
+
+_DERIVERS: dict[str, Callable[[Loaded, FigureIndex], Iterator[Derivation]]] = {
+    "interconnects": _pcie,
+    "networks": _network,
+    "gpus": _gpu,
+    "cases": _case,
+}

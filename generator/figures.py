@@ -1,0 +1,90 @@
+"""Figures: every number of the knowledge base under one name, `entity#dotted.path`.
+
+A *stated* figure is a quantity written in a spec; a *derived* one is computed from others by
+`generator.derive`. Claims, tables and narrative pages all reference figures by name, so that a
+page can never show a number that the validator did not see.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pydantic import BaseModel
+
+from .load import DataPath
+from .model.common import Count, Dim, Quantity
+from .units import UNITS, decimals_of, from_base, to_base
+
+
+@dataclass(frozen=True)
+class Figure:
+    entity: str
+    name: str
+    value: Fraction  # in the dimension's base unit (bit/s, FLOP/s, W, ...)
+    dimension: str
+    unit: str  # the unit it is shown in
+    direction: str | None = None
+    scope: str | None = None
+    source: str | None = None
+    path: DataPath | None = None  # where it is stated; None for a derived-only figure
+    formula: str | None = None  # how it was derived
+    tolerance: Fraction = Fraction(0)  # absolute, base units: how far a derived value may be
+
+    @property
+    def ref(self) -> str:
+        return f"{self.entity}#{self.name}"
+
+    @property
+    def shown(self) -> Fraction:
+        """The value in its display unit."""
+        return from_base(self.value, self.unit) if self.unit in UNITS else self.value
+
+
+def stated_figures(entity_id: str, model: BaseModel) -> dict[str, Figure]:
+    """All quantities and counts written in one entity, keyed by dotted name."""
+    return {f.name: f for f in _walk(entity_id, model, (), (), None)}
+
+
+def _walk(entity_id: str, node: Any, names: tuple[str, ...], path: DataPath, dim: str | None) -> Iterator[Figure]:
+    if isinstance(node, Quantity):
+        yield _quantity_figure(entity_id, node, names, path, dim)
+    elif isinstance(node, Count):
+        yield Figure(entity_id, ".".join(names), Fraction(node.value), "count", "", source=node.source, path=path)
+    elif isinstance(node, BaseModel):
+        for field_name, info in type(node).model_fields.items():
+            child = getattr(node, field_name)
+            if child is not None:
+                yield from _walk(entity_id, child, names + (field_name,), path + (field_name,), _dim(info.metadata, info.annotation))
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            label = str(getattr(item, "key", index))
+            yield from _walk(entity_id, item, names + (label,), path + (index,), dim)
+
+
+def _dim(metadata: list[Any], annotation: Any) -> str | None:
+    for item in metadata:
+        if isinstance(item, Dim):
+            return item.dimension
+    for arg in typing.get_args(annotation):  # Optional[Annotated[Quantity, Dim(...)]]
+        for item in getattr(arg, "__metadata__", ()):
+            if isinstance(item, Dim):
+                return item.dimension
+    return None
+
+
+def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None) -> Figure:
+    unit = UNITS.get(q.unit)
+    if unit is None:  # the units rule reports it; keep a figure so other rules can go on
+        return Figure(entity_id, ".".join(names), Fraction(q.value), dim or "unknown", q.unit,
+                      q.direction, q.scope, q.source, path)
+    value = to_base(q.value, q.unit)
+    if q.tolerance_pct is not None:
+        tolerance = abs(value) * Fraction(q.tolerance_pct) / 100
+    else:
+        tolerance = to_base(Fraction(1, 2 * 10 ** decimals_of(q.value)), q.unit)
+    return Figure(entity_id, ".".join(names), value, unit.dimension, q.unit, q.direction, q.scope,
+                  q.source, path, tolerance=tolerance)

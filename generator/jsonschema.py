@@ -1,0 +1,18 @@
+"""JSON Schema for spec files, generated from the typed model (never kept by hand), so editors
+can complete and check YAML. One schema per spec folder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import ADAPTERS
+
+
+def spec_schemas() -> dict[str, dict[str, Any]]:
+    schemas: dict[str, dict[str, Any]] = {}
+    for kind, adapter in ADAPTERS.items():
+        schema = adapter.json_schema(mode="validation")
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema.setdefault("title", kind)
+        schemas[kind] = schema
+    return schemas

@@ -1,0 +1,212 @@
+"""Parse one spec file's bytes into plain data plus the exact position of every key and value.
+
+This is the only place that touches YAML. PyYAML's safe loader is used for scanning and
+resolving scalars, but the tree is walked here so that we can (a) keep line/column of every node,
+(b) reject what PyYAML silently accepts (duplicate keys, aliases, non-standard tags) and
+(c) bound the work a hostile file can cause (size, depth). Pure: bytes in, data or diagnostics out.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .diagnostics import Diagnostic
+
+MAX_FILE_BYTES = 256 * 1024
+MAX_DEPTH = 24
+MAX_SCALAR_CHARS = 20_000
+
+PathKey = str | int
+DataPath = tuple[PathKey, ...]
+
+_STD = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")}
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+
+
+@dataclass(frozen=True)
+class Mark:
+    line: int  # 1-based
+    col: int  # 1-based
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """A spec file's data with positions: `values[path]` is where the value at `path` starts and
+    `keys[path]` where its key starts (mapping entries only)."""
+
+    path: str
+    data: dict[str, Any]
+    values: dict[DataPath, Mark] = field(repr=False)
+    keys: dict[DataPath, Mark] = field(repr=False)
+
+    def value_mark(self, path: DataPath) -> Mark:
+        """Position of the deepest existing node on `path` (a missing field points at its parent)."""
+        for cut in range(len(path), -1, -1):
+            mark = self.values.get(path[:cut])
+            if mark is not None:
+                return mark
+        return Mark(1, 1)
+
+    def key_mark(self, path: DataPath) -> Mark:
+        return self.keys.get(path) or self.value_mark(path)
+
+
+class _LoadProblem(Exception):
+    def __init__(self, rule: str, mark: Mark, message: str) -> None:
+        super().__init__(message)
+        self.rule, self.mark, self.message = rule, mark, message
+
+
+def _mark(node_mark: Any) -> Mark:
+    return Mark(node_mark.line + 1, node_mark.column + 1)
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that refuses aliases and excessive nesting while composing."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise _LoadProblem(
+                "yaml-alias", _mark(event.start_mark),
+                "aliases (*name) are not allowed in spec files: write the value out",
+            )
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                event = self.peek_event()
+                raise _LoadProblem(
+                    "yaml-too-deep", _mark(event.start_mark),
+                    f"nesting deeper than {MAX_DEPTH} levels",
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def parse_spec(path: str, raw: bytes) -> ParsedFile | list[Diagnostic]:
+    """Parse `raw` (the bytes of the file shown as `path`) or return why it cannot be parsed."""
+    try:
+        text = _decode(raw)
+        _check_tabs(text)
+        loader = _BoundedLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        if root is None:
+            raise _LoadProblem("yaml-empty", Mark(1, 1), "the file is empty: a spec file holds one mapping")
+        walker = _Walker(loader)
+        data = walker.build(root, ())
+        if not isinstance(data, dict):
+            raise _LoadProblem(
+                "schema-type", _mark(root.start_mark),
+                f"a spec file holds one mapping, not a {_kind_name(root)}",
+            )
+        return ParsedFile(path, data, walker.values, walker.keys)
+    except _LoadProblem as problem:
+        return [Diagnostic(path, problem.mark.line, problem.mark.col, problem.rule, problem.message)]
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        where = _mark(mark) if mark is not None else Mark(1, 1)
+        message = " ".join(p for p in (err.context, err.problem) if p) or "invalid YAML"
+        return [Diagnostic(path, where.line, where.col, "yaml-syntax", f"YAML syntax: {message}")]
+    except yaml.reader.ReaderError as err:
+        where = _position_to_mark(text, err.position)
+        return [Diagnostic(path, where.line, where.col, "yaml-encoding",
+                           f"character {err.character!r} is not allowed in YAML ({err.reason})")]
+    except yaml.YAMLError as err:  # any other PyYAML error: still a diagnostic, never a traceback
+        return [Diagnostic(path, 1, 1, "yaml-syntax", f"YAML syntax: {err}")]
+
+
+def _decode(raw: bytes) -> str:
+    if len(raw) > MAX_FILE_BYTES:
+        raise _LoadProblem(
+            "yaml-too-large", Mark(1, 1),
+            f"file is {len(raw)} bytes; a spec file may hold at most {MAX_FILE_BYTES} bytes",
+        )
+    if raw.startswith(_BOMS):
+        raise _LoadProblem("yaml-encoding", Mark(1, 1), "file starts with a byte-order mark: save it as UTF-8 without BOM")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        where = _position_to_mark(raw[: err.start].decode("utf-8", "replace"), err.start)
+        raise _LoadProblem("yaml-encoding", where, f"not UTF-8: byte 0x{raw[err.start]:02x} cannot be decoded") from None
+
+
+def _position_to_mark(text: str, position: int) -> Mark:
+    before = text[:position]
+    line = before.count("\n") + 1
+    return Mark(line, position - (before.rfind("\n") + 1) + 1)
+
+
+def _check_tabs(text: str) -> None:
+    for number, line in enumerate(text.split("\n"), start=1):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent and line.strip():
+            raise _LoadProblem("yaml-tab", Mark(number, indent.index("\t") + 1),
+                               "tab in indentation: YAML indents with spaces only")
+
+
+def _kind_name(node: Node) -> str:
+    if isinstance(node, MappingNode):
+        return "mapping"
+    return "list" if isinstance(node, SequenceNode) else "single value"
+
+
+class _Walker:
+    """Turns a composed node tree into dicts/lists/scalars, recording positions."""
+
+    def __init__(self, loader: yaml.SafeLoader) -> None:
+        self._loader = loader
+        self.values: dict[DataPath, Mark] = {}
+        self.keys: dict[DataPath, Mark] = {}
+
+    def build(self, node: Node, path: DataPath) -> Any:
+        self.values[path] = _mark(node.start_mark)
+        if node.tag not in _ALLOWED_TAGS:
+            raise _LoadProblem("yaml-tag", _mark(node.start_mark),
+                               f"tag {node.tag!r} is not allowed: only plain YAML values")
+        if isinstance(node, MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, SequenceNode):
+            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+        assert isinstance(node, ScalarNode)  # the composer yields no other node type
+        if len(node.value) > MAX_SCALAR_CHARS:
+            raise _LoadProblem("yaml-too-large", _mark(node.start_mark),
+                               f"value of {len(node.value)} characters; at most {MAX_SCALAR_CHARS}")
+        try:
+            value = self._loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as err:  # e.g. timestamp 2026-13-45
+            raise _LoadProblem("yaml-syntax", _mark(node.start_mark), f"bad value {node.value!r}: {err}") from None
+        if isinstance(value, _dt.datetime):
+            raise _LoadProblem("schema-type", _mark(node.start_mark), "write a date as YYYY-MM-DD, without a time")
+        return value
+
+    def _mapping(self, node: MappingNode, path: DataPath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key_mark = _mark(key_node.start_mark)
+            if not isinstance(key_node, ScalarNode) or key_node.tag != _STD + "str":
+                if key_node.tag == _STD + "merge":
+                    raise _LoadProblem("yaml-tag", key_mark, "merge keys (<<) are not allowed")
+                raise _LoadProblem("schema-type", key_mark, "mapping keys must be plain text")
+            key = key_node.value
+            if key in result:
+                first = self.keys[path + (key,)]
+                raise _LoadProblem("yaml-duplicate-key", key_mark,
+                                   f"duplicate key {key!r} (first defined at line {first.line})")
+            self.keys[path + (key,)] = key_mark
+            result[key] = self.build(value_node, path + (key,))
+        return result

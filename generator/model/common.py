@@ -1,0 +1,112 @@
+"""Building blocks shared by every entity: strict base model, bilingual text, quantities, counts,
+and the metadata markers (`Dim`, `Ref`) that tell the rules which unit dimension a field accepts
+and which kind of entity a reference must point to."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=64)]
+# `entity#figure.path`: names one figure of one entity (see generator.figures).
+FIGURE_REF_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*#[a-z0-9_]+(?:[.][a-z0-9_-]+)*$"
+FigureRef = Annotated[str, StringConstraints(pattern=FIGURE_REF_PATTERN, max_length=160)]
+
+MAX_TEXT = 4000
+Direction = Literal["per_direction", "bidirectional", "aggregate"]
+Scope = Literal["per_lane", "per_link", "per_port", "per_gpu", "per_node", "per_switch", "per_pin", "per_system"]
+
+
+@dataclass(frozen=True)
+class Dim:
+    """Field metadata: the quantity must use a unit of this dimension."""
+
+    dimension: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Field metadata: the id must name an entity of one of these kinds (spec folders)."""
+
+    kinds: tuple[str, ...]
+
+    def __init__(self, *kinds: str) -> None:
+        object.__setattr__(self, "kinds", kinds)
+
+
+class Strict(BaseModel):
+    """Unknown keys are errors, types are not coerced ("80" is not 80), nothing is mutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Text(Strict):
+    zh: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)]
+    en: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)] | None = None
+
+
+SourceRef = Annotated[Slug, Ref("sources")]
+
+
+class Quantity(Strict):
+    """One figure: value and unit, plus direction and scope for bandwidths, and its source."""
+
+    value: Annotated[float, Field(ge=0, le=1e7, allow_inf_nan=False)]
+    unit: Annotated[str, StringConstraints(max_length=16)]
+    direction: Direction | None = None
+    scope: Scope | None = None
+    source: SourceRef
+    # Relative tolerance when a stated figure is compared with a derived one; without it the
+    # tolerance is half a unit of the last digit the value is written with.
+    tolerance_pct: Annotated[float, Field(gt=0, le=50)] | None = None
+    note: Text | None = None
+
+
+class Latency(Quantity):
+    measures: Text
+
+
+class Price(Quantity):
+    """A price is never timeless: `as_of` says when it held."""
+
+    as_of: dt.date
+
+
+class Count(Strict):
+    value: Annotated[int, Field(ge=0, le=1_000_000)]
+    source: SourceRef
+    note: Text | None = None
+
+
+class Range(Strict):
+    """Half-open range of GPU counts, [min, max); no max means unbounded."""
+
+    min: Annotated[int, Field(ge=1, le=10_000_000)]
+    max: Annotated[int, Field(ge=1, le=10000000)] | None = None
+
+    def label(self) -> str:
+        return f"{self.min}+" if self.max is None else f"{self.min}–{self.max - 1}"
+
+    def overlaps(self, other: Range) -> bool:
+        return (self.max is None or other.min < self.max) and (other.max is None or self.min < other.max)
+
+
+class Entity(Strict):
+    id: Slug
+    last_verified: dt.date
+
+
+DataRate = Annotated[Quantity, Dim("data_rate")]
+TransferRate = Annotated[Quantity, Dim("transfer_rate")]
+DataSize = Annotated[Quantity, Dim("data_size")]
+Compute = Annotated[Quantity, Dim("compute")]
+Power = Annotated[Quantity, Dim("power")]
+Frequency = Annotated[Quantity, Dim("frequency")]
+TokenRate = Annotated[Quantity, Dim("token_rate")]
+Ratio = Annotated[Quantity, Dim("ratio")]
+LatencyFigure = Annotated[Latency, Dim("time")]
+PriceFigure = Annotated[Price, Dim("currency")]

@@ -1,0 +1,158 @@
+"""claims: every numeric statement of the articles is recomputed from the data. The verdict in
+the file must equal the computed one, so an edit to a figure that a claim uses cannot pass
+silently: either the verdict still holds or the claim file is flagged."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..diagnostics import Diagnostic
+from ..figures import Figure
+from ..knowledge import Loaded
+from ..load import DataPath
+from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
+from ..units import UNITS, fmt_number, from_base, other_bit_byte_unit, to_base
+from .base import Context, report
+
+
+@dataclass(frozen=True)
+class Value:
+    """An evaluated expression: base-unit value, dimension, and how to show it."""
+
+    value: Fraction
+    dimension: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    verdict: str
+    stated: str
+    actual: str
+    deviation_pct: float | None
+
+
+class _Problem(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+
+
+def evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
+    """The verdict the data gives for one claim (raises _Problem for a malformed claim)."""
+    claim: Claim = entity.model
+    check = claim.check
+    if isinstance(check, ValueCheck):
+        actual = _evaluate(ctx, entity, check.actual, ("check", "actual"))
+        stated = _stated(ctx, entity, check.stated.value, check.stated.unit, actual, ("check", "stated", "unit"))
+        dev = _deviation(stated, actual.value)
+        return Outcome(_grade(claim, dev), _show(check.stated.value, check.stated.unit), actual.text, dev)
+    if isinstance(check, RangeCheck):
+        low = _evaluate(ctx, entity, check.low, ("check", "low"))
+        high = _evaluate(ctx, entity, check.high, ("check", "high"))
+        unit, s = check.stated.unit, check.stated
+        lo = _stated(ctx, entity, s.low, unit, low, ("check", "stated", "unit"))
+        hi = _stated(ctx, entity, s.high, unit, high, ("check", "stated", "unit"))
+        dev = max(_deviation(lo, low.value), _deviation(hi, high.value))
+        return Outcome(_grade(claim, dev), f"{fmt_number(s.low)}–{_show(s.high, unit)}", f"{low.text} – {high.text}", dev)
+    if isinstance(check, BoundCheck):
+        actual = _evaluate(ctx, entity, check.actual, ("check", "actual"))
+        b = check.stated
+        limit = _stated(ctx, entity, b.value, b.unit, actual, ("check", "stated", "unit"))
+        holds = actual.value < limit if b.bound == "below" else actual.value > limit
+        sign = "<" if b.bound == "below" else ">"
+        return Outcome("confirmed" if holds else "corrected", f"{sign} {_show(b.value, b.unit)}", actual.text, None)
+    return Outcome("unsupported", "", "", None)
+
+
+def check_claims(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in ctx.kb.of_kind("claims"):
+        try:
+            outcome = evaluate_claim(ctx, entity)
+        except _Problem as problem:
+            yield problem.diagnostic
+            continue
+        claim: Claim = entity.model
+        if outcome.verdict != claim.verdict:
+            yield report(entity, ("verdict",), "claims-verdict", _verdict_message(claim, outcome))
+
+
+def _verdict_message(claim: Claim, outcome: Outcome) -> str:
+    if outcome.verdict == "unsupported":
+        return f"verdict is {claim.verdict!r} but an unverifiable claim can only be 'unsupported'"
+    text = f"verdict is {claim.verdict!r} but the data gives {outcome.verdict!r}: stated {outcome.stated}, data {outcome.actual}"
+    if outcome.deviation_pct is not None:
+        text += (f" (off by {outcome.deviation_pct:.1f}%; confirmed within {claim.tolerance_pct:g}%, "
+                 f"approximate within {claim.approximate_pct:g}%)")
+    if isinstance(claim.check, ValueCheck):
+        other = other_bit_byte_unit(claim.check.stated.unit)
+        if other is not None and outcome.verdict == "corrected":
+            text += f"; the figure matches if read as {fmt_number(claim.check.stated.value)} {other}?"
+    return text
+
+
+def _grade(claim: Claim, deviation: float) -> str:
+    if deviation <= claim.tolerance_pct:
+        return "confirmed"
+    return "approximate" if deviation <= claim.approximate_pct else "corrected"
+
+
+def _deviation(stated: Fraction, actual: Fraction) -> float:
+    if actual == 0:
+        return 0.0 if stated == 0 else float("inf")
+    return float(abs(stated - actual) / abs(actual) * 100)
+
+
+def _show(value: float, unit: str) -> str:
+    return f"{fmt_number(value)} {unit}"
+
+
+def _stated(ctx: Context, entity: Loaded, value: float, unit: str, actual: Value, path: DataPath) -> Fraction:
+    info = UNITS.get(unit)
+    if info is None:
+        raise _Problem(report(entity, path, "units-unknown", f"unknown unit {unit!r}"))
+    if info.dimension != actual.dimension:
+        raise _Problem(report(entity, path, "claims-unit-mismatch",
+                              f"stated in {unit!r} ({info.dimension.replace('_', ' ')}) but the data is "
+                              f"{actual.dimension.replace('_', ' ')}: {actual.text}"))
+    return to_base(value, unit)
+
+
+def _evaluate(ctx: Context, entity: Loaded, expr: str | RatioExpr, path: DataPath) -> Value:
+    if isinstance(expr, str):
+        fig = _figure(ctx, entity, expr, path)
+        return Value(fig.value, fig.dimension, _figure_text(fig))
+    num = _figure(ctx, entity, expr.ratio[0], path + ("ratio", 0))
+    den = _figure(ctx, entity, expr.ratio[1], path + ("ratio", 1))
+    if num.dimension != den.dimension:
+        raise _Problem(report(entity, path + ("ratio",), "claims-unit-mismatch",
+                              f"cannot divide {num.dimension} ({num.ref}) by {den.dimension} ({den.ref})"))
+    if num.dimension == "data_rate" and num.direction != den.direction:
+        raise _Problem(report(entity, path + ("ratio",), "claims-direction-mismatch",
+                              f"{num.ref} is {num.direction} but {den.ref} is {den.direction}: "
+                              "compare like with like (pick the figures with the same direction)"))
+    if den.value == 0:
+        raise _Problem(report(entity, path + ("ratio", 1), "schema-value", f"{den.ref} is zero"))
+    ratio = num.value / den.value
+    return Value(ratio, "ratio", f"{_figure_text(num)} ÷ {_figure_text(den)} = {fmt_number(ratio)}x")
+
+
+def _figure(ctx: Context, entity: Loaded, ref: str, path: DataPath) -> Figure:
+    fig = ctx.figures.get(ref)
+    if fig is None:
+        target, _, name = ref.partition("#")
+        names = ctx.figures.names(target)
+        if not names:
+            raise _Problem(report(entity, path, "refs-unknown-figure", f"{ref!r}: no entity {target!r}"))
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean {target}#{close[0]}?" if close else f"its figures: {', '.join(names[:12])}"
+        raise _Problem(report(entity, path, "refs-unknown-figure", f"{target!r} has no figure {name!r}; {hint}"))
+    return fig
+
+
+def _figure_text(fig: Figure) -> str:
+    shown = from_base(fig.value, fig.unit) if fig.unit in UNITS else fig.value
+    direction = f" {fig.direction}" if fig.direction else ""
+    return f"{fmt_number(shown)} {fig.unit}{direction} ({fig.ref})".replace("  ", " ")

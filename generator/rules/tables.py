@@ -1,0 +1,71 @@
+"""tables: tier tables are half-open GPU-count ranges that start at 1 and leave no gap or
+overlap; every recommendation elsewhere agrees with them unless it carries an explicit,
+explained conflict (the articles' advice is kept as theirs, never silently fixed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic
+from ..knowledge import Loaded
+from ..model.common import Range
+from .base import Context, report
+
+# Which tier-table subject judges which recommendation layer.
+_LAYER_SUBJECT = {"network": "network", "topology": "topology", "intra_node": "intra_node"}
+
+
+def check_tier_tables(ctx: Context) -> Iterator[Diagnostic]:
+    for table in ctx.kb.of_kind("tiers"):
+        rows = sorted(enumerate(table.model.rows), key=lambda pair: pair[1].gpus.min)
+        expected_min: int | None = 1
+        for index, row in rows:
+            where = ("rows", index, "gpus")
+            if expected_min is None:
+                yield report(table, where, "tables-tier-overlap",
+                             f"range {row.gpus.label()} overlaps an earlier unbounded range")
+                continue
+            if row.gpus.max is not None and row.gpus.max <= row.gpus.min:
+                yield report(table, where, "tables-tier-gap", f"empty range: max {row.gpus.max} ≤ min {row.gpus.min}")
+            if row.gpus.min > expected_min:
+                yield report(table, where, "tables-tier-gap",
+                             f"no row covers {expected_min}–{row.gpus.min - 1} GPUs "
+                             "(add a row, with `picks: []` and a note if the source gives no advice)")
+            elif row.gpus.min < expected_min:
+                yield report(table, where, "tables-tier-overlap",
+                             f"range {row.gpus.label()} overlaps the previous row, which ends at {expected_min - 1}")
+            expected_min = row.gpus.max
+        if expected_min is not None and rows:
+            index = rows[-1][0]
+            yield report(table, ("rows", index, "gpus"), "tables-tier-gap",
+                         f"nothing covers {expected_min}+ GPUs: the last range needs no max")
+
+
+def _rows_for(table: Loaded, gpus: Range) -> list[tuple[int, Range, list[str]]]:
+    return [(i, row.gpus, list(row.picks)) for i, row in enumerate(table.model.rows) if row.gpus.overlaps(gpus)]
+
+
+def check_recommendations(ctx: Context) -> Iterator[Diagnostic]:
+    tables = {t.model.subject: t for t in ctx.kb.of_kind("tiers")}
+    for rec in ctx.kb.of_kind("recommendations"):
+        for index, item in enumerate(rec.model.items):
+            subject = _LAYER_SUBJECT.get(item.layer)
+            table = tables.get(subject) if subject else None
+            if table is None or item.gpus is None:
+                continue
+            disagreements = [
+                (pick, rows) for pick in item.picks
+                if (rows := _rows_for(table, item.gpus)) and not any(pick in picks for _, _, picks in rows)
+            ]
+            conflict = item.conflict
+            where = ("items", index, "picks")
+            if disagreements and (conflict is None or conflict.table != table.id):
+                pick, rows = disagreements[0]
+                says = "; ".join(f"{r.label()} GPUs → {', '.join(p) or 'no advice'}" for _, r, p in rows)
+                yield report(rec, where, "tables-tier-mismatch",
+                             f"recommends {pick!r} for {item.gpus.label()} GPUs, but {table.path} says: {says}. "
+                             "Fix the pick, or keep the source's advice and record "
+                             f"`conflict: {{table: {table.id}, note: ...}}`")
+            elif not disagreements and conflict is not None and conflict.table == table.id:
+                yield report(rec, ("items", index, "conflict"), "tables-stale-conflict",
+                             f"marked as conflicting with {table.id!r}, but it agrees with it: remove `conflict`")

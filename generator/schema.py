@@ -1,0 +1,142 @@
+"""Schema stage: turn one parsed file into a typed entity, or into diagnostics at the exact key or
+value that is wrong. Pydantic does the checking; this module translates its error locations
+(which include union tags) back to positions in the YAML and its error types to rule ids."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .diagnostics import Diagnostic
+from .knowledge import Loaded
+from .load import DataPath, ParsedFile
+from .model import ADAPTERS
+from .model.common import SLUG_PATTERN
+
+_TYPE_RULES = {
+    "missing": "schema-required",
+    "extra_forbidden": "schema-unknown-key",
+    "literal_error": "schema-enum",
+    "union_tag_invalid": "schema-enum",
+    "union_tag_not_found": "schema-required",
+    "finite_number": "schema-value",
+    "greater_than": "schema-value",
+    "greater_than_equal": "schema-value",
+    "less_than": "schema-value",
+    "less_than_equal": "schema-value",
+    "too_short": "schema-value",
+    "too_long": "schema-value",
+    "string_too_long": "schema-text-too-long",
+    "string_too_short": "schema-value",
+    "string_pattern_mismatch": "schema-format",
+}
+
+
+def build_entity(kind: str, parsed: ParsedFile, stem: str) -> Loaded | list[Diagnostic]:
+    """Validate `parsed` as an entity of `kind`; `stem` is the file name without `.yaml`."""
+    try:
+        model = ADAPTERS[kind].validate_python(parsed.data)
+    except ValidationError as err:
+        return [_diagnostic(parsed, kind, e) for e in err.errors(include_url=False)]
+    if model.id != stem:
+        mark = parsed.value_mark(("id",))
+        return [Diagnostic(parsed.path, mark.line, mark.col, "schema-id-filename",
+                           f"id {model.id!r} differs from the file name {stem + '.yaml'!r}: rename one")]
+    return Loaded(kind, model, parsed)
+
+
+def _diagnostic(parsed: ParsedFile, kind: str, error: Any) -> Diagnostic:
+    path = _data_path(parsed.data, tuple(error["loc"]))
+    rule = _TYPE_RULES.get(error["type"], "schema-type")
+    message = str(error["msg"])
+    field = path[-1] if path else kind
+    if rule == "schema-required":
+        missing = error["loc"][-1]
+        message = f"missing required field {missing!r}"
+        if error["type"] == "union_tag_not_found":
+            message = f"missing required field {error['ctx']['discriminator'].strip(chr(39))!r}"
+        mark = parsed.value_mark(path)
+    elif rule == "schema-unknown-key":
+        allowed = _allowed_keys(kind, parsed.data, path[:-1])
+        hint = difflib.get_close_matches(str(field), allowed, n=1)
+        message = f"unknown key {field!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+        if allowed:
+            message += f"; allowed here: {', '.join(allowed)}"
+        mark = parsed.key_mark(path)
+    else:
+        if rule == "schema-format" and re.fullmatch(r"id|[a-z_]*", str(field)) and SLUG_PATTERN in message:
+            rule = "schema-id-format"
+            message = f"{field!r} must be a lowercase slug like 'a100-sxm4-80gb' (letters, digits, single hyphens)"
+        elif rule == "schema-type":
+            message = f"{field}: {message}"
+        else:
+            message = f"{field}: {message}"
+        mark = parsed.value_mark(path)
+    return Diagnostic(parsed.path, mark.line, mark.col, rule, message)
+
+
+def _data_path(data: Any, loc: tuple[Any, ...]) -> DataPath:
+    """Map a pydantic error location onto the data, dropping union tags and type labels
+    (pydantic inserts e.g. 'nvlink' for a tagged union member or 'function-after[...]')."""
+    path: list[str | int] = []
+    node = data
+    for part in loc:
+        if _has(node, part):
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and _is_label(part, node):
+            continue
+        else:
+            if isinstance(node, dict) and isinstance(part, str):
+                path.append(part)  # a missing or unknown key: positions fall back to the parent
+            break
+    return tuple(path)
+
+
+def _has(node: Any, part: Any) -> bool:
+    if isinstance(node, dict):
+        return isinstance(part, str) and part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+
+
+def _is_label(part: str, node: dict[str, Any]) -> bool:
+    return part in (node.get("type"), node.get("kind")) or "[" in part or part in (
+        "str", "RatioExpr", "constrained-str", "ratio")
+
+
+def _allowed_keys(kind: str, data: Any, path: DataPath) -> list[str]:
+    """Field names of the model at `path` (best effort; empty when it cannot be resolved)."""
+    from .model import KINDS  # local: only needed on this error path
+    model = _resolve(KINDS[kind], data)
+    node = data
+    for part in path:
+        if model is None:
+            return []
+        node = node[part]
+        if isinstance(part, int):
+            continue
+        model = _resolve(model.model_fields[part].annotation, node) if part in model.model_fields else None
+    return sorted(model.model_fields) if model is not None else []
+
+
+def _resolve(annotation: Any, node: Any) -> type[BaseModel] | None:
+    import typing
+    candidates: list[Any] = []
+    stack = [annotation]
+    while stack:
+        tp = stack.pop()
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            candidates.append(tp)
+        else:
+            stack.extend(typing.get_args(tp))
+    if len(candidates) == 1:
+        return candidates[0]
+    for tp in candidates:  # tagged unions: pick the member whose tag matches
+        for tag in ("type", "kind"):
+            field = tp.model_fields.get(tag)
+            if isinstance(node, dict) and field is not None and node.get(tag) in typing.get_args(field.annotation):
+                return tp
+    return None

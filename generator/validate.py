@@ -1,0 +1,65 @@
+"""The whole check, as a pure function: spec files (bytes) in, knowledge base and diagnostics out.
+
+Stages run in order and each collects everything it finds: parse every file, build every
+entity, then run the cross-entity rules only if every file made it through the earlier stages
+(rules assume well-typed entities; reporting the rest after a schema error would only add noise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .derive import FigureIndex
+from .diagnostics import Diagnostic
+from .knowledge import KnowledgeBase, Loaded
+from .load import parse_spec
+from .rules import RULE_CHECKS, Context
+from .schema import build_entity
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    path: str  # as shown in diagnostics, e.g. specs/gpus/a100-sxm4-80gb.yaml
+    kind: str  # spec folder
+    stem: str  # file name without .yaml
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class Result:
+    kb: KnowledgeBase | None  # None when the files could not all be loaded
+    figures: FigureIndex | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.kb is not None and not any(d.severity.value == "error" for d in self.diagnostics)
+
+
+def validate(files: list[SpecFile], early: list[Diagnostic] | None = None) -> Result:
+    diagnostics: list[Diagnostic] = list(early or [])
+    entities: dict[str, Loaded] = {}
+    for spec in sorted(files, key=lambda f: f.path):
+        parsed = parse_spec(spec.path, spec.raw)
+        if isinstance(parsed, list):
+            diagnostics.extend(parsed)
+            continue
+        built = build_entity(spec.kind, parsed, spec.stem)
+        if isinstance(built, list):
+            diagnostics.extend(built)
+            continue
+        first = entities.get(built.id)
+        if first is not None:
+            mark = built.at(("id",))
+            diagnostics.append(Diagnostic(spec.path, mark.line, mark.col, "refs-duplicate-id",
+                                          f"id {built.id!r} is already defined in {first.path}"))
+            continue
+        entities[built.id] = built
+    if diagnostics:
+        return Result(None, None, tuple(sorted(set(diagnostics))))
+    kb = KnowledgeBase(entities)
+    figures = FigureIndex(kb)
+    context = Context(kb, figures)
+    for check in RULE_CHECKS:
+        diagnostics.extend(check(context))
+    return Result(kb, figures, tuple(sorted(set(diagnostics))))
