@@ -13,6 +13,7 @@ from .derive import FigureIndex
 from .diagnostics import Diagnostic
 from .knowledge import KnowledgeBase, Loaded
 from .load import parse_spec
+from .model import KINDS
 from .rules import RULE_CHECKS, Context
 from .schema import build_entity
 
@@ -40,6 +41,11 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None) -> Re
     diagnostics: list[Diagnostic] = list(early or [])
     entities: dict[str, Loaded] = {}
     for spec in sorted(files, key=lambda f: f.path):
+        if spec.kind not in KINDS:
+            diagnostics.append(Diagnostic(spec.path, 1, 1, "schema-folder",
+                                          f"unexpected folder {spec.kind!r}: spec files live in one of "
+                                          f"{', '.join(k + '/' for k in KINDS)}"))
+            continue
         parsed = parse_spec(spec.path, spec.raw)
         if isinstance(parsed, list):
             diagnostics.extend(parsed)

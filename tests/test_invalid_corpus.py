@@ -1,0 +1,28 @@
+"""Every file in tests/invalid/ produces exactly the diagnostics its header states."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import Case, invalid_cases, validate_with
+from generator.rules.catalog import RULES
+
+
+@pytest.mark.parametrize("case", invalid_cases(), ids=lambda c: c.name)
+def test_invalid_case(case: Case) -> None:
+    """The bad spec fails with exactly the stated file:line:col and rule ids."""
+    result = validate_with(case.target, case.raw)
+    assert not result.ok
+    got = {(d.path, d.line, d.col, d.rule) for d in result.diagnostics}
+    assert got == case.expected, "\n".join(d.as_text() for d in result.diagnostics)
+    for rule, text in case.texts:
+        messages = [d.message for d in result.diagnostics if d.rule == rule]
+        assert any(text in m for m in messages), (text, messages)
+
+
+def test_every_rule_has_a_failing_case() -> None:
+    """Each catalogued rule is shown failing by at least one fixture."""
+    covered = {rule for case in invalid_cases() for (_p, _l, _c, rule) in case.expected}
+    assert covered <= set(RULES)
+    missing = sorted(set(RULES) - covered)
+    assert not missing, f"rules without a failing fixture in tests/invalid/: {missing}"
