@@ -29,14 +29,14 @@ def _show(fig: Figure) -> str:
 
 def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, **changes: Any) -> Figure:
     return replace(base, name=name, value=value, unit=unit, path=None, formula=formula,
-                   tolerance=Fraction(0), **changes)
+                   tolerance=Fraction(0), tolerance_pct=None, **changes)
 
 
 class FigureIndex:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.stated: dict[str, dict[str, Figure]] = {
-            e.id: stated_figures(e.id, e.model) for e in kb if e.kind != "sources"
+            e.id: stated_figures(e.id, e.model, e.file.data) for e in kb if e.kind != "sources"
         }
         self.derivations: dict[str, list[Derivation]] = {}
         # Order matters: GPUs and switches read the totals of the NVLink generations.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -33,6 +33,7 @@ class Figure:
     path: DataPath | None = None  # where it is stated; None for a derived-only figure
     formula: str | None = None  # how it was derived
     tolerance: Fraction = Fraction(0)  # absolute, base units: how far a derived value may be
+    tolerance_pct: float | None = None  # as stated in the spec, if it was
 
     @property
     def ref(self) -> str:
@@ -44,9 +45,27 @@ class Figure:
         return from_base(self.value, self.unit) if self.unit in UNITS else self.value
 
 
-def stated_figures(entity_id: str, model: BaseModel) -> dict[str, Figure]:
-    """All quantities and counts written in one entity, keyed by dotted name."""
-    return {f.name: f for f in _walk(entity_id, model, (), (), None)}
+def stated_figures(entity_id: str, model: BaseModel, data: Any = None) -> dict[str, Figure]:
+    """All quantities and counts written in one entity, keyed by dotted name. `data` is the raw
+    parsed file: it still tells `41` from `41.0`, which sets the rounding a figure is read with."""
+    return {f.name: _with_rounding(f, data) for f in _walk(entity_id, model, (), (), None)}
+
+
+def _with_rounding(figure: Figure, data: Any) -> Figure:
+    if figure.path is None or figure.dimension == "count" or figure.unit not in UNITS:
+        return figure
+    node = data
+    for part in figure.path + ("value",):
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return figure
+    if isinstance(node, bool) or not isinstance(node, (int, float)):
+        return figure
+    if figure.tolerance_pct is not None:
+        return figure
+    half_digit = Fraction(1, 2 * 10 ** decimals_of(node))
+    return replace(figure, tolerance=to_base(half_digit, figure.unit))
 
 
 def _walk(entity_id: str, node: Any, names: tuple[str, ...], path: DataPath, dim: str | None) -> Iterator[Figure]:
@@ -84,7 +103,7 @@ def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: 
     value = to_base(q.value, q.unit)
     if q.tolerance_pct is not None:
         tolerance = abs(value) * Fraction(q.tolerance_pct) / 100
-    else:
+    else:  # refined from the literal by _with_rounding
         tolerance = to_base(Fraction(1, 2 * 10 ** decimals_of(q.value)), q.unit)
     return Figure(entity_id, ".".join(names), value, unit.dimension, q.unit, q.direction, q.scope,
-                  q.source, path, tolerance=tolerance)
+                  q.source, path, tolerance=tolerance, tolerance_pct=q.tolerance_pct)
