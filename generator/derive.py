@@ -80,11 +80,19 @@ def _pcie(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
             yield Derivation(_derived(per_link, "total", total, "GB/s", formula, direction="bidirectional",
                                       scope="per_gpu", source=None), "arithmetic-nvlink-total")
     elif m.type == "nvswitch":
-        link_total = ix.get(f"{m.nvlink}#total")
-        if link_total is not None:
-            yield Derivation(_derived(link_total, "per_gpu", link_total.value, link_total.unit,
-                                      f"every NVLink of the GPU goes to the switches: {m.nvlink} total "
-                                      f"{_show(link_total)}", entity=e.id), "arithmetic-nvswitch-per-gpu")
+        # From the NVLink generation's *derived* total, so that a wrong stated total there is
+        # reported once, where it is written, and does not ripple into every switch.
+        link = ix.kb.get(m.nvlink)
+        link_rate = ix.stated.get(m.nvlink, {}).get("per_link")
+        if link is not None and getattr(link.model, "type", None) == "nvlink" and link_rate is not None:
+            links = link.model.links_per_gpu.value
+            total = convert_direction(link_rate.value * links, link_rate.direction, "bidirectional")
+            if total is not None:
+                yield Derivation(_derived(link_rate, "per_gpu", total, "GB/s",
+                                          f"every NVLink of the GPU goes to the switches: {m.nvlink} "
+                                          f"{links} links × {_show(link_rate)} ({link_rate.direction})",
+                                          entity=e.id, direction="bidirectional", scope="per_gpu",
+                                          source=None), "arithmetic-nvswitch-per-gpu")
 
 
 def _network(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:

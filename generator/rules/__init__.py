@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .arithmetic import check_derived_values, check_form_factor
+from .arithmetic import check_derived_values, check_form_factor, check_pcie_generations
 from .base import Context, Rule
 from .claims import check_claims
 from .refs import check_references, check_unused_sources
@@ -16,6 +16,7 @@ RULE_CHECKS: tuple[Rule, ...] = (
     check_units,
     check_derived_values,
     check_form_factor,
+    check_pcie_generations,
     check_claims,
     check_tier_tables,
     check_recommendations,

@@ -43,6 +43,7 @@ _RULES = [
     ("units-bit-byte", "units", "写出的数字恰好等于另一种单位（Gb/s 与 GB/s）下的推导值时，提示比特/字节混淆。"),
     ("units-direction-slip", "units", "写出的数字恰好是推导值的两倍或一半时，提示单向/双向混淆。"),
     ("arithmetic-pcie-bandwidth", "arithmetic", "PCIe 带宽 = 每通道传输率 × 通道数 × 编码效率 ÷ 8，双向为其两倍。"),
+    ("arithmetic-pcie-generation", "arithmetic", "每一代 PCIe 的每通道传输率是上一代的两倍（3.0 到 6.0）；与前后两代都对不上的那一代被认为写错。"),
     ("arithmetic-nvlink-total", "arithmetic", "NVLink 每 GPU 总带宽 = 链路数 × 单链路带宽（换算为双向）。"),
     ("arithmetic-nvswitch-per-gpu", "arithmetic", "NVSwitch 给每个 GPU 的带宽等于该代 NVLink 的每 GPU 总带宽。"),
     ("arithmetic-port-rate", "arithmetic", "网络端口速率 = 通道数 × 每通道速率。"),
