@@ -42,17 +42,23 @@ class FigureIndex:
         # Order matters: GPUs and switches read the totals of the NVLink generations.
         for kind in ("interconnects", "networks", "gpus", "cases"):
             for entity in kb.of_kind(kind):
-                self.derivations[entity.id] = list(_DERIVERS[kind](entity, self))
+                if all(f.usable for f in self.stated[entity.id].values()):
+                    self.derivations[entity.id] = list(_DERIVERS[kind](entity, self))
 
     def get(self, ref: str) -> Figure | None:
         entity_id, _, name = ref.partition("#")
         figure = self.stated.get(entity_id, {}).get(name)
         if figure is not None:
-            return figure
+            return figure if figure.usable else None
         for derivation in self.derivations.get(entity_id, []):
             if derivation.figure.name == name:
                 return derivation.figure
         return None
+
+    def unusable(self, entity_id: str) -> bool:
+        """True when the entity has a figure in an unknown or wrong unit (reported by the units
+        rule): lookups into it are skipped rather than reported as missing."""
+        return any(not f.usable for f in self.stated.get(entity_id, {}).values())
 
     def names(self, entity_id: str) -> list[str]:
         names = set(self.stated.get(entity_id, {}))

@@ -34,6 +34,7 @@ class Figure:
     formula: str | None = None  # how it was derived
     tolerance: Fraction = Fraction(0)  # absolute, base units: how far a derived value may be
     tolerance_pct: float | None = None  # as stated in the spec, if it was
+    usable: bool = True  # False when its unit is unknown or of the wrong dimension
 
     @property
     def ref(self) -> str:
@@ -52,7 +53,7 @@ def stated_figures(entity_id: str, model: BaseModel, data: Any = None) -> dict[s
 
 
 def _with_rounding(figure: Figure, data: Any) -> Figure:
-    if figure.path is None or figure.dimension == "count" or figure.unit not in UNITS:
+    if figure.path is None or figure.dimension == "count" or not figure.usable:
         return figure
     node = data
     for part in figure.path + ("value",):
@@ -97,9 +98,10 @@ def _dim(metadata: list[Any], annotation: Any) -> str | None:
 
 def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None) -> Figure:
     unit = UNITS.get(q.unit)
-    if unit is None:  # the units rule reports it; keep a figure so other rules can go on
+    if unit is None or (dim is not None and unit.dimension != dim):
+        # The units rule reports it; nothing is derived from or compared with this figure.
         return Figure(entity_id, ".".join(names), Fraction(q.value), dim or "unknown", q.unit,
-                      q.direction, q.scope, q.source, path)
+                      q.direction, q.scope, q.source, path, usable=False)
     value = to_base(q.value, q.unit)
     if q.tolerance_pct is not None:
         tolerance = abs(value) * Fraction(q.tolerance_pct) / 100

@@ -14,7 +14,7 @@ from .diagnostics import Diagnostic
 from .knowledge import Loaded
 from .load import DataPath, ParsedFile
 from .model import ADAPTERS
-from .model.common import SLUG_PATTERN
+from .model.common import FIGURE_REF_PATTERN, SLUG_PATTERN
 
 _TYPE_RULES = {
     "missing": "schema-required",
@@ -67,7 +67,9 @@ def _diagnostic(parsed: ParsedFile, kind: str, error: Any) -> Diagnostic:
             message += f"; allowed here: {', '.join(allowed)}"
         mark = parsed.key_mark(path)
     else:
-        if rule == "schema-format" and re.fullmatch(r"id|[a-z_]*", str(field)) and SLUG_PATTERN in message:
+        if rule == "schema-format" and FIGURE_REF_PATTERN in message:
+            message = f"{field}: {error['input']!r} is not a figure reference like 'ib-ndr#port_rate' (entity#figure)"
+        elif rule == "schema-format" and re.fullmatch(r"id|[a-z_]*", str(field)) and SLUG_PATTERN in message:
             rule = "schema-id-format"
             message = f"{field!r} must be a lowercase slug like 'a100-sxm4-80gb' (letters, digits, single hyphens)"
         elif rule == "schema-type":

@@ -164,20 +164,34 @@ def check_pcie_generations(ctx: Context) -> Iterator[Diagnostic]:
     links = sorted((e for e in ctx.kb.of_kind("interconnects") if e.model.type == "pcie"),
                    key=lambda e: e.model.generation)
     rates = [ctx.figures.stated[e.id]["transfer_rate"] for e in links]
+    if not all(rate.usable for rate in rates):
+        return
     for i, (entity, rate) in enumerate(zip(links, rates, strict=True)):
-        if rate.unit not in UNITS:
+        checks = _neighbour_checks(links, rates, i)
+        if not checks or any(abs(rate.value - want) <= rate.tolerance for want, _n, _r in checks):
             continue
-        expectations = []
-        if i > 0 and _next_generation(links[i - 1], entity):
-            expectations.append((rates[i - 1].value * 2, links[i - 1].model.name, rates[i - 1]))
-        if i + 1 < len(links) and _next_generation(entity, links[i + 1]):
-            expectations.append((rates[i + 1].value / 2, links[i + 1].model.name, rates[i + 1]))
-        if expectations and all(abs(rate.value - want) > rate.tolerance for want, _n, _r in expectations):
-            want = expectations[0][0]
-            said = " and ".join(f"{name} is {fmt_number(r.shown)} {r.unit}" for _w, name, r in expectations)
-            yield report(entity, ("transfer_rate", "value"), "arithmetic-pcie-generation",
-                         f"transfer_rate is {fmt_number(rate.shown)} {rate.unit}, but each PCIe generation doubles "
-                         f"the previous one ({said}): expected {fmt_number(from_base(want, rate.unit))} {rate.unit}")
+        # At either end there is one neighbour: blame this end only if that neighbour agrees
+        # with its own other neighbour (otherwise the neighbour is the mistyped one).
+        if len(checks) == 1:
+            j = i + 1 if i == 0 else i - 1
+            if not any(abs(rates[j].value - want) <= rates[j].tolerance
+                       for want, _n, _r in _neighbour_checks(links, rates, j) if _r is not rate):
+                continue
+        want = checks[0][0]
+        said = " and ".join(f"{name} is {fmt_number(r.shown)} {r.unit}" for _w, name, r in checks)
+        yield report(entity, ("transfer_rate", "value"), "arithmetic-pcie-generation",
+                     f"transfer_rate is {fmt_number(rate.shown)} {rate.unit}, but each PCIe generation doubles "
+                     f"the previous one ({said}): expected {fmt_number(from_base(want, rate.unit))} {rate.unit}")
+
+
+def _neighbour_checks(links: list[Loaded], rates: list[Figure], i: int) -> list[tuple[Fraction, str, Figure]]:
+    """(expected rate, neighbour name, neighbour figure) from the generations next to `i`."""
+    checks = []
+    if i > 0 and _next_generation(links[i - 1], links[i]):
+        checks.append((rates[i - 1].value * 2, links[i - 1].model.name, rates[i - 1]))
+    if i + 1 < len(links) and _next_generation(links[i], links[i + 1]):
+        checks.append((rates[i + 1].value / 2, links[i + 1].model.name, rates[i + 1]))
+    return checks
 
 
 def _next_generation(older: Loaded, newer: Loaded) -> bool:

@@ -36,7 +36,9 @@ class Outcome:
 
 
 class _Problem(Exception):
-    def __init__(self, diagnostic: Diagnostic) -> None:
+    """A claim that cannot be evaluated; `diagnostic` is None when the cause is reported elsewhere."""
+
+    def __init__(self, diagnostic: Diagnostic | None) -> None:
         self.diagnostic = diagnostic
 
 
@@ -68,15 +70,46 @@ def evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
 
 
 def check_claims(ctx: Context) -> Iterator[Diagnostic]:
+    broken_by_figure: dict[str, list[str]] = {}
     for entity in ctx.kb.of_kind("claims"):
         try:
             outcome = evaluate_claim(ctx, entity)
         except _Problem as problem:
-            yield problem.diagnostic
+            if problem.diagnostic is not None:
+                yield problem.diagnostic
             continue
         claim: Claim = entity.model
         if outcome.verdict != claim.verdict:
             yield report(entity, ("verdict",), "claims-verdict", _verdict_message(claim, outcome))
+            for ref in _operands(claim):
+                broken_by_figure.setdefault(ref, []).append(f"{entity.id} ({claim.verdict} → {outcome.verdict})")
+    yield from _at_operands(ctx, broken_by_figure)
+
+
+def _operands(claim: Claim) -> list[str]:
+    check = claim.check
+    exprs = [check.low, check.high] if isinstance(check, RangeCheck) else [getattr(check, "actual", None)]
+    refs: list[str] = []
+    for expr in exprs:
+        if isinstance(expr, str):
+            refs.append(expr)
+        elif isinstance(expr, RatioExpr):
+            refs.extend(expr.ratio)
+    return refs
+
+
+def _at_operands(ctx: Context, broken_by_figure: dict[str, list[str]]) -> Iterator[Diagnostic]:
+    """A figure edit that overturns a claim is also reported where the figure is written, so the
+    contributor who changed it sees it at their line."""
+    for ref, claims in sorted(broken_by_figure.items()):
+        figure = ctx.figures.get(ref)
+        if figure is None or figure.path is None:
+            continue
+        entity = ctx.kb.entities[figure.entity]
+        suffix = ("value",) if figure.dimension != "count" else ()
+        yield report(entity, figure.path + suffix, "claims-verdict",
+                     f"{figure.name} = {_figure_text(figure)} is used by {len(claims)} claim(s) whose verdict "
+                     f"no longer holds: {', '.join(sorted(claims))}; check this figure or update the claims")
 
 
 def _verdict_message(claim: Claim, outcome: Outcome) -> str:
@@ -143,6 +176,8 @@ def _figure(ctx: Context, entity: Loaded, ref: str, path: DataPath) -> Figure:
     fig = ctx.figures.get(ref)
     if fig is None:
         target, _, name = ref.partition("#")
+        if ctx.figures.unusable(target):
+            raise _Problem(None)  # its units error is reported where it is written
         names = ctx.figures.names(target)
         if not names:
             raise _Problem(report(entity, path, "refs-unknown-figure", f"{ref!r}: no entity {target!r}"))
