@@ -70,12 +70,14 @@ def _mark(node_mark: Any) -> Mark:
 
 # libyaml's C parser when present (about 4x faster), composed in Python so that aliases and
 # depth can be bounded and every node keeps its position.
+_Parser: Any
+_Scanning: tuple[Any, ...]
 try:
-    from yaml._yaml import CParser as _Parser  # type: ignore[import-not-found,unused-ignore]
-    _Scanning: tuple[Any, ...] = ()
+    from yaml._yaml import CParser
+
+    _Parser, _Scanning = CParser, ()
 except ImportError:  # PyYAML built without libyaml
-    _Parser = yaml.parser.Parser
-    _Scanning = (yaml.reader.Reader, yaml.scanner.Scanner)
+    _Parser, _Scanning = yaml.parser.Parser, (yaml.reader.Reader, yaml.scanner.Scanner)
 
 
 class _BoundedLoader(yaml.composer.Composer, *_Scanning, _Parser, yaml.constructor.SafeConstructor,  # type: ignore[misc]
@@ -96,7 +98,7 @@ class _BoundedLoader(yaml.composer.Composer, *_Scanning, _Parser, yaml.construct
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(AliasEvent):
-            event = self.peek_event()
+            event: Any = self.peek_event()
             raise _LoadProblem(
                 "yaml-alias", _mark(event.start_mark),
                 "aliases (*name) are not allowed in spec files: write the value out",

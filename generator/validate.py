@@ -37,20 +37,34 @@ class Result:
         return self.kb is not None and not any(d.severity.value == "error" for d in self.diagnostics)
 
 
-def validate(files: list[SpecFile], early: list[Diagnostic] | None = None) -> Result:
+# What one file turns into: an entity, or the diagnostics that stopped it.
+Built = Loaded | list[Diagnostic]
+
+
+def build_file(spec: SpecFile) -> Built:
+    """Parse and type one file (pure; the result depends only on path, folder, name and bytes)."""
+    if spec.kind not in KINDS:
+        return [Diagnostic(spec.path, 1, 1, "schema-folder",
+                           f"unexpected folder {spec.kind!r}: spec files live in one of "
+                           f"{', '.join(k + '/' for k in KINDS)}")]
+    parsed = parse_spec(spec.path, spec.raw)
+    if isinstance(parsed, list):
+        return parsed
+    return build_entity(spec.kind, parsed, spec.stem)
+
+
+def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
+             memo: dict[SpecFile, Built] | None = None) -> Result:
+    """Check a whole tree. `memo` (owned by the caller, e.g. a `mkdocs serve` session or the
+    tests) lets unchanged files skip parsing; results are the same with or without it."""
     diagnostics: list[Diagnostic] = list(early or [])
     entities: dict[str, Loaded] = {}
     for spec in sorted(files, key=lambda f: f.path):
-        if spec.kind not in KINDS:
-            diagnostics.append(Diagnostic(spec.path, 1, 1, "schema-folder",
-                                          f"unexpected folder {spec.kind!r}: spec files live in one of "
-                                          f"{', '.join(k + '/' for k in KINDS)}"))
-            continue
-        parsed = parse_spec(spec.path, spec.raw)
-        if isinstance(parsed, list):
-            diagnostics.extend(parsed)
-            continue
-        built = build_entity(spec.kind, parsed, spec.stem)
+        built = memo.get(spec) if memo is not None else None
+        if built is None:
+            built = build_file(spec)
+            if memo is not None:
+                memo[spec] = built
         if isinstance(built, list):
             diagnostics.extend(built)
             continue

@@ -35,8 +35,11 @@ def with_file(target: str, raw: bytes) -> list[SpecFile]:
     return files
 
 
+_MEMO: dict[SpecFile, object] = {}
+
+
 def validate_with(target: str, raw: bytes) -> Result:
-    return validate(with_file(target, raw))
+    return validate(with_file(target, raw), memo=_MEMO)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

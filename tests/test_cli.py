@@ -1,0 +1,83 @@
+"""The command line as a contributor and CI use it: exit status, formats, no traceback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT, SPECS
+
+from generator.jsonschema import spec_schemas
+
+
+def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=60)
+
+
+def test_check_passes_on_committed_specs() -> None:
+    """`check` exits 0 on the committed knowledge base."""
+    done = _run("check", "specs")
+    assert done.returncode == 0, done.stderr
+    assert "no problems" in done.stderr
+
+
+def _broken_tree(tmp_path: Path) -> Path:
+    tree = tmp_path / "specs"
+    shutil.copytree(SPECS, tree)
+    target = tree / "networks" / "ib-ndr.yaml"
+    target.write_text(target.read_text().replace("port_rate: {value: 400, unit: Gb/s", "port_rate: {value: 400, unit: GB/s"))
+    return tree
+
+
+def test_check_reports_gcc_style_and_exits_1(tmp_path: Path) -> None:
+    """A bit/byte slip gives file:line:col, the hint and the rule id; exit 1; no traceback."""
+    done = _run("check", str(_broken_tree(tmp_path)), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "specs/networks/ib-ndr.yaml:" in done.stderr
+    assert "did you mean 400 Gb/s?" in done.stderr and "[units-bit-byte]" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_github_format_annotations(tmp_path: Path) -> None:
+    """--format github prints workflow annotations on stdout."""
+    _broken_tree(tmp_path)
+    done = _run("check", "--format", "github", "specs", cwd=tmp_path)
+    assert done.returncode == 1
+    lines = [line for line in done.stdout.splitlines() if line.startswith("::error file=specs/networks/ib-ndr.yaml")]
+    assert lines and "title=units-bit-byte" in lines[0]
+
+
+def test_missing_folder_is_a_diagnostic(tmp_path: Path) -> None:
+    """A spec folder that does not exist: exit 1 with a diagnostic, not a traceback."""
+    done = _run("check", str(tmp_path / "nowhere"), cwd=tmp_path)
+    assert done.returncode == 1 and "schema-folder" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_symlink_out_of_tree_is_refused(tmp_path: Path) -> None:
+    """A spec that is a symbolic link to a file outside specs/ is refused, not read."""
+    tree = tmp_path / "specs"
+    shutil.copytree(SPECS, tree)
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("id: secret\n")
+    (tree / "networks" / "secret.yaml").symlink_to(secret)
+    done = _run("check", str(tree), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "specs/networks/secret.yaml:1:1: error: symbolic link to a file outside the spec folder [schema-folder]" in done.stderr
+
+
+def test_schema_is_generated_from_the_model() -> None:
+    """The committed JSON Schemas equal what the model generates (run `make schema` to refresh)."""
+    for kind, schema in spec_schemas().items():
+        committed = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text(encoding="utf-8"))
+        assert committed == schema, f"schema/{kind}.schema.json is stale: run `make schema`"
+    assert spec_schemas()["gpus"]["additionalProperties"] is False
+
+
+def test_determinism() -> None:
+    """The same specs give the same diagnostics and figures, run after run."""
+    first, second = _run("check", "specs"), _run("check", "specs")
+    assert first.stderr == second.stderr

@@ -1,0 +1,184 @@
+"""Property tests: for generated inputs that satisfy an invariant the validator is silent, and
+breaking that one invariant fires exactly the rule that guards it."""
+
+from __future__ import annotations
+
+from conftest import validate_with
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.derive import FigureIndex
+from generator.knowledge import KnowledgeBase
+from generator.load import parse_spec
+from generator.rules import Context
+from generator.rules.tables import check_tier_tables
+from generator.schema import build_entity
+
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _network(lanes: int, lane_rate: int, port_rate: float, unit: str = "Gb/s") -> bytes:
+    return f"""id: prop-net
+last_verified: 2026-11-30
+name: Generated network
+fabric: ethernet
+rdma: rocev2
+lanes: {{value: {lanes}, source: ieee-802-3bs}}
+lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: ieee-802-3bs}}
+port_rate: {{value: {port_rate}, unit: {unit}, direction: per_direction, scope: per_port, source: ieee-802-3bs}}
+summary: {{zh: 生成的网络}}
+""".encode()
+
+
+def _rules(result) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
+    return sorted((d.rule, d.line) for d in result.diagnostics)
+
+
+@SLOW
+@given(lanes=st.integers(1, 16), lane_rate=st.integers(10, 400))
+def test_port_rate_that_adds_up_passes(lanes: int, lane_rate: int) -> None:
+    """lanes x lane rate stated exactly: no diagnostic."""
+    assert validate_with("specs/networks/prop-net.yaml", _network(lanes, lane_rate, lanes * lane_rate)).ok
+
+
+@SLOW
+@given(lanes=st.integers(1, 16), lane_rate=st.integers(10, 400), factor=st.sampled_from([0.3, 0.6, 0.9, 1.1, 1.5, 3, 5]))
+def test_port_rate_off_fires_arithmetic(lanes: int, lane_rate: int, factor: float) -> None:
+    """A port rate off by a factor no slip explains fires arithmetic-port-rate alone, at line 8."""
+    stated = round(lanes * lane_rate * factor)
+    if abs(stated - lanes * lane_rate) <= 0.5:
+        return
+    result = validate_with("specs/networks/prop-net.yaml", _network(lanes, lane_rate, stated))
+    assert _rules(result) == [("arithmetic-port-rate", 8)]
+
+
+@SLOW
+@given(lanes=st.integers(1, 16), lane_rate=st.integers(10, 400))
+def test_port_rate_in_bytes_fires_bit_byte(lanes: int, lane_rate: int) -> None:
+    """The right number with GB/s for Gb/s fires units-bit-byte alone."""
+    result = validate_with("specs/networks/prop-net.yaml", _network(lanes, lane_rate, lanes * lane_rate, "GB/s"))
+    assert _rules(result) == [("units-bit-byte", 8)]
+
+
+def _scaling(gpn: int, nodes: int, single: int, speedup: int, share_delta: float = 0, speed_delta: int = 0) -> bytes:
+    gpus = gpn * nodes
+    share = round(100 * (1 - speedup / gpus), 2) + share_delta
+    return f"""id: prop-case
+last_verified: 2026-11-30
+type: scaling_study
+title: {{zh: 生成的案例}}
+source: article-cluster-network
+workload: {{zh: 生成}}
+gpu: h100-sxm5-80gb
+nodes: {{value: {nodes}, source: article-cluster-network}}
+gpus_per_node: {{value: {gpn}, source: article-cluster-network}}
+gpus: {{value: {gpus}, source: article-cluster-network}}
+rows:
+  - key: only
+    label: {{zh: 唯一一行}}
+    network: null
+    single_gpu: {{value: {single}, unit: tok/s, source: article-cluster-network}}
+    cluster: {{value: {single * speedup}, unit: tok/s, source: article-cluster-network}}
+    speedup: {{value: {speedup + speed_delta}, unit: x, source: article-cluster-network}}
+    comm_share: {{value: {share:.2f}, unit: "%", source: article-cluster-network}}
+caveats: []
+""".encode()
+
+
+@st.composite
+def _cluster(draw: st.DrawFn) -> tuple[int, int, int, int]:
+    gpn, nodes = draw(st.integers(1, 8)), draw(st.integers(1, 32))
+    return gpn, nodes, draw(st.integers(1, 500)), draw(st.integers(1, gpn * nodes))
+
+
+@SLOW
+@given(_cluster())
+def test_case_table_that_adds_up_passes(c: tuple[int, int, int, int]) -> None:
+    """Speed-up and share that follow from the throughputs: no diagnostic."""
+    assert validate_with("specs/cases/prop-case.yaml", _scaling(*c)).ok
+
+
+@SLOW
+@given(_cluster(), st.sampled_from([-3.0, -1.0, 1.0, 2.5]))
+def test_case_share_off_fires_share_rule(c: tuple[int, int, int, int], delta: float) -> None:
+    """A share off by a point or more fires tables-case-share alone."""
+    result = validate_with("specs/cases/prop-case.yaml", _scaling(*c, share_delta=delta))
+    if result.ok:  # a negative share is refused by the schema instead: nothing to check here
+        return
+    assert {d.rule for d in result.diagnostics} in ({"tables-case-share"}, {"schema-value"})
+
+
+@SLOW
+@given(_cluster(), st.integers(1, 5))
+def test_case_speedup_off_fires_speedup_rule(c: tuple[int, int, int, int], delta: int) -> None:
+    """A speed-up that the throughputs do not give fires tables-case-speedup alone."""
+    result = validate_with("specs/cases/prop-case.yaml", _scaling(*c, speed_delta=delta))
+    assert [d.rule for d in result.diagnostics] == ["tables-case-speedup"]
+
+
+def _tier_table(bounds: list[int]) -> str:
+    rows = []
+    for low, high in zip([1, *bounds], [*bounds, None], strict=True):
+        upper = "" if high is None else f", max: {high}"
+        rows.append(f"  - gpus: {{min: {low}{upper}}}\n    picks: []\n")
+    return ("id: prop-tiers\nlast_verified: 2026-11-30\ntitle: {zh: 生成}\nsubject: network\n"
+            "source: article-cluster-network\nrows:\n" + "".join(rows))
+
+
+def _tier_rules(text: str) -> list[str]:
+    parsed = parse_spec("specs/tiers/prop-tiers.yaml", text.encode())
+    assert not isinstance(parsed, list), parsed
+    built = build_entity("tiers", parsed, "prop-tiers")
+    assert not isinstance(built, list), built
+    kb = KnowledgeBase({built.id: built})
+    return sorted(d.rule for d in check_tier_tables(Context(kb, FigureIndex(kb))))
+
+
+_BOUNDS = st.lists(st.integers(2, 100_000), min_size=1, max_size=6, unique=True).map(sorted)
+
+
+@given(_BOUNDS)
+def test_tiers_without_gaps_pass(bounds: list[int]) -> None:
+    """Any partition of 1..infinity into half-open ranges passes."""
+    assert _tier_rules(_tier_table(bounds)) == []
+
+
+@given(_BOUNDS, st.data())
+def test_tier_gap_fires_gap_rule(bounds: list[int], data: st.DataObject) -> None:
+    """Raising one row's start leaves a gap: tables-tier-gap alone."""
+    text = _tier_table(bounds)
+    i = data.draw(st.integers(0, len(bounds) - 1))
+    old = f"{{min: {bounds[i]}"
+    limit = bounds[i + 1] - 1 if i + 1 < len(bounds) else bounds[i] + 10
+    if limit <= bounds[i]:
+        return
+    new = f"{{min: {data.draw(st.integers(bounds[i] + 1, limit))}"
+    assert _tier_rules(text.replace(old, new, 1)) == ["tables-tier-gap"]
+
+
+@given(_BOUNDS, st.data())
+def test_tier_overlap_fires_overlap_rule(bounds: list[int], data: st.DataObject) -> None:
+    """Lowering one row's start makes it overlap the previous row: tables-tier-overlap alone."""
+    i = data.draw(st.integers(0, len(bounds) - 1))
+    previous = bounds[i - 1] if i > 0 else 1
+    if bounds[i] - 1 <= previous:
+        return
+    new = data.draw(st.integers(previous + 1, bounds[i] - 1))
+    text = _tier_table(bounds).replace(f"{{min: {bounds[i]}", f"{{min: {new}", 1)
+    assert _tier_rules(text) == ["tables-tier-overlap"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=400))
+def test_loader_never_raises(raw: bytes) -> None:
+    """Arbitrary bytes parse or give diagnostics; nothing escapes as an exception."""
+    result = parse_spec("specs/networks/x.yaml", raw)
+    assert isinstance(result, list) or isinstance(result.data, dict)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("{}[]:- ,#&*!|>'\"\n\tab1\\%@`")), max_size=120))
+def test_loader_survives_yaml_punctuation(text: str) -> None:
+    """Strings of YAML punctuation never raise either."""
+    result = parse_spec("specs/networks/x.yaml", text.encode())
+    assert isinstance(result, list) or isinstance(result.data, dict)
