@@ -72,8 +72,6 @@ def _diagnostic(parsed: ParsedFile, kind: str, error: Any) -> Diagnostic:
         elif rule == "schema-format" and re.fullmatch(r"id|[a-z_]*", str(field)) and SLUG_PATTERN in message:
             rule = "schema-id-format"
             message = f"{field!r} must be a lowercase slug like 'a100-sxm4-80gb' (letters, digits, single hyphens)"
-        elif rule == "schema-type":
-            message = f"{field}: {message}"
         else:
             message = f"{field}: {message}"
         mark = parsed.value_mark(path)
