@@ -14,7 +14,7 @@ from typing import Any
 
 from .figures import Figure, stated_figures
 from .knowledge import KnowledgeBase, Loaded
-from .units import UNITS, convert_direction, fmt_number
+from .units import convert_direction, fmt_number
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def _gpu_ratios(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
                                   direction=None, source=None), None)
     price = s.get("price")
     if price is not None and tensor.value:
-        yield Derivation(_derived(price, "usd_per_tflops", price.value / tensor.value * UNITS["TFLOPS"].factor,
+        yield Derivation(_derived(price, "usd_per_tflops", price.value / tensor.value,
                                   "USD/TFLOPS", f"{_show(price)} ÷ BF16 dense {_show(tensor)}",
                                   dimension="currency_per_compute"), None)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from .load import DataPath
 from .model.common import Count, Dim, Quantity
-from .units import UNITS, decimals_of, from_base, to_base
+from .units import DERIVED_UNITS, UNITS, decimals_of, from_base, to_base
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,8 @@ class Figure:
     @property
     def shown(self) -> Fraction:
         """The value in its display unit."""
-        return from_base(self.value, self.unit) if self.unit in UNITS else self.value
+        known = self.unit in UNITS or self.unit in DERIVED_UNITS
+        return from_base(self.value, self.unit) if known else self.value
 
 
 def stated_figures(entity_id: str, model: BaseModel, data: Any = None) -> dict[str, Figure]:

@@ -59,6 +59,16 @@ def _table() -> dict[str, Unit]:
 
 UNITS: dict[str, Unit] = _table()
 
+# Units of derived-only ratios: shown on pages, never accepted in a spec file.
+DERIVED_UNITS: dict[str, Unit] = {
+    u.symbol: u
+    for u in (
+        Unit("TFLOPS/W", "compute_per_power", Fraction(10**12)),
+        Unit("B/FLOP", "bits_per_flop", Fraction(8)),
+        Unit("USD/TFLOPS", "currency_per_compute", Fraction(1, 10**12)),
+    )
+}
+
 # What each dimension is called in messages, and the unit a derived value is shown in.
 DIMENSIONS: dict[str, str] = {
     "data_rate": "Gb/s",
@@ -83,7 +93,7 @@ def to_base(value: float | int | Fraction, unit: str) -> Fraction:
 
 
 def from_base(value: Fraction, unit: str) -> Fraction:
-    return value / UNITS[unit].factor
+    return value / (UNITS.get(unit) or DERIVED_UNITS[unit]).factor
 
 
 def other_bit_byte_unit(unit: str) -> str | None:
@@ -122,14 +132,3 @@ def convert_direction(value: Fraction, source: str | None, target: str | None) -
     if source == "bidirectional" and target == "per_direction":
         return value / 2
     return None
-
-
-# Units of derived-only ratios (never written in specs, so not in UNITS' spec-facing checks).
-DERIVED_UNITS: dict[str, Unit] = {
-    u.symbol: u
-    for u in (
-        Unit("TFLOPS/W", "compute_per_power", Fraction(10**12)),
-        Unit("B/FLOP", "bits_per_flop", Fraction(8)),
-        Unit("USD/TFLOPS", "currency_per_compute", Fraction(1, 10**12)),
-    )
-}
