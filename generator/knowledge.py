@@ -37,8 +37,5 @@ class KnowledgeBase:
     def of_kind(self, kind: str) -> list[Loaded]:
         return sorted((e for e in self.entities.values() if e.kind == kind), key=lambda e: e.id)
 
-    def models(self, kind: str) -> Iterator[Any]:
-        return (e.model for e in self.of_kind(kind))
-
     def __iter__(self) -> Iterator[Loaded]:
         return iter(sorted(self.entities.values(), key=lambda e: (e.kind, e.id)))
