@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -49,8 +50,34 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _write_if_changed(path: Path, text: str) -> None:
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+    """Write atomically, and only when the content differs (keeps mtimes for tools that watch)."""
+    data = text.encode("utf-8")
+    if path.is_file() and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def _build(args: argparse.Namespace) -> int:
+    from .render import render_site
+    result = run_check(Path(args.specs))
+    if not result.ok or result.kb is None or result.figures is None:
+        print(format_all(result.diagnostics), file=sys.stderr)
+        print("nothing written: the knowledge base does not validate", file=sys.stderr)
+        return 1
+    files = render_site(result.kb, result.figures)
+    out = Path(args.out).resolve()
+    for relative in sorted(files):
+        target = (out / relative).resolve()
+        if not target.is_relative_to(out):  # generated names are ours, but never write outside
+            print(f"refusing to write outside {out}: {relative}", file=sys.stderr)
+            return 1
+    for relative, text in sorted(files.items()):
+        _write_if_changed(out / relative, text)
+    print(f"{len(files)} files up to date in {args.out}", file=sys.stderr)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     schema = sub.add_parser("schema", help="print (or write with --out) the JSON Schema of each spec folder")
     schema.add_argument("--out", help="folder to write <kind>.schema.json files into")
     schema.set_defaults(func=_schema)
+    build = sub.add_parser("build", help="validate, then write the generated pages and data files")
+    build.add_argument("--out", required=True, help="output folder")
+    build.add_argument("--specs", default="specs", help="spec folder (default: specs)")
+    build.set_defaults(func=_build)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

@@ -1,0 +1,62 @@
+"""MkDocs hook: the thin adapter between MkDocs and the pure generator.
+
+- on_config: read and validate specs/ (I/O at the edge), render every generated file in memory;
+  any diagnostic stops the build with the same report as `python -m generator check`.
+- on_files: add the generated pages and data files (File.generated: nothing is written into
+  docs/, so `mkdocs serve` does not loop).
+- on_page_markdown: expand `[[entity#figure]]` references in hand-written pages.
+`specs/` and `generator/` are listed under `watch:` in mkdocs.yml, so an edit rebuilds once.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+# MkDocs loads this file by path; make the package beside it importable, and drop any copy
+# imported by an earlier build so that `mkdocs serve` picks up edits to generator/ too.
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:
+    sys.path.insert(0, str(_ROOT))
+for _name in [m for m in sys.modules if m == "generator" or m.startswith("generator.")]:
+    del sys.modules[_name]
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.structure.files import File, Files  # noqa: E402
+
+from generator.cli import run_check  # noqa: E402
+from generator.diagnostics import format_all  # noqa: E402
+from generator.expand import expand_figures  # noqa: E402
+from generator.render import render_site  # noqa: E402
+
+_state: dict[str, Any] = {}
+
+
+def on_config(config: Any) -> Any:
+    specs = Path(config.config_file_path).resolve().parent / "specs"
+    result = run_check(specs)
+    if not result.ok or result.kb is None or result.figures is None:
+        report = format_all(result.diagnostics)
+        raise PluginError(f"the knowledge base does not validate:\n{report}")
+    _state["files"] = render_site(result.kb, result.figures)
+    _state["figures"] = result.figures
+    _state["titles"] = {e.id: e.model.title for e in result.kb.of_kind("sources")}
+    return config
+
+
+def on_files(files: Files, config: Any) -> Files:
+    for path, content in sorted(_state["files"].items()):
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    if page.file.generated_by is not None:
+        return markdown
+    depth = page.file.src_uri.count("/")
+    expanded, problems = expand_figures(markdown, _state["figures"], _state["titles"],
+                                        f"docs/{page.file.src_uri}", depth)
+    if problems:
+        raise PluginError("figure references that do not resolve:\n" + format_all(problems))
+    return expanded

@@ -1,0 +1,58 @@
+"""Render: a validated knowledge base in, every generated file out, as `{relative path: text}`.
+
+Pure: no file is read or written here (templates come from the package), so the MkDocs hook
+and `python -m generator build` produce exactly the same bytes, and golden tests compare strings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from ..derive import FigureIndex
+from ..jsonschema import spec_schemas
+from ..knowledge import KnowledgeBase
+from . import advice, hardware, reference
+from .context import Site
+from .text import md
+
+# Generated page -> the function that computes its template context.
+PAGES: dict[str, Callable[[Site], dict[str, Any]]] = {
+    "gpus.md": hardware.gpus,
+    "interconnects.md": hardware.interconnects,
+    "networks.md": hardware.networks,
+    "layers.md": hardware.layers,
+    "topologies.md": advice.topologies,
+    "tiers.md": advice.tiers,
+    "scaling.md": advice.scaling,
+    "field-reports.md": advice.field_reports,
+    "pitfalls.md": advice.pitfalls,
+    "claims.md": reference.claims,
+    "sources.md": reference.sources,
+    "rules.md": reference.rules,
+    "downloads.md": reference.downloads,
+}
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("generator", "templates"), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["md"] = md
+    # Front matter values: a JSON string is a valid YAML double-quoted scalar.
+    env.filters["yaml_str"] = lambda text: json.dumps(str(text), ensure_ascii=False)
+    return env
+
+
+def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:
+    site = Site(kb, figures)
+    env = environment()
+    files = {name: env.get_template(name + ".j2").render(**context(site)) for name, context in PAGES.items()}
+    files.update(reference.data_files(site))
+    for kind, schema in spec_schemas().items():
+        files[f"schema/{kind}.schema.json"] = json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    return files

@@ -1,0 +1,127 @@
+"""Contexts of the advice pages: topologies, tier tables and recommendations, the scaling
+case study, field reports and pitfalls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from .chart import scaling_chart
+from .context import Site
+from .table import Cell, Row, Table
+from .text import zh
+
+VERDICT_ZH = {"confirmed": "属实", "approximate": "近似", "corrected": "已更正", "unsupported": "无法核实"}
+
+SEVERITY_ORDER = ("danger", "warning", "tip", "info")
+SEVERITY_ZH = {"danger": "严重", "warning": "警告", "tip": "提示", "info": "说明"}
+SUBJECT_ZH = {"network": "节点间网络", "topology": "拓扑", "intra_node": "机内互连"}
+LAYER_ZH = {"gpu": "GPU", "intra_node": "机内互连", "network": "节点间网络", "topology": "拓扑", "rdma": "RDMA"}
+MODEL_ZH = {"small": "小模型", "medium": "中等模型", "large": "大模型"}
+
+
+def topologies(site: Site) -> dict[str, Any]:
+    items = []
+    for e in site.kb.of_kind("topologies"):
+        m = e.model
+        items.append({"id": e.id, "name": zh(m.name), "en": m.name.en or "", "summary": zh(m.summary),
+                      "strengths": [zh(t) for t in m.strengths], "weaknesses": [zh(t) for t in m.weaknesses],
+                      "sources": [site.link(s) for s in m.sources], "verified": m.last_verified.isoformat()})
+    tables = [_tier_table(site, t) for t in site.kb.of_kind("tiers") if t.model.subject == "topology"]
+    return {"items": items, "tiers": tables}
+
+
+def _tier_table(site: Site, entity: Any) -> dict[str, Any]:
+    table = Table([("GPU 数", True), ("推荐", False), ("原文写法", False), ("说明", False)])
+    for row in sorted(entity.model.rows, key=lambda r: r.gpus.min):
+        picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
+        table.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(picks),
+                               Cell.text(row.said or "—"), Cell.text(zh(row.note) or "—")]))
+    return {"id": entity.id, "title": zh(entity.model.title), "subject": SUBJECT_ZH[entity.model.subject],
+            "source": site.link(entity.model.source), "note": zh(entity.model.note), "table": table,
+            "verified": entity.model.last_verified.isoformat()}
+
+
+def tiers(site: Site) -> dict[str, Any]:
+    tables = [_tier_table(site, t) for t in site.kb.of_kind("tiers")]
+    recommendations = []
+    for e in site.kb.of_kind("recommendations"):
+        items = []
+        for item in e.model.items:
+            scope = [LAYER_ZH[item.layer]]
+            if item.model:
+                scope.append(MODEL_ZH[item.model])
+            if item.gpus:
+                scope.append(f"{item.gpus.label()} GPU")
+            conflict = None
+            if item.conflict is not None:
+                conflict = {"table": site.link(item.conflict.table), "note": zh(item.conflict.note)}
+            items.append({"scope": " · ".join(scope), "said": zh(item.said),
+                          "picks": Markup("、").join(site.link(p) for p in item.picks), "conflict": conflict})
+        recommendations.append({"id": e.id, "title": zh(e.model.title), "source": site.link(e.model.source),
+                                "advice": items, "verified": e.model.last_verified.isoformat()})
+    return {"tables": tables, "recommendations": recommendations}
+
+
+def scaling(site: Site) -> dict[str, Any]:
+    studies = []
+    for e in site.kb.of_kind("cases"):
+        m = e.model
+        if m.type != "scaling_study":
+            continue
+        r = e.id + "#rows."
+        table = Table([("网络", False), ("单卡吞吐", True), ("集群吞吐", True), ("加速比", True),
+                       ("并行效率（推导）", True), ("通信占比", True)])
+        for row in m.rows:
+            label = site.link(row.network, zh(row.label)) if row.network else escape(zh(row.label))
+            table.rows.append(Row([Cell(label), site.cell(f"{r}{row.key}.single_gpu"), site.cell(f"{r}{row.key}.cluster"),
+                                   site.cell(f"{r}{row.key}.speedup"), site.cell(f"{r}{row.key}.efficiency"),
+                                   site.cell(f"{r}{row.key}.comm_share")]))
+        bars = [(zh(row.label), float(site.fig(f"{r}{row.key}.speedup").shown))  # type: ignore[union-attr]
+                for row in m.rows]
+        studies.append({"id": e.id, "title": zh(m.title), "workload": zh(m.workload), "gpu": site.link(m.gpu),
+                        "nodes": m.nodes.value, "per_node": m.gpus_per_node.value, "gpus": m.gpus.value,
+                        "source": site.link(m.source), "table": table, "caveats": [zh(c) for c in m.caveats],
+                        "chart": scaling_chart(e.id, zh(m.title), bars, m.gpus.value),
+                        "verified": m.last_verified.isoformat()})
+    return {"studies": studies}
+
+
+def field_reports(site: Site) -> dict[str, Any]:
+    reports = []
+    for e in site.kb.of_kind("cases"):
+        m = e.model
+        if m.type != "field_report":
+            continue
+        setup = []
+        if m.setup.gpu:
+            setup.append(site.link(m.setup.gpu) + (escape(f" × {m.setup.gpus}") if m.setup.gpus else ""))
+        for ref in (m.setup.interconnect, m.setup.network):
+            if ref:
+                setup.append(site.link(ref))
+        claims = []
+        for claim_id in m.claims:
+            claim = site.kb.get(claim_id)
+            verdict = claim.model.verdict if claim is not None else "unsupported"
+            claims.append({"link": site.link(claim_id, zh(claim.model.said) if claim is not None else claim_id),
+                           "verdict": verdict, "verdict_zh": VERDICT_ZH[verdict]})
+        reports.append({"id": e.id, "title": zh(m.title), "setup": Markup(" · ").join(setup), "observation": zh(m.observation),
+                        "lesson": zh(m.lesson), "claims": claims, "source": site.link(m.source),
+                        "verified": m.last_verified.isoformat()})
+    return {"reports": reports}
+
+
+def pitfalls(site: Site) -> dict[str, Any]:
+    groups = []
+    for severity in SEVERITY_ORDER:
+        items = [e for e in site.kb.of_kind("pitfalls") if e.model.severity == severity]
+        if not items:
+            continue
+        groups.append({"severity": severity, "label": SEVERITY_ZH[severity], "pitfalls": [
+            {"id": e.id, "title": zh(e.model.title), "body": zh(e.model.body),
+             "origin": "来源文章" if e.model.origin == "article" else "编者补充",
+             "source": site.link(e.model.source), "concerns": Markup("、").join(site.link(c) for c in e.model.concerns),
+             "commands": [(c.command, zh(c.purpose)) for c in e.model.commands],
+             "verified": e.model.last_verified.isoformat()} for e in items]})
+    return {"groups": groups}

@@ -1,0 +1,57 @@
+"""What every page renderer needs: the knowledge base, its figures, and small helpers to turn
+a figure or a reference into a table cell or a link."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ..derive import FigureIndex
+from ..figures import Figure
+from ..knowledge import KnowledgeBase
+from .table import Cell
+from .text import ENTITY_PAGE, figure_html, sort_key
+
+
+@dataclass(frozen=True)
+class Site:
+    kb: KnowledgeBase
+    figures: FigureIndex
+
+    @property
+    def sources(self) -> dict[str, Any]:
+        return {e.id: e.model for e in self.kb.of_kind("sources")}
+
+    def fig(self, ref: str) -> Figure | None:
+        return self.figures.get(ref)
+
+    def cell(self, ref: str, *, unit: str | None = None, direction: str | None = None,
+             show_direction: bool = False) -> Cell:
+        figure = self.fig(ref)
+        return Cell(figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
+                    sort_key(figure, unit, direction), numeric=True)
+
+    def link(self, entity_id: str | None, label: str | None = None) -> Markup:
+        """An HTML link to where an entity is shown (pages live one level below the root)."""
+        if entity_id is None:
+            return Markup("—")
+        entity = self.kb.get(entity_id)
+        if entity is None:
+            return escape(entity_id)
+        text = label or _name(entity.model)
+        page = ENTITY_PAGE.get(entity.kind, "")
+        if entity.kind == "cases":
+            page = "scaling" if entity.model.type == "scaling_study" else "field-reports"
+        anchor = f"src-{entity.id}" if entity.kind == "sources" else entity.id
+        return Markup(f'<a href="../{page}/#{escape(anchor)}">{escape(text)}</a>')
+
+    def name(self, entity_id: str) -> str:
+        entity = self.kb.get(entity_id)
+        return _name(entity.model) if entity is not None else entity_id
+
+
+def _name(model: Any) -> str:
+    name = getattr(model, "name", None) or getattr(model, "title", None) or model.id
+    return str(getattr(name, "zh", name))

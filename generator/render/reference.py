@@ -1,0 +1,136 @@
+"""Contexts of the reference pages: claims and corrections, sources, validation rules, data
+downloads; and the downloadable data files themselves (JSON and CSV of every entity)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
+from ..model import KINDS
+from ..model.common import MAX_TEXT
+from ..model.entities import BoundCheck, RangeCheck, RatioExpr, ValueCheck
+from ..rules.catalog import FAMILIES, RULES
+from ..rules.claims import evaluate_claim
+from ..rules.sources import url_is_safe
+from ..units import fmt_number
+from .advice import VERDICT_ZH
+from .context import Site
+from .table import Cell, Row, Table
+from .text import zh
+
+KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "厂商文档", "paper": "论文",
+           "measurement": "实测", "article": "文章", "estimate": "估算"}
+FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用", "units": "单位", "arithmetic": "算术",
+             "claims": "论断", "tables": "表格与分档", "sources": "来源"}
+
+
+def _expr(site: Site, expr: Any) -> Markup:
+    if isinstance(expr, RatioExpr):
+        a, b = (site.fig(r) for r in expr.ratio)
+        ratio = f" = {fmt_number(a.value / b.value)}×" if a is not None and b is not None and b.value else ""
+        return _ref(site, expr.ratio[0]) + Markup(" ÷ ") + _ref(site, expr.ratio[1]) + escape(ratio)
+    return _ref(site, expr)
+
+
+def _ref(site: Site, ref: str) -> Markup:
+    entity_id = ref.partition("#")[0]
+    return site.link(entity_id) + Markup("：") + site.cell(ref, show_direction=True).html
+
+
+def claims(site: Site) -> dict[str, Any]:
+    from ..rules.base import Context
+    ctx = Context(site.kb, site.figures)
+    counts = dict.fromkeys(VERDICT_ZH, 0)
+    table = Table([("文章的说法", False), ("出处", False), ("数据", False), ("结论", False), ("说明", False)])
+    for e in site.kb.of_kind("claims"):
+        m = e.model
+        counts[m.verdict] += 1
+        check = m.check
+        if isinstance(check, (ValueCheck, BoundCheck)):
+            data = _expr(site, check.actual)
+        elif isinstance(check, RangeCheck):
+            data = _expr(site, check.low) + Markup(" 至 ") + _expr(site, check.high)
+        else:
+            data = Markup("—")
+        outcome = evaluate_claim(ctx, e)
+        deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome.deviation_pct is not None else ""
+        verdict = Markup(f'<span class="verdict verdict-{m.verdict}">{escape(VERDICT_ZH[m.verdict])}</span>'
+                         f"{escape(deviation)}")
+        table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict),
+                               Cell.text(zh(m.why))], anchor=e.id))
+    return {"claims_table": table, "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()], "total": sum(counts.values())}
+
+
+def sources(site: Site) -> dict[str, Any]:
+    cited: dict[str, set[str]] = {}
+    from ..model.common import Ref
+    from ..model.walk import walk
+    for entity in site.kb:
+        for _p, value, marks in walk(entity.model):
+            if isinstance(value, str) and entity.kind != "sources" and any(
+                    isinstance(m, Ref) and "sources" in m.kinds for m in marks):
+                cited.setdefault(value, set()).add(entity.id)
+    items = []
+    for e in site.kb.of_kind("sources"):
+        m = e.model
+        items.append({"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
+                      "url": m.url if m.url and url_is_safe(m.url) else None,
+                      "retrieved": m.retrieved.isoformat() if m.retrieved else None,
+                      "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
+                      "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))})
+    return {"items": items}
+
+
+def rules(_site: Site) -> dict[str, Any]:
+    families = []
+    for family in FAMILIES:
+        table = Table([("规则 id", False), ("检查什么", False)])
+        for info in RULES.values():
+            if info.family == family:
+                table.rows.append(Row([Cell(Markup(f"<code>{escape(info.id)}</code>")), Cell.text(info.zh)],
+                                      anchor=f"rule-{info.id}"))
+        families.append({"id": family, "name": FAMILY_ZH[family], "table": table})
+    limits = {"file_kib": MAX_FILE_BYTES // 1024, "depth": MAX_DEPTH, "scalar": MAX_SCALAR_CHARS, "text": MAX_TEXT}
+    return {"families": families, "limits": limits, "count": len(RULES)}
+
+
+def downloads(site: Site) -> dict[str, Any]:
+    kinds = [(kind, len(site.kb.of_kind(kind))) for kind in KINDS]
+    return {"kinds": kinds}
+
+
+def data_files(site: Site) -> dict[str, str]:
+    """data/<kind>.json and data/<kind>.csv: every entity as the validator read it."""
+    files: dict[str, str] = {}
+    for kind in KINDS:
+        records = [e.model.model_dump(mode="json", exclude_none=True) for e in site.kb.of_kind(kind)]
+        files[f"data/{kind}.json"] = json.dumps(records, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+        files[f"data/{kind}.csv"] = _csv(records)
+    return files
+
+
+def _csv(records: list[dict[str, Any]]) -> str:
+    rows = [dict(_flatten(r)) for r in records]
+    columns = sorted({key for row in rows for key in row}, key=lambda k: (k != "id", k))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        # A leading =, +, - or @ would run as a formula in a spreadsheet: prefix it.
+        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@" else v) for k, v in row.items()})
+    return out.getvalue()
+
+
+def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        return [pair for key, child in value.items() for pair in _flatten(child, f"{prefix}{key}.")]
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            return [(prefix[:-1], "; ".join(str(v) for v in value))]
+        return [pair for i, child in enumerate(value) for pair in _flatten(child, f"{prefix}{i}.")]
+    return [(prefix[:-1], value)]

@@ -1,0 +1,86 @@
+"""Escaping and figure formatting shared by every renderer.
+
+Spec text is untrusted: in HTML it is HTML-escaped; in Markdown it is also backslash-escaped
+character by character (with pymdownx.escapeall every ASCII punctuation escape is literal), so
+no spec text can become markup, a link or an extension's syntax.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ..figures import Figure
+from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
+
+DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
+SCOPE_ZH = {
+    "per_lane": "每通道", "per_link": "每链路", "per_port": "每端口", "per_gpu": "每 GPU",
+    "per_node": "每节点", "per_switch": "每交换芯片", "per_pin": "每针脚", "per_system": "每系统",
+}
+# Pages that show each kind of entity, for links from anywhere on the site.
+ENTITY_PAGE = {
+    "gpus": "gpus", "interconnects": "interconnects", "networks": "networks", "topologies": "topologies",
+    "layers": "layers", "claims": "claims", "pitfalls": "pitfalls", "tiers": "tiers",
+    "recommendations": "tiers", "sources": "sources",
+}
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>&~^=:\"'$%@/;,?])")
+
+
+def md(text: Any) -> Markup:
+    """Plain text for a Markdown context: HTML-escaped, then every ASCII punctuation mark
+    backslash-escaped; line breaks become spaces (a heading or list item stays one line)."""
+    plain = " ".join(str(text).split())
+    return Markup(_MD_SPECIAL.sub(r"\\\1", plain).replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def zh(text: Any) -> str:
+    """The Chinese of a Text field (or the string itself)."""
+    return str(getattr(text, "zh", text) if text is not None else "")
+
+
+def number(value: Any) -> str:
+    return fmt_number(value)
+
+
+def in_unit(fig: Figure, unit: str | None = None, direction: str | None = None) -> tuple[float, str, str | None]:
+    """(value, unit, direction) of a figure, optionally re-expressed in another unit of its
+    dimension and another direction convention."""
+    value, direction_out = fig.value, fig.direction
+    if direction and fig.direction and direction != fig.direction:
+        converted = convert_direction(value, fig.direction, direction)
+        if converted is not None:
+            value, direction_out = converted, direction
+    target = unit or fig.unit
+    table = UNITS if target in UNITS else DERIVED_UNITS
+    if target in table and table[target].dimension == fig.dimension:
+        return float(from_base(value, target)), target, direction_out
+    return float(fig.shown), fig.unit, direction_out
+
+
+def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | None = None,
+                direction: str | None = None, show_direction: bool = True) -> Markup:
+    """A figure as HTML: value, unit, direction label and a link to its source."""
+    if fig is None:
+        return Markup('<span class="fig-none">—</span>')
+    value, shown_unit, shown_direction = in_unit(fig, unit, direction)
+    parts = [f"{escape(fmt_number(value))} {escape(shown_unit)}".strip()]
+    if show_direction and shown_direction in DIRECTION_ZH:
+        parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
+    source = kb_sources.get(fig.source or "")
+    if source is not None:
+        parts.append(f'<a class="fig-src" href="../sources/#src-{escape(source.id)}" '
+                     f'title="来源：{escape(source.title)}">源</a>')
+    elif fig.formula:
+        parts.append(f'<span class="fig-derived" title="推导：{escape(fig.formula)}">推导</span>')
+    return Markup(" ".join(parts))
+
+
+def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None = None) -> str:
+    """The number a sortable column sorts by (data-sort attribute)."""
+    if fig is None:
+        return ""
+    return f"{in_unit(fig, unit, direction)[0]:.6g}"
