@@ -96,8 +96,9 @@ def networks(site: Site) -> dict[str, Any]:
         m, r = e.model, e.id + "#"
         table.rows.append(Row([Cell.text(m.name), Cell.text(FABRIC_ZH[m.fabric]), Cell.text(RDMA_ZH[m.rdma]),
                                site.cell(r + "lanes"), site.cell(r + "lane_rate"),
-                               site.cell(r + "port_rate", unit="Gb/s"), site.cell(r + "port_rate", unit="GB/s"),
-                               site.cell(r + "port_rate", unit="GB/s", direction="bidirectional"),
+                               site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
+                               site.cell(r + "port_rate", unit="GB/s", show_direction=True),
+                               site.cell(r + "port_rate", unit="GB/s", direction="bidirectional", show_direction=True),
                                site.cell(r + "latency"), _verified(m)], anchor=e.id))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))

@@ -1,0 +1,175 @@
+"""The strict MkDocs build, inspected as HTML: every page titled and described, tables hold the
+spec values with their units, admonitions and the chart render, no template syntax survives,
+every internal link resolves, and nothing is requested from another host."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from conftest import ROOT
+from generator.render.text import in_unit
+from generator.specfiles import read_spec_tree
+from generator.units import fmt_number
+from generator.validate import validate
+
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+class Page(HTMLParser):
+    """Collects what the tests look at: elements with attributes, ids and the visible text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.ids: set[str] = set()
+        self.text: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {k: v or "" for k, v in attrs}
+        self.tags.append((tag, attributes))
+        if "id" in attributes:
+            self.ids.add(attributes["id"])
+        if tag in ("script", "style"):
+            self._skip += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.text.append(data)
+
+    @property
+    def visible(self) -> str:
+        return " ".join(" ".join(self.text).split())
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    done = subprocess.run([str(MKDOCS), "build", "--strict", "-q", "-d", str(out)], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _pages(site: Path) -> dict[str, Page]:
+    pages = {}
+    for path in sorted(site.rglob("*.html")):
+        parser = Page()
+        parser.feed(path.read_text(encoding="utf-8"))
+        pages[str(path.relative_to(site))] = parser
+    return pages
+
+
+def test_every_page_has_title_and_description(site: Path) -> None:
+    """Each page has a <title> and a non-empty meta description."""
+    for name, page in _pages(site).items():
+        metas = [a for t, a in page.tags if t == "meta" and a.get("name") == "description"]
+        assert any(t == "title" for t, _a in page.tags), name
+        assert metas and metas[0].get("content"), f"{name} has no description"
+
+
+def test_no_template_syntax_left(site: Path) -> None:
+    """No Jinja or figure-reference syntax survives into what a reader sees."""
+    for name, page in _pages(site).items():
+        text = page.visible
+        for marker in ("{{", "}}", "{%", "%}", "[[", "]]"):
+            assert marker not in text, f"{marker!r} left in {name}"
+
+
+def test_gpu_table_holds_spec_values_with_units(site: Path) -> None:
+    """Every GPU's memory bandwidth and dense BF16 figure appear with their units."""
+    result = validate(read_spec_tree(Path("specs"))[0])
+    assert result.figures is not None and result.kb is not None
+    text = _pages(site)["gpus/index.html"].visible
+    for gpu in result.kb.of_kind("gpus"):
+        for name in ("memory.bandwidth", "compute.tensor_bf16_dense", "power"):
+            figure = result.figures.get(f"{gpu.id}#{name}")
+            assert figure is not None
+            value, unit, _direction = in_unit(figure)
+            assert f"{fmt_number(value)} {unit}" in text, (gpu.id, name)
+
+
+def test_network_page_shows_bits_and_bytes(site: Path) -> None:
+    """Port rates appear in Gb/s and in GB/s, with the direction label."""
+    text = _pages(site)["networks/index.html"].visible
+    assert "400 Gb/s 单向" in text and "50 GB/s 单向" in text and "100 GB/s 双向合计" in text
+
+
+def test_admonitions_and_chart_render(site: Path) -> None:
+    """Pitfalls are Material admonitions of each severity; the scaling chart is inline SVG."""
+    pages = _pages(site)
+    classes = {a.get("class", "") for t, a in pages["pitfalls/index.html"].tags if t == "div"}
+    for severity in ("danger", "warning", "tip"):
+        assert f"admonition {severity}" in classes
+    scaling = pages["scaling/index.html"].tags
+    assert any(t == "svg" and "chart-svg" in a.get("class", "") for t, a in scaling)
+    assert any(t == "title" for t, _a in scaling[[t for t, _a in scaling].index("svg"):])
+
+
+def test_internal_links_resolve(site: Path) -> None:
+    """Every relative link points at a built file, and its #anchor exists there."""
+    pages = _pages(site)
+    for name, page in pages.items():
+        for tag, attrs in page.tags:
+            href = attrs.get("href") if tag == "a" else None
+            # 404.html uses root-absolute links by design (it is served from any depth).
+            if not href or urlsplit(href).scheme or href.startswith(("mailto:", "/")):
+                continue
+            parts = urlsplit(href)
+            target = (site / name).parent / parts.path if parts.path else site / name
+            if target.is_dir() or not parts.path or parts.path.endswith("/"):
+                target = target / "index.html" if parts.path else site / name
+            target = target.resolve()
+            assert target.exists(), f"{name}: {href}"
+            if parts.fragment and target.suffix == ".html":
+                key = str(target.relative_to(site.resolve()))
+                assert parts.fragment in pages[key].ids, f"{name}: {href} (no such anchor)"
+
+
+_FETCHING = {"script": "src", "img": "src", "iframe": "src", "audio": "src", "video": "src", "source": "src",
+             "embed": "src", "object": "data", "link": "href"}
+# Absolute URLs inside the theme's JavaScript, and why none of them is fetched on this site.
+_JS_ALLOWED = {
+    "https://unpkg.com/mermaid": "loaded only for Mermaid diagrams; the site has none (asserted below)",
+    "https://unpkg.com/resize-observer-polyfill": "loaded only by browsers without ResizeObserver",
+    "https://api.github.com/repos/": "repository facts, only with repo_url set (it is not)",
+    "https://api.github.com/users/": "as above",
+    "https://${e}/api/v4/projects/": "GitLab repository facts, only with repo_url set",
+}
+
+
+def test_no_request_to_another_host(site: Path) -> None:
+    """HTML, CSS and JS request nothing from another host (links to sources are fine)."""
+    for name, page in _pages(site).items():
+        for tag, attrs in page.tags:
+            attribute = _FETCHING.get(tag)
+            value = attrs.get(attribute or "", "")
+            if tag == "link" and attrs.get("rel") in ("canonical",):
+                continue
+            assert not urlsplit(value).netloc, f"{name}: <{tag} {attribute}={value}>"
+            assert "url(http" not in attrs.get("style", ""), name
+        assert not any("mermaid" in a.get("class", "") for _t, a in page.tags)
+    for css in site.rglob("*.css"):
+        text = css.read_text(encoding="utf-8")
+        assert not re.search(r"url\(\s*['\"]?(https?:)?//", text), css
+        assert not re.search(r"@import\s+(url\()?['\"]?(https?:)?//", text), css
+    for js in site.rglob("*.js"):
+        text = js.read_text(encoding="utf-8")
+        for match in re.finditer(r"[\"'`](https?://[^\"'`\s]+)", text):
+            url = match.group(1)
+            if url.startswith(("http://www.w3.org/", "https://www.w3.org/")):
+                continue  # XML namespaces, never fetched
+            assert any(url.startswith(allowed) for allowed in _JS_ALLOWED), f"{js.name}: {url}"
