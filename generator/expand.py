@@ -8,8 +8,8 @@ import re
 
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
-from .render.text import DIRECTION_ZH, in_unit, md
-from .units import DERIVED_UNITS, UNITS, fmt_number
+from .render.text import DIRECTION_ZH, in_unit, md, with_unit
+from .units import DERIVED_UNITS, UNITS
 
 FIGURE_REF = re.compile(r"\[\[\s*([a-z0-9-]+#[a-z0-9_.-]+)(?:\s+([^\]\s]+))?\s*\]\]")
 _FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)
@@ -53,7 +53,7 @@ def _one(match: re.Match[str], whole: str, figures: FigureIndex, source_titles: 
                                        f"{ref} cannot be shown in {unit!r} ({figure.dimension.replace('_', ' ')})"))
             return match.group(0)
     value, shown_unit, direction = in_unit(figure, unit)
-    text = f"{fmt_number(value)} {shown_unit}".strip()
+    text = with_unit(value, shown_unit)
     if direction in DIRECTION_ZH:
         text += f"（{DIRECTION_ZH[direction]}）"
     if figure.source and figure.source in source_titles:

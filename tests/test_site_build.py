@@ -13,8 +13,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from conftest import ROOT
+
 from generator.render.text import in_unit
 from generator.specfiles import read_spec_tree
 from generator.units import fmt_number

@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from ..derive import FigureIndex
 from ..jsonschema import spec_schemas
@@ -43,9 +44,15 @@ def environment() -> Environment:
     env = Environment(loader=PackageLoader("generator", "templates"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["md"] = md
-    # Front matter values: a JSON string is a valid YAML double-quoted scalar.
-    env.filters["yaml_str"] = lambda text: json.dumps(str(text), ensure_ascii=False)
+    env.filters["yaml_str"] = yaml_str
     return env
+
+
+def yaml_str(text: object) -> Markup:
+    """A front-matter value: a JSON string is a valid YAML double-quoted scalar; <, > and & are
+    written as escapes so the value is also inert as HTML."""
+    quoted = json.dumps(str(text), ensure_ascii=False)
+    return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
 def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:

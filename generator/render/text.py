@@ -67,7 +67,7 @@ def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | N
     if fig is None:
         return Markup('<span class="fig-none">—</span>')
     value, shown_unit, shown_direction = in_unit(fig, unit, direction)
-    parts = [f"{escape(fmt_number(value))} {escape(shown_unit)}".strip()]
+    parts = [escape(with_unit(value, shown_unit))]
     if show_direction and shown_direction in DIRECTION_ZH:
         parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
     source = kb_sources.get(fig.source or "")
@@ -77,6 +77,13 @@ def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | N
     elif fig.formula:
         parts.append(f'<span class="fig-derived" title="推导：{escape(fig.formula)}">推导</span>')
     return Markup(" ".join(parts))
+
+
+def with_unit(value: float, unit: str) -> str:
+    """'2039 GB/s', '41%', '38×': a ratio unit sticks to its number."""
+    if unit in ("%", "x"):
+        return f"{fmt_number(value)}{'×' if unit == 'x' else '%'}"
+    return f"{fmt_number(value)} {unit}".strip()
 
 
 def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None = None) -> str:

@@ -65,7 +65,7 @@
   );
 
   document$.subscribe(function () {
-    var tables = document.querySelectorAll("article table.data-table, article table:not([class])");
+    var tables = document.querySelectorAll("article .data-table table, article table:not([class])");
     tables.forEach(function (table) {
       if (table.hasAttribute("data-tablesort")) {
         return;
