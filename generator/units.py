@@ -89,7 +89,9 @@ def units_of(dimension: str) -> list[str]:
 
 
 def to_base(value: float | int | Fraction, unit: str) -> Fraction:
-    return Fraction(value) * UNITS[unit].factor
+    # A float goes through its shortest repr, so 46.88 is exactly 4688/100, as it was written.
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    return exact * UNITS[unit].factor
 
 
 def from_base(value: Fraction, unit: str) -> Fraction:
