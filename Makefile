@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check lint schema clean
+.PHONY: serve test check lint schema bench build clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +17,16 @@ check: $(STAMP)
 	$(PY) -m generator check specs
 
 serve: check
-	@echo "The site arrives with the site issue; the knowledge base validated."
+	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
+
+build: check
+	$(VENV)/bin/mkdocs build --strict
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench.py
 
 lint: $(STAMP)
-	$(PY) -m ruff check generator tests
+	$(PY) -m ruff check generator tests benchmarks
 	$(PY) -m mypy
 
 test: $(STAMP) lint

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .load import DataPath, Mark, ParsedFile
@@ -34,8 +35,16 @@ class KnowledgeBase:
     def get(self, entity_id: str) -> Loaded | None:
         return self.entities.get(entity_id)
 
+    @cached_property
+    def _by_kind(self) -> dict[str, list[Loaded]]:
+        # Computed once: rules and renderers ask for a kind many times per build.
+        by_kind: dict[str, list[Loaded]] = {}
+        for entity in sorted(self.entities.values(), key=lambda e: (e.kind, e.id)):
+            by_kind.setdefault(entity.kind, []).append(entity)
+        return by_kind
+
     def of_kind(self, kind: str) -> list[Loaded]:
-        return sorted((e for e in self.entities.values() if e.kind == kind), key=lambda e: e.id)
+        return list(self._by_kind.get(kind, []))
 
     def __iter__(self) -> Iterator[Loaded]:
-        return iter(sorted(self.entities.values(), key=lambda e: (e.kind, e.id)))
+        return (entity for kind in sorted(self._by_kind) for entity in self._by_kind[kind])

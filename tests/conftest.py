@@ -80,3 +80,7 @@ def invalid_cases() -> list[Case]:
 @pytest.fixture(autouse=True)
 def _run_from_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-goldens", action="store_true", help="rewrite tests/golden/ from the current output")

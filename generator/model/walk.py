@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -20,14 +21,21 @@ def markers(annotation: Any) -> list[Any]:
     return found
 
 
+@cache
+def _fields(model: type[BaseModel]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    # Per class, once: reading annotations is the expensive part of a walk.
+    return tuple((name, tuple(info.metadata) + tuple(markers(info.annotation)))
+                 for name, info in model.model_fields.items())
+
+
 def walk(node: Any, path: DataPath = (), marks: tuple[Any, ...] = ()) -> Iterator[tuple[DataPath, Any, tuple[Any, ...]]]:
     """Yield (path, value, markers) for every value below `node`, depth first."""
     yield path, node, marks
     if isinstance(node, BaseModel):
-        for name, info in type(node).model_fields.items():
+        for name, field_marks in _fields(type(node)):
             value = getattr(node, name)
             if value is not None:
-                yield from walk(value, path + (name,), tuple(info.metadata) + tuple(markers(info.annotation)))
+                yield from walk(value, path + (name,), field_marks)
     elif isinstance(node, list):
         for index, item in enumerate(node):
             yield from walk(item, path + (index,), marks)

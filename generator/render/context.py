@@ -4,6 +4,7 @@ a figure or a reference into a table cell or a link."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -20,7 +21,7 @@ class Site:
     kb: KnowledgeBase
     figures: FigureIndex
 
-    @property
+    @cached_property
     def sources(self) -> dict[str, Any]:
         return {e.id: e.model for e in self.kb.of_kind("sources")}
 

@@ -67,7 +67,7 @@ def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | N
     if fig is None:
         return Markup('<span class="fig-none">—</span>')
     value, shown_unit, shown_direction = in_unit(fig, unit, direction)
-    parts = [escape(with_unit(value, shown_unit))]
+    parts: list[str] = [escape(with_unit(value, shown_unit))]
     if show_direction and shown_direction in DIRECTION_ZH:
         parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
     source = kb_sources.get(fig.source or "")

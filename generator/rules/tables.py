@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from ..diagnostics import Diagnostic
 from ..knowledge import Loaded
 from ..model.common import Range
+from ..model.entities import Advice
 from .base import Context, report
 
 # Which tier-table subject judges which recommendation layer.
@@ -46,26 +47,29 @@ def _rows_for(table: Loaded, gpus: Range) -> list[tuple[int, Range, list[str]]]:
 
 
 def check_recommendations(ctx: Context) -> Iterator[Diagnostic]:
-    tables = {t.model.subject: t for t in ctx.kb.of_kind("tiers")}
+    tables: dict[str, list[Loaded]] = {}
+    for table in ctx.kb.of_kind("tiers"):
+        tables.setdefault(table.model.subject, []).append(table)
     for rec in ctx.kb.of_kind("recommendations"):
         for index, item in enumerate(rec.model.items):
             subject = _LAYER_SUBJECT.get(item.layer)
-            table = tables.get(subject) if subject else None
-            if table is None or item.gpus is None:
+            if subject is None or item.gpus is None:
                 continue
-            disagreements = [
-                (pick, rows) for pick in item.picks
-                if (rows := _rows_for(table, item.gpus)) and not any(pick in picks for _, _, picks in rows)
-            ]
-            conflict = item.conflict
-            where = ("items", index, "picks")
-            if disagreements and (conflict is None or conflict.table != table.id):
-                pick, rows = disagreements[0]
-                says = "; ".join(f"{r.label()} GPUs → {', '.join(p) or 'no advice'}" for _, r, p in rows)
-                yield report(rec, where, "tables-tier-mismatch",
-                             f"recommends {pick!r} for {item.gpus.label()} GPUs, but {table.path} says: {says}. "
-                             "Fix the pick, or keep the source's advice and record "
-                             f"`conflict: {{table: {table.id}, note: ...}}`")
-            elif not disagreements and conflict is not None and conflict.table == table.id:
-                yield report(rec, ("items", index, "conflict"), "tables-stale-conflict",
-                             f"marked as conflicting with {table.id!r}, but it agrees with it: remove `conflict`")
+            for table in tables.get(subject, []):
+                yield from _against(rec, index, item, item.gpus, table)
+
+
+def _against(rec: Loaded, index: int, item: Advice, gpus: Range, table: Loaded) -> Iterator[Diagnostic]:
+    """One recommendation item (for `gpus` GPUs) judged by one tier table of its subject."""
+    rows = _rows_for(table, gpus)
+    disagreements = [pick for pick in item.picks if rows and not any(pick in picks for _, _, picks in rows)]
+    acknowledged = item.conflict is not None and item.conflict.table == table.id
+    if disagreements and not acknowledged:
+        says = "; ".join(f"{r.label()} GPUs → {', '.join(p) or 'no advice'}" for _, r, p in rows)
+        yield report(rec, ("items", index, "picks"), "tables-tier-mismatch",
+                     f"recommends {disagreements[0]!r} for {gpus.label()} GPUs, but {table.path} says: {says}. "
+                     "Fix the pick, or keep the source's advice and record "
+                     f"`conflict: {{table: {table.id}, note: ...}}`")
+    elif not disagreements and acknowledged:
+        yield report(rec, ("items", index, "conflict"), "tables-stale-conflict",
+                     f"marked as conflicting with {table.id!r}, but it agrees with it: remove `conflict`")

@@ -1,0 +1,88 @@
+"""Benchmarks (not tests): time validation + rendering at 1x, 10x and 100x the real knowledge
+base, a full strict `mkdocs build`, and measure page weight. Prints Markdown tables.
+
+Run with `make bench`. The synthetic knowledge bases clone every non-source entity under new
+ids (references keep pointing at the originals), so every rule runs on every clone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator.render import render_site  # noqa: E402
+from generator.specfiles import read_spec_tree  # noqa: E402
+from generator.validate import SpecFile, validate  # noqa: E402
+
+BUDGETS = {"1x": 0.3, "100x": 3.0}
+_ID = re.compile(rb"^id: ([a-z0-9-]+)$", re.MULTILINE)
+
+
+def synthetic(files: list[SpecFile], factor: int) -> list[SpecFile]:
+    out = list(files)
+    for copy in range(1, factor):
+        for spec in files:
+            if spec.kind in ("sources", "tiers"):  # one tier table per subject; sources stay cited
+                continue
+            suffix = f"-c{copy}"
+            raw = _ID.sub(b"id: \\1" + suffix.encode(), spec.raw, count=1)
+            out.append(SpecFile(spec.path.replace(".yaml", f"{suffix}.yaml"), spec.kind, spec.stem + suffix, raw))
+    return out
+
+
+def time_pipeline(files: list[SpecFile], runs: int) -> tuple[float, int, bool]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = validate(files)
+        if result.kb is not None and result.figures is not None:
+            render_site(result.kb, result.figures)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), len(files), result.ok
+
+
+def main() -> int:
+    os.chdir(ROOT)
+    files, _ = read_spec_tree(Path("specs"))
+    print("## Validate + render in-process (median)\n")
+    print("| knowledge base | files | seconds | ms per file | budget | valid |")
+    print("|---|---|---|---|---|---|")
+    for label, factor, runs in (("1x", 1, 7), ("10x", 10, 3), ("100x", 100, 1)):
+        seconds, count, ok = time_pipeline(synthetic(files, factor), runs)
+        budget = BUDGETS.get(label)
+        mark = "" if budget is None else (f"< {budget} s ✓" if seconds < budget else f"< {budget} s ✗")
+        print(f"| {label} | {count} | {seconds:.3f} | {seconds / count * 1000:.2f} | {mark} | {ok} |")
+    with tempfile.TemporaryDirectory() as site:
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        mkdocs = str(Path(sys.executable).with_name("mkdocs"))
+        start = time.perf_counter()
+        subprocess.run([mkdocs, "build", "--strict", "-q", "-d", site], check=True, env=env,
+                       stderr=subprocess.DEVNULL)
+        build = time.perf_counter() - start
+        pages = sorted(((p.stat().st_size, str(p.relative_to(site))) for p in Path(site).rglob("*.html")), reverse=True)
+        total = sum(p.stat().st_size for p in Path(site).rglob("*") if p.is_file())
+    print("\n## Site\n")
+    print("| measure | value | budget |")
+    print("|---|---|---|")
+    print(f"| full `mkdocs build --strict` (wall) | {build:.2f} s | < 5 s {'✓' if build < 5 else '✗'} |")
+    print(f"| largest page | {pages[0][1]}: {pages[0][0] / 1024:.1f} KiB | < 150 KB {'✓' if pages[0][0] < 150_000 else '✗'} |")
+    print(f"| total site | {total / 1024 / 1024:.2f} MiB | — |")
+    print("\n## HTML size per page\n")
+    print("| page | KiB |")
+    print("|---|---|")
+    for size, name in pages:
+        print(f"| {name} | {size / 1024:.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

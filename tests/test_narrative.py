@@ -1,0 +1,51 @@
+"""Hand-written pages hold no typed figure: every number with a unit comes from specs/ through
+a `[[entity#figure]]` reference, and every reference resolves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from generator.expand import expand_figures
+from generator.specfiles import read_spec_tree
+from generator.units import DERIVED_UNITS, UNITS
+from generator.validate import validate
+
+PAGES = sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "includes").rglob("*.md"))
+_UNITS = sorted({*UNITS, *DERIVED_UNITS, "Gbps", "GBps", "KiB", "MiB", "MB", "kB", "倍", "微秒", "毫秒", "纳秒",
+                 "Tbps", "TFLOPs", "PF", "TF"} - {"x"}, key=len, reverse=True)
+TYPED_FIGURE = re.compile(r"(?<![\w.#-])\d[\d,]*(?:\.\d+)?\s?(?:" + "|".join(re.escape(u) for u in _UNITS)
+                          + r")(?![A-Za-z])")
+_FENCED = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_REFERENCE = re.compile(r"\[\[[^\]]*\]\]")
+
+
+def _prose(text: str) -> str:
+    return _REFERENCE.sub("", _INLINE_CODE.sub("", _FENCED.sub("", text)))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_no_typed_figures(page: Path) -> None:
+    """Outside code and figure references, no number is followed by a unit."""
+    found = TYPED_FIGURE.findall(_prose(page.read_text(encoding="utf-8")))
+    assert not found, f"{page.name}: typed figures {found}: use [[entity#figure]]"
+
+
+def test_detector_catches_typed_figures() -> None:
+    """The detector itself fires on the classic forms and spares references and code."""
+    assert TYPED_FIGURE.findall("带宽 400 Gb/s，算力 19.5 TFLOPS，功耗 450W，延迟 5 μs，快 10 倍")
+    assert not TYPED_FIGURE.findall(_prose("见 [[ib-ndr#port_rate]] 与 `400 GB/s` 和 8 卡、64 GPU"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_references_resolve(page: Path) -> None:
+    """Every [[entity#figure]] on a hand-written page names a real figure."""
+    result = validate(read_spec_tree(Path("specs"))[0])
+    assert result.figures is not None and result.kb is not None
+    titles = {e.id: e.model.title for e in result.kb.of_kind("sources")}
+    _text, problems = expand_figures(page.read_text(encoding="utf-8"), result.figures, titles, page.name)
+    assert not problems, [p.as_text() for p in problems]
