@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
-from ..model.entities import BoundCheck, RangeCheck, RatioExpr, ValueCheck
+from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import evaluate_claim
 from ..rules.sources import url_is_safe
@@ -47,7 +47,10 @@ def claims(site: Site) -> dict[str, Any]:
     ctx = Context(site.kb, site.figures)
     counts = dict.fromkeys(VERDICT_ZH, 0)
     table = Table([("文章的说法", False), ("出处", False), ("数据", False), ("结论", False), ("说明", False)])
-    for e in site.kb.of_kind("claims"):
+    order = list(VERDICT_ZH)
+    # Corrections first (what a reader most needs), then by article and id.
+    for e in sorted(site.kb.of_kind("claims"), key=lambda e: (order.index(e.model.verdict) if e.model.verdict != "corrected"
+                                                              else -1, e.model.source, e.id)):
         m = e.model
         counts[m.verdict] += 1
         check = m.check
@@ -63,7 +66,10 @@ def claims(site: Site) -> dict[str, Any]:
                          f"{escape(deviation)}")
         table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict),
                                Cell.text(zh(m.why))], anchor=e.id))
-    return {"claims_table": table, "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()], "total": sum(counts.values())}
+    defaults = Claim.model_fields
+    return {"claims_table": table, "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()],
+            "total": sum(counts.values()), "confirmed_pct": f"{defaults['tolerance_pct'].default:g}%",
+            "approximate_pct": f"{defaults['approximate_pct'].default:g}%"}
 
 
 def sources(site: Site) -> dict[str, Any]:
