@@ -8,10 +8,10 @@ import re
 
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
+from .figure_text import FIGURE_REF
 from .render.text import DIRECTION_ZH, in_unit, md, with_unit
 from .units import DERIVED_UNITS, UNITS
 
-FIGURE_REF = re.compile(r"\[\[\s*([a-z0-9-]+#[a-z0-9_.-]+)(?:\s+([^\]\s]+))?\s*\]\]")
 _FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)
 
 

@@ -11,14 +11,10 @@ from conftest import ROOT
 
 from generator.expand import expand_figures
 from generator.specfiles import read_spec_tree
-from generator.units import DERIVED_UNITS, UNITS
+from generator.figure_text import TYPED_FIGURE
 from generator.validate import validate
 
 PAGES = sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "includes").rglob("*.md"))
-_UNITS = sorted({*UNITS, *DERIVED_UNITS, "Gbps", "GBps", "KiB", "MiB", "MB", "kB", "倍", "微秒", "毫秒", "纳秒",
-                 "Tbps", "TFLOPs", "PF", "TF"} - {"x"}, key=len, reverse=True)
-TYPED_FIGURE = re.compile(r"(?<![\w.#-])\d[\d,]*(?:\.\d+)?\s?(?:" + "|".join(re.escape(u) for u in _UNITS)
-                          + r")(?![A-Za-z])")
 _FENCED = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _REFERENCE = re.compile(r"\[\[[^\]]*\]\]")

@@ -38,6 +38,12 @@ class Ref:
         object.__setattr__(self, "kinds", kinds)
 
 
+@dataclass(frozen=True)
+class Quote:
+    """Field metadata: the text records what a source said (its figures are the source's words,
+    checked as claims), so it may hold typed figures; every other text must reference figures."""
+
+
 class Strict(BaseModel):
     """Unknown keys are errors, types are not coerced ("80" is not 80), nothing is mutable."""
 
@@ -50,6 +56,7 @@ class Text(Strict):
 
 
 SourceRef = Annotated[Slug, Ref("sources")]
+QuotedText = Annotated[Text, Quote()]
 
 
 class Quantity(Strict):

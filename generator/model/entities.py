@@ -23,6 +23,7 @@ from .common import (
     LatencyFigure,
     Power,
     PriceFigure,
+    QuotedText,
     Range,
     Ratio,
     Ref,
@@ -53,7 +54,7 @@ class Source(Strict):
     # catalogue but could not be opened from the build environment (the sources page says so).
     retrieved: dt.date | None = None
     published: dt.date | None = None
-    note: Text | None = None
+    note: QuotedText | None = None  # what the document says, as evidence
 
 
 # --- GPUs -----------------------------------------------------------------------------------
@@ -203,7 +204,7 @@ class Advice(Strict):
     model: Literal["small", "medium", "large"] | None = None
     gpus: Range | None = None
     picks: list[PickRef]
-    said: Text
+    said: QuotedText
     conflict: Conflict | None = None
 
 
@@ -248,7 +249,7 @@ class FieldReport(Entity):
     title: Text
     source: SourceRef
     setup: FieldSetup
-    observation: Text
+    observation: QuotedText
     lesson: Text
     claims: list[ClaimRef]
 
@@ -326,7 +327,7 @@ Verdict = Literal["confirmed", "approximate", "corrected", "unsupported"]
 
 class Claim(Entity):
     source: SourceRef  # the article that makes the claim
-    said: Text  # the statement, paraphrased
+    said: QuotedText  # the statement, paraphrased
     check: Check
     tolerance_pct: Annotated[float, Field(gt=0, le=50)] = 2.0  # within: confirmed
     approximate_pct: Annotated[float, Field(gt=0, le=100)] = 10.0  # within: approximate

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
+from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
 from ..jsonschema import spec_schemas
@@ -43,9 +43,24 @@ PAGES: dict[str, Callable[[Site], dict[str, Any]]] = {
 def environment() -> Environment:
     env = Environment(loader=PackageLoader("generator", "templates"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters["md"] = md
+    env.filters["md"] = _md_filter
+    env.filters["html"] = _html_filter
     env.filters["yaml_str"] = yaml_str
     return env
+
+
+@pass_context
+def _md_filter(ctx: Any, text: object) -> Markup:
+    """Spec text in a Markdown context, with figure references expanded when a site is known."""
+    site = ctx.get("site")
+    return site.md(text) if isinstance(site, Site) else md(text)
+
+
+@pass_context
+def _html_filter(ctx: Any, text: object) -> Markup:
+    """Spec text inside an HTML block (tables, admonitions), figure references expanded."""
+    site = ctx.get("site")
+    return site.html(text) if isinstance(site, Site) else escape(str(text))
 
 
 def yaml_str(text: object) -> Markup:
@@ -58,7 +73,7 @@ def yaml_str(text: object) -> Markup:
 def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:
     site = Site(kb, figures)
     env = environment()
-    files = {name: env.get_template(name + ".j2").render(**context(site)) for name, context in PAGES.items()}
+    files = {name: env.get_template(name + ".j2").render(site=site, **context(site)) for name, context in PAGES.items()}
     files.update(reference.data_files(site))
     for kind, schema in spec_schemas().items():
         files[f"schema/{kind}.schema.json"] = json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

@@ -37,7 +37,7 @@ def _tier_table(site: Site, entity: Any) -> dict[str, Any]:
     for row in sorted(entity.model.rows, key=lambda r: r.gpus.min):
         picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
         table.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(picks),
-                               Cell.text(row.said or "—"), Cell.text(zh(row.note) or "—")]))
+                               Cell.text(row.said or "—"), Cell(site.html(zh(row.note) or "—"))]))
     return {"id": entity.id, "title": zh(entity.model.title), "subject": SUBJECT_ZH[entity.model.subject],
             "source": site.link(entity.model.source), "note": zh(entity.model.note), "table": table,
             "verified": entity.model.last_verified.isoformat()}

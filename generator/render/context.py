@@ -13,7 +13,7 @@ from ..derive import FigureIndex
 from ..figures import Figure
 from ..knowledge import KnowledgeBase
 from .table import Cell
-from .text import ENTITY_PAGE, figure_html, sort_key
+from .text import ENTITY_PAGE, expand_text, figure_html, sort_key
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,12 @@ class Site:
         figure = self.fig(ref)
         return Cell(figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
                     sort_key(figure, unit, direction), numeric=True)
+
+    def md(self, text: object) -> Markup:
+        return expand_text(text, self.figures, self.sources, markdown=True)
+
+    def html(self, text: object) -> Markup:
+        return expand_text(text, self.figures, self.sources, markdown=False)
 
     def link(self, entity_id: str | None, label: str | None = None) -> Markup:
         """An HTML link to where an entity is shown (pages live one level below the root)."""

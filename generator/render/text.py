@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..figure_text import FIGURE_REF
 from ..figures import Figure
 from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
 
@@ -27,14 +28,35 @@ ENTITY_PAGE = {
     "recommendations": "tiers", "sources": "sources",
 }
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>&~^=:\"'$%@/;,?])")
+_SPACE = re.compile(r"\s+")
+# Every ASCII punctuation mark that Markdown or a pymdownx extension could read, except &, < and
+# >, which become HTML entities instead (an entity is inert in Markdown).
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~^=:\"'$%@/;,?])")
 
 
 def md(text: Any) -> Markup:
     """Plain text for a Markdown context: HTML-escaped, then every ASCII punctuation mark
     backslash-escaped; line breaks become spaces (a heading or list item stays one line)."""
-    plain = " ".join(str(text).split())
-    return Markup(_MD_SPECIAL.sub(r"\\\1", plain).replace("<", "&lt;").replace(">", "&gt;"))
+    plain = _SPACE.sub(" ", str(text))
+    escaped = _MD_SPECIAL.sub(r"\\\1", plain)
+    return Markup(escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def expand_text(text: Any, figures: Any, sources: dict[str, Any], *, markdown: bool) -> Markup:
+    """Spec prose with its `[[entity#figure]]` references shown as figures (value, unit,
+    direction, source link); everything else escaped for a Markdown or an HTML context."""
+    literal = md if markdown else escape
+    raw = str(text)
+    parts: list[str] = []
+    last = 0
+    for match in FIGURE_REF.finditer(raw):
+        parts.append(literal(raw[last:match.start()]))
+        figure = figures.get(match.group(1))
+        parts.append(figure_html(figure, sources, unit=match.group(2)) if figure is not None
+                     else literal(match.group(0)))
+        last = match.end()
+    parts.append(literal(raw[last:]))
+    return Markup("").join(parts)
 
 
 def zh(text: Any) -> str:

@@ -8,6 +8,7 @@ from .claims import check_claims
 from .refs import check_references, check_unused_sources
 from .sources import check_prices, check_primary_figures, check_source_urls
 from .tables import check_recommendations, check_tier_tables
+from .text import check_text_figures
 from .units import check_units
 
 RULE_CHECKS: tuple[Rule, ...] = (
@@ -23,6 +24,7 @@ RULE_CHECKS: tuple[Rule, ...] = (
     check_source_urls,
     check_primary_figures,
     check_prices,
+    check_text_figures,
 )
 
 __all__ = ["Context", "RULE_CHECKS"]

@@ -62,6 +62,7 @@ _RULES = [
     ("tables-tier-overlap", "tables", "分档表的区间不能重叠。"),
     ("tables-tier-mismatch", "tables", "别处的推荐（总结、标准配置）必须与分档表一致，除非明确标注了冲突。"),
     ("tables-stale-conflict", "tables", "标注为冲突的推荐若其实与分档表一致，标注就是过时的。"),
+    ("text-typed-figure", "units", "正文里不能手敲带单位的数字，要写成数字引用（entity#figure 的写法），构建时展开为带单位、方向和来源的数字；只有记录来源原话的字段（论断原文、来源备注、实战现象、推荐原话）例外。"),
     ("sources-url-scheme", "sources", "来源链接只能是 http(s) 地址。"),
     ("sources-url-missing", "sources", "除文章外，每个来源都必须有链接。"),
     ("sources-not-primary", "sources", "硬件规格数字必须引用一手来源（数据手册、标准、厂商文档），不能引用文章。"),
