@@ -3,11 +3,13 @@ can complete and check YAML. One schema per spec folder."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .model import ADAPTERS
 
 
+@cache  # depends only on the model classes; callers must not mutate the result
 def spec_schemas() -> dict[str, dict[str, Any]]:
     schemas: dict[str, dict[str, Any]] = {}
     for kind, adapter in ADAPTERS.items():
