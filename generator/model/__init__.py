@@ -19,6 +19,7 @@ from .entities import (
     TierTable,
     Topology,
 )
+from .selection import Selection
 
 # Folder name under specs/ -> the type its files hold. The order is the order pages list them.
 KINDS: dict[str, Any] = {
@@ -33,6 +34,7 @@ KINDS: dict[str, Any] = {
     "cases": Case,
     "pitfalls": Pitfall,
     "claims": Claim,
+    "selection": Selection,
 }
 
 ADAPTERS: dict[str, TypeAdapter[Any]] = {kind: TypeAdapter(tp) for kind, tp in KINDS.items()}

@@ -90,10 +90,10 @@ class Count(Strict):
 
 
 class Range(Strict):
-    """Half-open range of GPU counts, [min, max); no max means unbounded."""
+    """Half-open range of a count (GPUs, billions of parameters), [min, max); no max: unbounded."""
 
-    min: Annotated[int, Field(ge=1, le=10_000_000)]
-    max: Annotated[int, Field(ge=1, le=10000000)] | None = None
+    min: Annotated[int, Field(ge=0, le=10_000_000)]
+    max: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
 
     def label(self) -> str:
         return f"{self.min}+" if self.max is None else f"{self.min}–{self.max - 1}"

@@ -9,6 +9,7 @@ from .refs import check_references, check_unused_sources
 from .sources import check_prices, check_primary_figures, check_source_urls
 from .tables import check_recommendations, check_tier_tables
 from .text import check_text_figures
+from .tree import check_tree_answers, check_tree_leaves, check_tree_structure
 from .units import check_units
 
 RULE_CHECKS: tuple[Rule, ...] = (
@@ -25,6 +26,9 @@ RULE_CHECKS: tuple[Rule, ...] = (
     check_primary_figures,
     check_prices,
     check_text_figures,
+    check_tree_structure,
+    check_tree_answers,
+    check_tree_leaves,
 )
 
 __all__ = ["Context", "RULE_CHECKS"]

@@ -63,6 +63,19 @@ _RULES = [
     ("tables-tier-mismatch", "tables", "别处的推荐（总结、标准配置）必须与分档表一致，除非明确标注了冲突。"),
     ("tables-stale-conflict", "tables", "标注为冲突的推荐若其实与分档表一致，标注就是过时的。"),
     ("text-typed-figure", "units", "正文里不能手敲带单位的数字，要写成数字引用（entity#figure 的写法），构建时展开为带单位、方向和来源的数字；只有记录来源原话的字段（论断原文、来源备注、实战现象、推荐原话）例外。"),
+    ("tree-unknown-node", "tree", "根节点必须是问题，每个回答指向的节点必须存在。"),
+    ("tree-duplicate-node", "tree", "同一棵树里节点 id 不能重复。"),
+    ("tree-shared-node", "tree", "每个节点只能有一个上级：决策树是树，不是网。"),
+    ("tree-cycle", "tree", "决策树不能有环。"),
+    ("tree-unreachable", "tree", "每个节点都必须能从根节点走到。"),
+    ("tree-variable", "tree", "问题必须针对树里定义的变量，回答的形式（区间或取值）要与变量类型一致。"),
+    ("tree-coverage-gap", "tree", "一个问题的回答必须覆盖变量的整个取值范围，不能有空档。"),
+    ("tree-coverage-overlap", "tree", "一个问题的回答之间不能重叠。"),
+    ("tree-tier-mismatch", "tree", "叶子的网络、拓扑和机内互连必须与分档表一致，除非明确标注并解释了冲突。"),
+    ("tree-stale-conflict", "tree", "叶子标注的冲突若其实不存在，标注就是过时的。"),
+    ("tree-missing-pick", "tree", "超出一台服务器的叶子必须给出节点间网络和拓扑。"),
+    ("tree-leaf-hardware", "tree", "叶子推荐的机内互连必须是这块 GPU 能用的（没有 NVLink 的卡不能配 NVSwitch）。"),
+    ("tree-no-nvlink-pitfall", "tree", "推荐没有 NVLink 的 GPU 的叶子，必须带上说明这一点的避坑条目。"),
     ("sources-url-scheme", "sources", "来源链接只能是 http(s) 地址。"),
     ("sources-url-missing", "sources", "除文章外，每个来源都必须有链接。"),
     ("sources-not-primary", "sources", "硬件规格数字必须引用一手来源（数据手册、标准、厂商文档），不能引用文章。"),
@@ -70,4 +83,4 @@ _RULES = [
 ]
 
 RULES: dict[str, RuleInfo] = {rid: RuleInfo(rid, family, zh) for rid, family, zh in _RULES}
-FAMILIES = ("yaml", "schema", "refs", "units", "arithmetic", "claims", "tables", "sources")
+FAMILIES = ("yaml", "schema", "refs", "units", "arithmetic", "claims", "tables", "tree", "sources")

@@ -1,0 +1,124 @@
+"""Walking the selection tree: the paths to every leaf, the GPU range a leaf is reached with,
+and the recommendation for a set of answers. The flowchart page and the `recommend` command
+both call `recommend`, so what the picture shows is what the command answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from .model.common import Range
+from .model.selection import Answer, Leaf, Question, Selection, Variable
+
+Node = Question | Leaf
+Value = int | str
+
+
+@dataclass(frozen=True)
+class Step:
+    question: Question
+    answer: Answer
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    steps: tuple[Step, ...]
+    leaf: Leaf
+
+
+class NoAnswer(ValueError):
+    """The answers do not lead to a leaf (a value outside every answer of a question)."""
+
+
+def nodes(selection: Selection) -> dict[str, Node]:
+    found: dict[str, Node] = {}
+    for question in selection.questions:
+        found.setdefault(question.id, question)
+    for leaf in selection.leaves:
+        found.setdefault(leaf.id, leaf)
+    return found
+
+
+def variables(selection: Selection) -> dict[str, Variable]:
+    return {v.id: v for v in selection.variables}
+
+
+def matches(answer: Answer, value: Value) -> bool:
+    if answer.range is not None:
+        return isinstance(value, int) and answer.range.min <= value and (
+            answer.range.max is None or value < answer.range.max)
+    return answer.value == value
+
+
+def recommend(selection: Selection, values: dict[str, Value]) -> Recommendation:
+    """Follow the tree from the root with `values` (variable id -> value) to one leaf."""
+    by_id = nodes(selection)
+    node = by_id.get(selection.root)
+    steps: list[Step] = []
+    while isinstance(node, Question):
+        if node.variable not in values:
+            raise NoAnswer(f"{node.id} asks for {node.variable!r}, which was not given")
+        value = values[node.variable]
+        chosen = next((a for a in node.answers if matches(a, value)), None)
+        if chosen is None:
+            raise NoAnswer(f"{node.variable} = {value!r} fits no answer of {node.id}")
+        steps.append(Step(node, chosen))
+        if len(steps) > len(by_id):  # a cycle; the tree rules report it
+            raise NoAnswer("the tree has a cycle")
+        node = by_id.get(chosen.next)
+    if node is None:
+        raise NoAnswer("the tree leads to a node that does not exist")
+    return Recommendation(tuple(steps), node)
+
+
+def leaf_paths(selection: Selection) -> dict[str, tuple[Step, ...]]:
+    """Each reachable leaf with the steps that lead to it (first path found, depth first)."""
+    by_id = nodes(selection)
+    paths: dict[str, tuple[Step, ...]] = {}
+    stack: list[tuple[str, tuple[Step, ...]]] = [(selection.root, ())]
+    seen: set[str] = set()
+    while stack:
+        node_id, path = stack.pop()
+        if node_id in seen:
+            continue
+        seen.add(node_id)
+        node = by_id.get(node_id)
+        if isinstance(node, Leaf):
+            paths.setdefault(node_id, path)
+        elif isinstance(node, Question):
+            for answer in reversed(node.answers):
+                stack.append((answer.next, (*path, Step(node, answer))))
+    return paths
+
+
+def range_on_path(path: tuple[Step, ...], variable: str, domain_min: int) -> Range:
+    """The range of a count variable that every step of `path` allows."""
+    low, high = domain_min, None
+    for step in path:
+        if step.question.variable == variable and step.answer.range is not None:
+            low = max(low, step.answer.range.min)
+            top = step.answer.range.max
+            high = top if high is None or (top is not None and top < high) else high
+    return Range(min=low, max=high)
+
+
+def example_values(selection: Selection, path: tuple[Step, ...]) -> dict[str, Value]:
+    """One set of answers that follows `path` (the smallest value of each range)."""
+    values: dict[str, Value] = {}
+    for step in path:
+        answer = step.answer
+        values[step.question.variable] = answer.range.min if answer.range is not None else str(answer.value)
+    return values
+
+
+def answer_label(variable: Variable, answer: Answer) -> str:
+    """How an answer reads on the flowchart: '13B–69B', '256+', '预算有限'."""
+    if answer.range is not None:
+        r, suffix = answer.range, variable.suffix
+        if r.max is None:
+            return f"{r.min}{suffix} 及以上"
+        if r.min == variable.min and r.min == 0:
+            return f"小于 {r.max}{suffix}"
+        # Counts of GPUs are whole: 8–63. A size with a suffix is a measure: 13B–70B, lower bound
+        # included, upper excluded (the page says so).
+        return f"{r.min}–{r.max - 1}" if not suffix else f"{r.min}{suffix}–{r.max}{suffix}"
+    label = variable.labels.get(answer.value or "")
+    return label.zh if label is not None else str(answer.value)
