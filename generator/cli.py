@@ -80,6 +80,21 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recommend(args: argparse.Namespace) -> int:
+    from .recommend import run
+    from .tree import NoAnswer
+    result = run_check(Path(args.specs))
+    if not result.ok or result.kb is None or result.figures is None:
+        print(format_all(result.diagnostics), file=sys.stderr)
+        return 1
+    try:
+        print(run(result.kb, result.figures, args.answers, args.format))
+    except NoAnswer as err:
+        print(f"recommend: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m generator", description="GPU cluster knowledge base tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -94,7 +109,15 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--out", required=True, help="output folder")
     build.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     build.set_defaults(func=_build)
-    args = parser.parse_args(argv)
+    rec = sub.add_parser("recommend", help="answer the selection tree's questions, e.g. --model-size 70B --gpus 64",
+                         description="Flags are the tree's variables (specs/selection/): --model-size, --gpus, --budget.")
+    rec.add_argument("--format", choices=("text", "json"), default="text")
+    rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
+    rec.set_defaults(func=_recommend)
+    args, extra = parser.parse_known_args(argv)
+    if args.command != "recommend" and extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.answers = extra
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -5,11 +5,12 @@ both call `recommend`, so what the picture shows is what the command answers."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from .model.common import Range
 from .model.selection import Answer, Leaf, Question, Selection, Variable
 
 Node = Question | Leaf
-Value = int | str
+Value = int | float | str
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def variables(selection: Selection) -> dict[str, Variable]:
 
 def matches(answer: Answer, value: Value) -> bool:
     if answer.range is not None:
-        return isinstance(value, int) and answer.range.min <= value and (
+        return isinstance(value, (int, float)) and answer.range.min <= value and (
             answer.range.max is None or value < answer.range.max)
     return answer.value == value
 
@@ -122,3 +123,22 @@ def answer_label(variable: Variable, answer: Answer) -> str:
         return f"{r.min}–{r.max - 1}" if not suffix else f"{r.min}{suffix}–{r.max}{suffix}"
     label = variable.labels.get(answer.value or "")
     return label.zh if label is not None else str(answer.value)
+
+
+def parse_value(variable: Variable, text: str) -> Value:
+    """A command-line answer: '70B' or '70' for a count with suffix B, a value id for a category."""
+    if variable.kind == "category":
+        if text in variable.values:
+            return text
+        raise NoAnswer(f"--{variable.id} takes one of: {', '.join(variable.values)}")
+    raw = text.strip()
+    if variable.suffix and raw.upper().endswith(variable.suffix.upper()):
+        raw = raw[: -len(variable.suffix)]
+    try:
+        number = float(raw)
+    except ValueError:
+        raise NoAnswer(f"--{variable.id} takes a number{' like 70' + variable.suffix if variable.suffix else ''}, "
+                       f"not {text!r}") from None
+    if number != number or number in (float("inf"), float("-inf")) or number < (variable.min or 0):
+        raise NoAnswer(f"--{variable.id} must be at least {variable.min or 0}")
+    return int(number) if number.is_integer() else number

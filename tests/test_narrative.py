@@ -10,8 +10,8 @@ import pytest
 from conftest import ROOT
 
 from generator.expand import expand_figures
-from generator.specfiles import read_spec_tree
 from generator.figure_text import TYPED_FIGURE
+from generator.specfiles import read_spec_tree
 from generator.validate import validate
 
 PAGES = sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "includes").rglob("*.md"))

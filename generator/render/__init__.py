@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from ..derive import FigureIndex
 from ..jsonschema import spec_schemas
 from ..knowledge import KnowledgeBase
-from . import advice, hardware, reference
+from . import advice, hardware, reference, selection
 from .context import Site
 from .text import md
 
@@ -29,6 +29,7 @@ PAGES: dict[str, Callable[[Site], dict[str, Any]]] = {
     "layers.md": hardware.layers,
     "topologies.md": advice.topologies,
     "tiers.md": advice.tiers,
+    "flowchart.md": selection.flowchart,
     "scaling.md": advice.scaling,
     "field-reports.md": advice.field_reports,
     "pitfalls.md": advice.pitfalls,

@@ -25,7 +25,7 @@ SCOPE_ZH = {
 ENTITY_PAGE = {
     "gpus": "gpus", "interconnects": "interconnects", "networks": "networks", "topologies": "topologies",
     "layers": "layers", "claims": "claims", "pitfalls": "pitfalls", "tiers": "tiers",
-    "recommendations": "tiers", "sources": "sources",
+    "recommendations": "tiers", "sources": "sources", "selection": "flowchart",
 }
 
 _SPACE = re.compile(r"\s+")
@@ -113,3 +113,15 @@ def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None 
     if fig is None:
         return ""
     return f"{in_unit(fig, unit, direction)[0]:.6g}"
+
+
+def plain_text(text: Any, figures: Any) -> str:
+    """Spec prose for a terminal: references become 'value unit（direction）'."""
+    def one(match: re.Match[str]) -> str:
+        figure = figures.get(match.group(1))
+        if figure is None:
+            return match.group(0)
+        value, unit, direction = in_unit(figure, match.group(2))
+        suffix = f"（{DIRECTION_ZH[direction]}）" if direction in DIRECTION_ZH else ""
+        return with_unit(value, unit) + suffix
+    return FIGURE_REF.sub(one, str(text))

@@ -18,28 +18,37 @@ _LAYER_SUBJECT = {"network": "network", "topology": "topology", "intra_node": "i
 
 def check_tier_tables(ctx: Context) -> Iterator[Diagnostic]:
     for table in ctx.kb.of_kind("tiers"):
-        rows = sorted(enumerate(table.model.rows), key=lambda pair: pair[1].gpus.min)
-        expected_min: int | None = 1
-        for index, row in rows:
-            where = ("rows", index, "gpus")
-            if expected_min is None:
-                yield report(table, where, "tables-tier-overlap",
-                             f"range {row.gpus.label()} overlaps an earlier unbounded range")
-                continue
-            if row.gpus.max is not None and row.gpus.max <= row.gpus.min:
-                yield report(table, where, "tables-tier-gap", f"empty range: max {row.gpus.max} ≤ min {row.gpus.min}")
-            if row.gpus.min > expected_min:
-                yield report(table, where, "tables-tier-gap",
-                             f"no row covers {expected_min}–{row.gpus.min - 1} GPUs "
-                             "(add a row, with `picks: []` and a note if the source gives no advice)")
-            elif row.gpus.min < expected_min:
-                yield report(table, where, "tables-tier-overlap",
-                             f"range {row.gpus.label()} overlaps the previous row, which ends at {expected_min - 1}")
-            expected_min = row.gpus.max
-        if expected_min is not None and rows:
-            index = rows[-1][0]
-            yield report(table, ("rows", index, "gpus"), "tables-tier-gap",
-                         f"nothing covers {expected_min}+ GPUs: the last range needs no max")
+        yield from _table_problems(table)
+
+
+def well_formed(table: Loaded) -> bool:
+    """Only a table without gaps or overlaps can judge other advice (else one slip ripples)."""
+    return next(_table_problems(table), None) is None
+
+
+def _table_problems(table: Loaded) -> Iterator[Diagnostic]:
+    rows = sorted(enumerate(table.model.rows), key=lambda pair: pair[1].gpus.min)
+    expected_min: int | None = 1
+    for index, row in rows:
+        where = ("rows", index, "gpus")
+        if expected_min is None:
+            yield report(table, where, "tables-tier-overlap",
+                         f"range {row.gpus.label()} overlaps an earlier unbounded range")
+            continue
+        if row.gpus.max is not None and row.gpus.max <= row.gpus.min:
+            yield report(table, where, "tables-tier-gap", f"empty range: max {row.gpus.max} ≤ min {row.gpus.min}")
+        if row.gpus.min > expected_min:
+            yield report(table, where, "tables-tier-gap",
+                         f"no row covers {expected_min}–{row.gpus.min - 1} GPUs "
+                         "(add a row, with `picks: []` and a note if the source gives no advice)")
+        elif row.gpus.min < expected_min:
+            yield report(table, where, "tables-tier-overlap",
+                         f"range {row.gpus.label()} overlaps the previous row, which ends at {expected_min - 1}")
+        expected_min = row.gpus.max
+    if expected_min is not None and rows:
+        index = rows[-1][0]
+        yield report(table, ("rows", index, "gpus"), "tables-tier-gap",
+                     f"nothing covers {expected_min}+ GPUs: the last range needs no max")
 
 
 def _rows_for(table: Loaded, gpus: Range) -> list[tuple[int, Range, list[str]]]:
@@ -49,7 +58,8 @@ def _rows_for(table: Loaded, gpus: Range) -> list[tuple[int, Range, list[str]]]:
 def check_recommendations(ctx: Context) -> Iterator[Diagnostic]:
     tables: dict[str, list[Loaded]] = {}
     for table in ctx.kb.of_kind("tiers"):
-        tables.setdefault(table.model.subject, []).append(table)
+        if well_formed(table):
+            tables.setdefault(table.model.subject, []).append(table)
     for rec in ctx.kb.of_kind("recommendations"):
         for index, item in enumerate(rec.model.items):
             subject = _LAYER_SUBJECT.get(item.layer)

@@ -13,6 +13,7 @@ from ..model.common import Range
 from ..model.selection import Leaf, Question, Selection
 from ..tree import leaf_paths, range_on_path, variables
 from .base import Context, report
+from .tables import well_formed
 
 _SINGLE_NODE = 8  # a leaf without a network or topology must stay within one 8-GPU server
 
@@ -125,15 +126,19 @@ def _coverage(entity: Loaded, qi: int, question: Question, kind: str, low: int, 
 
 
 def check_tree_leaves(ctx: Context) -> Iterator[Diagnostic]:
-    tables = {t.model.subject: t for t in ctx.kb.of_kind("tiers")}
+    tables = {t.model.subject: t for t in ctx.kb.of_kind("tiers") if well_formed(t)}
     for entity in ctx.kb.of_kind("selection"):
         sel: Selection = entity.model
+        if sel.root not in {q.id for q in sel.questions}:
+            continue  # no valid root: the structure rule reports it, and no path means anything
         gpus_min = variables(sel).get("gpus")
         paths = leaf_paths(sel)
+        seen: set[str] = set()
         for li, leaf in enumerate(sel.leaves):
             path = paths.get(leaf.id)
-            if path is None:
-                continue  # unreachable: reported by the structure rule
+            if path is None or leaf.id in seen:
+                continue  # unreachable or a duplicate id: reported by the structure rule
+            seen.add(leaf.id)
             gpus = range_on_path(path, "gpus", (gpus_min.min or 1) if gpus_min else 1)
             yield from _leaf(ctx, entity, li, leaf, gpus, tables)
 
@@ -171,8 +176,9 @@ def _leaf(ctx: Context, entity: Loaded, li: int, leaf: Leaf, gpus: Range, tables
         yield report(entity, (*where, "picks"), "tree-tier-mismatch",
                      f"leaf {leaf.id!r} ({gpus.label()} GPUs) disagrees with {table_id!r}: follow the table, or keep "
                      f"the advice and add `conflicts: [{{table: {table_id}, note: ...}}]`")
+    judged = {t.id for t in tables.values()}
     for ci, conflict in enumerate(leaf.conflicts):
-        if conflict.table not in disagreeing:
+        if conflict.table in judged and conflict.table not in disagreeing:
             yield report(entity, (*where, "conflicts", ci), "tree-stale-conflict",
                          f"leaf {leaf.id!r} agrees with {conflict.table!r}: remove this conflict")
 

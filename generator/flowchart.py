@@ -1,0 +1,195 @@
+"""The selection flowchart: a left-to-right layered layout computed here, drawn with svgwrite.
+
+Layout is pure arithmetic on a tree shape (boxes with text lines, labelled edges), so it can be
+property-tested on random trees: leaves get rows in depth-first order, each question sits at
+the middle of its children, columns are as wide as their widest box, and edges run
+orthogonally through the gaps between columns (a trunk just right of the parent, then straight
+into the child), so no edge crosses a box and every answer label has a row of its own.
+Coordinates are rounded and every element has an explicit id: output is byte-identical.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import svgwrite
+from markupsafe import Markup
+
+FONT = 13  # px
+LINE = 18  # px between text baselines
+PAD = 8  # inside a box
+GAP = 104  # between columns: trunk, then the answer label, then the child
+ROW_GAP = 14  # between stacked boxes
+TRUNK = 14  # trunk offset right of the parent box
+MAX_TEXT_W = {"question": 150, "leaf": 240}
+
+
+def text_width(text: str, size: int = FONT) -> float:
+    """Width estimate for layout: CJK and full-width characters are one em, others ~0.6 em."""
+    return sum(size if ord(ch) > 0x2E80 else size * 0.62 for ch in text)
+
+
+def wrap(text: str, width: float, size: int = FONT) -> list[str]:
+    """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit."""
+    tokens = re.findall(r"[A-Za-z0-9.+/()\-]+ ?|.", text)
+    lines, current = [], ""
+    for token in tokens:
+        if current and text_width(current + token.rstrip(), size) > width:
+            lines.append(current.rstrip())
+            current = ""
+        while text_width(token, size) > width:  # a word longer than the line: cut it
+            cut = max(1, int(width / (size * 0.6)))
+            lines.append(token[:cut])
+            token = token[cut:]
+        current += token
+    return [*lines, current.rstrip()] if current.strip() else lines or [""]
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    href: str | None = None
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class ShapeNode:
+    id: str
+    kind: str  # "question" or "leaf"
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A rooted tree to draw: nodes, and children as (child id, edge label) per node."""
+
+    root: str
+    nodes: dict[str, ShapeNode]
+    children: dict[str, tuple[tuple[str, str], ...]]
+
+
+@dataclass(frozen=True)
+class Box:
+    id: str
+    kind: str
+    x: float
+    y: float
+    w: float
+    h: float
+    lines: tuple[Line, ...]  # already wrapped
+
+
+@dataclass(frozen=True)
+class Edge:
+    id: str
+    points: tuple[tuple[float, float], ...]
+    label: str
+    label_x: float
+    label_y: float  # baseline
+
+    @property
+    def label_box(self) -> tuple[float, float, float, float]:
+        return (self.label_x, self.label_y - FONT, self.label_x + text_width(self.label, FONT - 1), self.label_y + 3)
+
+
+@dataclass
+class Layout:
+    boxes: dict[str, Box] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+    width: float = 0
+    height: float = 0
+
+
+def layout(shape: Shape) -> Layout:
+    depth: dict[str, int] = {}
+    order: list[str] = []
+    stack = [(shape.root, 0)]
+    while stack:  # depth-first, children in the order given
+        node_id, d = stack.pop()
+        if node_id in depth:
+            continue
+        depth[node_id] = d
+        order.append(node_id)
+        for child, _label in reversed(shape.children.get(node_id, ())):
+            stack.append((child, d + 1))
+    wrapped = {n: _wrap_lines(shape.nodes[n]) for n in order}
+    sizes = {n: (max(text_width(line.text, FONT) for line in wrapped[n]) + 2 * PAD,
+                 len(wrapped[n]) * LINE + 2 * PAD - (LINE - FONT)) for n in order}
+    columns = max(depth.values()) + 1
+    col_w = [max((sizes[n][0] for n in order if depth[n] == c), default=0) for c in range(columns)]
+    col_x = [sum(col_w[:c]) + c * GAP + 1 for c in range(columns)]
+    # Every leaf gets a slot at least as tall as the tallest box, and is centred in it; a
+    # question is centred on its children, so it stays inside their slots and never meets a
+    # box of another branch in its column.
+    slot = max(h for _w, h in sizes.values())
+    y_top: dict[str, float] = {}
+    cursor = 1.0
+
+    def place(node_id: str) -> None:
+        nonlocal cursor
+        kids = [c for c, _l in shape.children.get(node_id, ()) if depth.get(c) == depth[node_id] + 1]
+        for kid in kids:
+            place(kid)
+        h = sizes[node_id][1]
+        if kids:
+            first, last = y_top[kids[0]] + sizes[kids[0]][1] / 2, y_top[kids[-1]] + sizes[kids[-1]][1] / 2
+            y_top[node_id] = (first + last) / 2 - h / 2
+        else:
+            y_top[node_id] = cursor + (slot - h) / 2
+            cursor += slot + ROW_GAP
+
+    place(shape.root)
+    result = Layout()
+    for n in order:
+        w, h = sizes[n]
+        result.boxes[n] = Box(n, shape.nodes[n].kind, round(col_x[depth[n]], 1), round(y_top[n], 1), round(w, 1),
+                              round(h, 1), wrapped[n])
+    for parent in order:
+        for index, (child, label) in enumerate(shape.children.get(parent, ())):
+            if child not in result.boxes:
+                continue
+            p, c = result.boxes[parent], result.boxes[child]
+            x1, y1 = p.x + p.w, round(p.y + p.h / 2, 1)
+            x2, y2 = c.x, round(c.y + c.h / 2, 1)
+            trunk = round(x1 + TRUNK, 1)
+            result.edges.append(Edge(f"edge-{parent}-{index}", ((x1, y1), (trunk, y1), (trunk, y2), (x2, y2)),
+                                     label, round(trunk + 6, 1), round(y2 - 5, 1)))
+    result.width = round(max(b.x + b.w for b in result.boxes.values()) + 2, 1)
+    result.height = round(max(b.y + b.h for b in result.boxes.values()) + 2, 1)
+    return result
+
+
+def _wrap_lines(node: ShapeNode) -> tuple[Line, ...]:
+    out: list[Line] = []
+    for line in node.lines:
+        for part in wrap(line.text, MAX_TEXT_W[node.kind]):
+            out.append(Line(part, line.href, line.bold))
+    return tuple(out)
+
+
+def draw(result: Layout, title: str, desc: str) -> Markup:
+    """The layout as an inline SVG that follows the page's light/dark palette."""
+    dwg = svgwrite.Drawing(size=(f"{result.width}px", f"{result.height}px"), profile="full", debug=False,
+                           id="flowchart")
+    dwg.viewbox(0, 0, result.width, result.height)
+    dwg.attribs.update({"role": "img", "aria-label": title, "class": "flowchart-svg"})
+    dwg.set_desc(title=title, desc=desc)
+    for edge in result.edges:
+        dwg.add(dwg.polyline(edge.points, id=edge.id, class_="fc-edge"))
+        dwg.add(dwg.text(edge.label, insert=(edge.label_x, edge.label_y), id=f"{edge.id}-label", class_="fc-label"))
+    for box in result.boxes.values():
+        group = dwg.g(id=f"node-{box.id}", class_=f"fc-node fc-{box.kind}")
+        group.add(dwg.rect(insert=(box.x, box.y), size=(box.w, box.h), rx=6, ry=6, id=f"node-{box.id}-box"))
+        for index, line in enumerate(box.lines):
+            y = round(box.y + PAD + FONT + index * LINE - 2, 1)
+            text = dwg.text(line.text, insert=(round(box.x + PAD, 1), y), id=f"node-{box.id}-line-{index}",
+                            class_="fc-text fc-strong" if line.bold else "fc-text")
+            if line.href:
+                link = dwg.a(href=line.href, id=f"node-{box.id}-link-{index}", class_="fc-link")
+                link.add(text)
+                group.add(link)
+            else:
+                group.add(text)
+        dwg.add(group)
+    return Markup(dwg.tostring())

@@ -1,0 +1,80 @@
+"""The flowchart page: the decision tree drawn as SVG, a reading guide, and every leaf's full
+recommendation (found with the same `recommend` the command line uses)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from ..flowchart import Line, Shape, ShapeNode, draw, layout
+from ..model.selection import Leaf, Selection
+from ..tree import answer_label, example_values, leaf_paths, recommend, variables
+from .context import Site
+from .text import ENTITY_PAGE, zh
+
+PARALLELISM_ZH = {"data": "数据并行", "tensor": "张量并行", "pipeline": "流水线并行"}
+PICK_ZH = (("gpu", "GPU", "gpus"), ("intra_node", "机内", "interconnects"), ("network", "网络", "networks"),
+           ("topology", "拓扑", "topologies"))
+
+
+def selection_shape(site: Site, sel: Selection) -> Shape:
+    known = variables(sel)
+    nodes: dict[str, ShapeNode] = {}
+    children: dict[str, tuple[tuple[str, str], ...]] = {}
+    for question in sel.questions:
+        nodes[question.id] = ShapeNode(question.id, "question", (Line(zh(question.ask), bold=True),))
+        variable = known.get(question.variable)
+        children[question.id] = tuple(
+            (a.next, answer_label(variable, a) if variable else "") for a in question.answers)
+    for leaf in sel.leaves:
+        lines = [Line(zh(leaf.title), href=f"#leaf-{leaf.id}", bold=True)]
+        for field, label, kind in PICK_ZH:
+            pick = getattr(leaf.picks, field)
+            if pick is not None:
+                lines.append(Line(f"{label}：{site.name(pick)}", href=f"../{ENTITY_PAGE[kind]}/#{pick}"))
+        nodes[leaf.id] = ShapeNode(leaf.id, "leaf", tuple(lines))
+    return Shape(sel.root, nodes, children)
+
+
+def flowchart_svg(site: Site, sel: Selection) -> Markup:
+    title = zh(sel.title)
+    desc = "；".join(f"{zh(q.ask)}" for q in sel.questions) + "。叶子给出推荐的 GPU、机内互连、网络与拓扑。"
+    return draw(layout(selection_shape(site, sel)), title, desc)
+
+
+def flowchart(site: Site) -> dict[str, Any]:
+    trees = []
+    for entity in site.kb.of_kind("selection"):
+        sel: Selection = entity.model
+        known = variables(sel)
+        leaves = []
+        paths = leaf_paths(sel)
+        for leaf in sel.leaves:
+            path = paths.get(leaf.id)
+            if path is None:
+                continue
+            found = recommend(sel, example_values(sel, path))  # the command's function, same answer
+            leaves.append(_leaf_context(site, found.leaf, [
+                (zh(step.question.ask), answer_label(known[step.question.variable], step.answer))
+                for step in found.steps]))
+        trees.append({"id": entity.id, "title": zh(sel.title), "source": site.link(sel.source),
+                      "svg": flowchart_svg(site, sel), "leaves": leaves, "verified": sel.last_verified.isoformat(),
+                      "variables": [(zh(v.name), v.id) for v in sel.variables]})
+    return {"trees": trees}
+
+
+def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[str, Any]:
+    picks = []
+    for field, label, _kind in PICK_ZH:
+        pick = getattr(leaf.picks, field)
+        if pick is not None:
+            picks.append((label, site.link(pick)))
+    figures = [site.cell(f"{leaf.picks.gpu}#memory.bandwidth", show_direction=True).html,
+               site.cell(f"{leaf.picks.gpu}#compute.tensor_bf16_dense").html]
+    return {"id": leaf.id, "title": zh(leaf.title), "path": path, "picks": picks,
+            "parallelism": "、".join(PARALLELISM_ZH[p] for p in leaf.parallelism),
+            "reasons": [zh(r) for r in leaf.reasons],
+            "pitfalls": [site.link(p) for p in leaf.pitfalls],
+            "conflicts": [(site.link(c.table), zh(c.note)) for c in leaf.conflicts],
+            "memory_bw": figures[0], "tensor": figures[1]}
