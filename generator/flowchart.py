@@ -1,8 +1,8 @@
 """The selection flowchart: a left-to-right layered layout computed here, drawn with svgwrite.
 
 Layout is pure arithmetic on a tree shape (boxes with text lines, labelled edges), so it can be
-property-tested on random trees: leaves get rows in depth-first order, each question sits at
-the middle of its children, columns are as wide as their widest box, and edges run
+property-tested on random trees: leaves get rows in depth-first order, each question sits
+level with its first child, columns are as wide as their widest box, and edges run
 orthogonally through the gaps between columns (a trunk just right of the parent, then straight
 into the child), so no edge crosses a box and every answer label has a row of its own.
 Coordinates are rounded and every element has an explicit id: output is byte-identical.
@@ -26,8 +26,12 @@ MAX_TEXT_W = {"question": 150, "leaf": 240}
 
 
 def text_width(text: str, size: int = FONT) -> float:
-    """Width estimate for layout: CJK and full-width characters are one em, others ~0.6 em."""
-    return sum(size if ord(ch) > 0x2E80 else size * 0.62 for ch in text)
+    """Width estimate for layout: CJK and full-width characters are one em, others ~0.66 em
+    (generous: Noto's Latin glyphs under a CJK font stack run wide)."""
+    return sum(size if ord(ch) > 0x2E80 else size * 0.66 for ch in text)
+
+
+_NO_LINE_START = set("）)，。、；：！？」』")
 
 
 def wrap(text: str, width: float, size: int = FONT) -> list[str]:
@@ -35,6 +39,9 @@ def wrap(text: str, width: float, size: int = FONT) -> list[str]:
     tokens = re.findall(r"[A-Za-z0-9.+/()\-]+ ?|.", text)
     lines, current = [], ""
     for token in tokens:
+        if current and token in _NO_LINE_START:  # keep closing punctuation with its text
+            current += token
+            continue
         if current and text_width(current + token.rstrip(), size) > width:
             lines.append(current.rstrip())
             current = ""
@@ -120,8 +127,8 @@ def layout(shape: Shape) -> Layout:
     col_w = [max((sizes[n][0] for n in order if depth[n] == c), default=0) for c in range(columns)]
     col_x = [sum(col_w[:c]) + c * GAP + 1 for c in range(columns)]
     # Every leaf gets a slot at least as tall as the tallest box, and is centred in it; a
-    # question is centred on its children, so it stays inside their slots and never meets a
-    # box of another branch in its column.
+    # question is level with its first child, so it stays inside that child's slot and never
+    # meets a box of another branch in its column.
     slot = max(h for _w, h in sizes.values())
     y_top: dict[str, float] = {}
     cursor = 1.0
@@ -132,9 +139,8 @@ def layout(shape: Shape) -> Layout:
         for kid in kids:
             place(kid)
         h = sizes[node_id][1]
-        if kids:
-            first, last = y_top[kids[0]] + sizes[kids[0]][1] / 2, y_top[kids[-1]] + sizes[kids[-1]][1] / 2
-            y_top[node_id] = (first + last) / 2 - h / 2
+        if kids:  # level with the first child: the root sits top left, where a reader starts
+            y_top[node_id] = y_top[kids[0]] + sizes[kids[0]][1] / 2 - h / 2
         else:
             y_top[node_id] = cursor + (slot - h) / 2
             cursor += slot + ROW_GAP
