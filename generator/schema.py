@@ -54,10 +54,11 @@ def _diagnostic(parsed: ParsedFile, kind: str, error: Any) -> Diagnostic:
     message = str(error["msg"])
     field = path[-1] if path else kind
     if rule == "schema-required":
-        missing = error["loc"][-1]
-        message = f"missing required field {missing!r}"
         if error["type"] == "union_tag_not_found":
-            message = f"missing required field {error['ctx']['discriminator'].strip(chr(39))!r}"
+            missing = str(error.get("ctx", {}).get("discriminator", "type")).strip("'")
+        else:
+            missing = error["loc"][-1] if error["loc"] else kind
+        message = f"missing required field {missing!r}"
         mark = parsed.value_mark(path)
     elif rule == "schema-unknown-key":
         allowed = _allowed_keys(kind, parsed.data, path[:-1])

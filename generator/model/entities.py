@@ -104,7 +104,7 @@ class Gpu(Entity):
 # --- Intra-node links -------------------------------------------------------------------------
 
 class Encoding(Strict):
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Annotated[str, Field(min_length=1, max_length=80)]
     payload_bits: Annotated[int, Field(ge=1, le=4096)]
     total_bits: Annotated[int, Field(ge=1, le=4096)]
     source: SourceRef
@@ -112,7 +112,7 @@ class Encoding(Strict):
 
 class Pcie(Entity):
     type: Literal["pcie"]
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=120)]
     generation: Literal["3.0", "4.0", "5.0", "6.0"]
     transfer_rate: TransferRate  # per lane
     lanes: Count
@@ -124,7 +124,7 @@ class Pcie(Entity):
 
 class Nvlink(Entity):
     type: Literal["nvlink"]
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=120)]
     generation: Annotated[int, Field(ge=1, le=10)]
     links_per_gpu: Count
     per_link: DataRate
@@ -134,7 +134,7 @@ class Nvlink(Entity):
 
 class Nvswitch(Entity):
     type: Literal["nvswitch"]
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=120)]
     generation: Annotated[int, Field(ge=1, le=10)]
     nvlink: Annotated[Slug, Ref("interconnects")]
     gpus: Count  # GPUs in one all-to-all NVLink domain
@@ -149,7 +149,7 @@ Interconnect = Annotated[Pcie | Nvlink | Nvswitch, Field(discriminator="type")]
 # --- Networks, layers, topologies --------------------------------------------------------------
 
 class Network(Entity):
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=120)]
     fabric: Literal["infiniband", "ethernet"]
     rdma: Literal["native", "rocev2", "none"]
     lanes: Count

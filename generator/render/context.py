@@ -13,7 +13,7 @@ from ..derive import FigureIndex
 from ..figures import Figure
 from ..knowledge import KnowledgeBase
 from .table import Cell
-from .text import ENTITY_PAGE, expand_text, figure_html, sort_key
+from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Site:
         if entity.kind == "cases":
             page = "scaling" if entity.model.type == "scaling_study" else "field-reports"
         anchor = f"src-{entity.id}" if entity.kind == "sources" else entity.id
-        return Markup(f'<a href="../{page}/#{escape(anchor)}">{escape(text)}</a>')
+        return Markup(f'<a href="../{page}/#{escape(anchor)}">{inert(text)}</a>')
 
     def name(self, entity_id: str) -> str:
         entity = self.kb.get(entity_id)

@@ -42,10 +42,21 @@ def md(text: Any) -> Markup:
     return Markup(escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
+_INERT = re.compile(r"[\\`*_{}\[\]()#+\-.!|~^=:$@%]")
+
+
+def inert(text: Any) -> Markup:
+    """Spec text for an HTML fragment, also inert if the fragment lands in a Markdown context:
+    HTML-escaped, and every character Markdown or an extension could act on written as a
+    numeric character reference (shown identically, parsed by nothing)."""
+    escaped = str(escape(str(text)))
+    return Markup(_INERT.sub(lambda m: f"&#{ord(m.group(0))};", escaped))
+
+
 def expand_text(text: Any, figures: Any, sources: dict[str, Any], *, markdown: bool) -> Markup:
     """Spec prose with its `[[entity#figure]]` references shown as figures (value, unit,
     direction, source link); everything else escaped for a Markdown or an HTML context."""
-    literal = md if markdown else escape
+    literal = md if markdown else inert
     raw = str(text)
     parts: list[str] = []
     last = 0

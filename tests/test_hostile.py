@@ -1,0 +1,204 @@
+"""Hostile and broken specs: markup in every text field comes out inert, random mutations of the
+real specs never raise, huge inputs are refused cheaply, and a failed build keeps the old site."""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import ROOT, real_files
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.validate import SpecFile, validate
+
+MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)}
+PAYLOAD = ('<script>alert("x")</script><img src=x onerror=alert(1)> [click](javascript:alert(1)) '
+           '"\'><svg onload=alert(1)> &amp; ]]> {{ 7*7 }} {% raw %} <!-- *bold* _em_ `code` #hash ==mark==')
+SHORT = "<b onclick=x>&'\"</b><script>y</script>"  # for fields limited to a few dozen characters
+TEXT_KEYS = {"zh", "en"}
+SHORT_KEYS = {"name", "title", "publisher", "said", "command"}
+
+
+def _copy_project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("docs", "specs", "generator", "includes"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    return project
+
+
+def _poison(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: (v + " " + PAYLOAD if k in TEXT_KEYS and isinstance(v, str) else
+                    v + SHORT if k in SHORT_KEYS and isinstance(v, str) else _poison(v)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_poison(v) for v in node]
+    return node
+
+
+class Scan(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.scripts: list[str] = []
+        self.handlers: list[str] = []
+        self.hrefs: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        self.handlers += [f"<{tag} {k}>" for k in a if k.lower().startswith("on")]
+        if tag == "script":
+            self._in_script = True
+            self.scripts.append(f"src={a.get('src')}")
+        for key in ("href", "src", "xlink:href", "action", "formaction"):
+            if a.get(key):
+                self.hrefs.append(str(a[key]))
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = False if tag == "script" else self._in_script
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script and data.strip():
+            self.scripts[-1] += " " + data.strip()[:80]
+
+
+def _scan(site: Path) -> dict[str, Scan]:
+    pages = {}
+    for page in sorted(site.rglob("*.html")):
+        scan = Scan()
+        scan.feed(page.read_text(encoding="utf-8"))
+        pages[str(page.relative_to(site))] = scan
+    return pages
+
+
+def _build(project: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([MKDOCS, "build", "--strict", "-q", "-d", str(out)], cwd=project, env=ENV,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_markup_in_every_text_field_is_inert(tmp_path: Path) -> None:
+    """A site built from specs whose every text carries HTML, script, handlers, javascript: links
+    and template syntax has exactly the scripts of the clean site, no handler attribute, and no
+    link target taken from spec text."""
+    clean = _scan(_clean_site(tmp_path))
+    project = _copy_project(tmp_path)
+    for path in (project / "specs").rglob("*.yaml"):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        path.write_text(yaml.safe_dump(_poison(data), allow_unicode=True, sort_keys=False), encoding="utf-8")
+    done = _build(project, tmp_path / "hostile")
+    assert done.returncode == 0, done.stderr
+    hostile = _scan(tmp_path / "hostile")
+    assert set(hostile) == set(clean)
+    for name, scan in hostile.items():
+        assert not scan.handlers, (name, scan.handlers[:3])
+        assert sorted(scan.scripts) == sorted(clean[name].scripts), name
+        for target in scan.hrefs:
+            assert not target.lower().lstrip().startswith(("javascript:", "data:", "vbscript:")), (name, target)
+        assert set(scan.hrefs) <= set(clean[name].hrefs), (name, sorted(set(scan.hrefs) - set(clean[name].hrefs))[:3])
+    text = (tmp_path / "hostile" / "flowchart" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;" in text and "<script>alert" not in text
+
+
+_CLEAN: dict[str, Path] = {}
+
+
+def _clean_site(tmp_path: Path) -> Path:
+    out = tmp_path / "clean"
+    done = _build(ROOT, out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_failed_build_keeps_previous_site(tmp_path: Path) -> None:
+    """A spec that breaks makes mkdocs fail before it touches the previous good site."""
+    project = _copy_project(tmp_path)
+    site = tmp_path / "site"
+    assert _build(project, site).returncode == 0
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    spec = project / "specs" / "gpus" / "rtx-4090.yaml"
+    spec.write_text(spec.read_text().replace("unit: TFLOPS", "unit: TFLOP", 1))
+    failed = _build(project, site)
+    assert failed.returncode == 1 and "[units-unknown]" in failed.stderr and "Traceback" not in failed.stderr
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+def _limit_memory() -> None:
+    # 1 GiB of address space: generous for Python with pydantic loaded, fatal for any input
+    # that tried to materialise a 50 MB file as YAML nodes or expand an alias bomb.
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+@pytest.mark.parametrize("name", ["huge.yaml", "bomb.yaml", "deep.yaml"])
+def test_heavy_inputs_are_refused_cheaply(tmp_path: Path, name: str) -> None:
+    """A 50 MB file, an alias bomb and deep nesting fail with a diagnostic under a memory cap."""
+    tree = tmp_path / "specs"
+    shutil.copytree(ROOT / "specs", tree)
+    target = tree / "networks" / name
+    if name == "huge.yaml":
+        with target.open("wb") as f:
+            f.write(b"id: huge\nsummary: {zh: '")
+            f.write(b"x" * (50 * 1024 * 1024))
+            f.write(b"'}\n")
+    elif name == "bomb.yaml":
+        target.write_bytes((ROOT / "tests" / "invalid" / "yaml-billion-laughs.yaml").read_bytes())
+    else:
+        target.write_bytes(b"x: " + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    done = subprocess.run([sys.executable, "-m", "generator", "check", str(tree)], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory)
+    assert done.returncode == 1
+    assert f"specs/networks/{name}:" in done.stderr and "Traceback" not in done.stderr
+    assert ("yaml-too-large" if name == "huge.yaml" else "yaml-") in done.stderr
+
+
+# --- fuzzing ---------------------------------------------------------------------------------
+
+_FILES = None
+
+
+def _mutate(raw: bytes, data: st.DataObject) -> bytes:
+    lines = raw.split(b"\n")
+    action = data.draw(st.sampled_from(["truncate", "delete", "duplicate", "swap", "retype", "indent", "bytes"]))
+    if action == "truncate":
+        return raw[: data.draw(st.integers(0, len(raw)))]
+    i = data.draw(st.integers(0, max(0, len(lines) - 1)))
+    if action == "delete":
+        del lines[i]
+    elif action == "duplicate":
+        lines.insert(i, lines[i])
+    elif action == "swap":
+        j = data.draw(st.integers(0, max(0, len(lines) - 1)))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif action == "indent":
+        lines[i] = b"  " + lines[i]
+    elif action == "bytes":
+        lines[i] = data.draw(st.binary(max_size=40))
+    else:
+        value = data.draw(st.sampled_from([b"null", b"[]", b"{}", b"-1", b".nan", b"'12'", b"true", b"2026-13-01",
+                                           b"!!binary aGk=", b"*ref", b"9" * 40, b"{value: 1}"]))
+        head, sep, _tail = lines[i].partition(b": ")
+        lines[i] = head + b": " + value if sep else value
+    return b"\n".join(lines)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_real_specs_never_raise(data: st.DataObject) -> None:
+    """Deleting, duplicating, swapping, retyping, re-indenting or truncating any real spec gives
+    a clean pass or diagnostics, never an exception."""
+    files = list(real_files())
+    index = data.draw(st.integers(0, len(files) - 1))
+    original = files[index]
+    files[index] = SpecFile(original.path, original.kind, original.stem, _mutate(original.raw, data))
+    result = validate(files)
+    assert result.ok or result.diagnostics
