@@ -81,8 +81,59 @@ def main() -> int:
     print("|---|---|")
     for size, name in pages:
         print(f"| {name} | {size / 1024:.1f} |")
+    corpus()
     return 0
+
+
+def corpus() -> None:
+    """Every bad spec of tests/invalid/: time and peak Python memory in-process, and the worst
+    inputs (a 50 MB file, an alias bomb) through the command line with its peak RSS."""
+    import shutil
+    import tracemalloc
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import invalid_cases, validate_with  # noqa: PLC0415
+
+    rows = []
+    validate_with("specs/networks/warm.yaml", b"")  # parse the real tree once, as the tests do
+    for case in invalid_cases():
+        tracemalloc.start()
+        start = time.perf_counter()
+        result = validate_with(case.target, case.raw)
+        seconds = time.perf_counter() - start
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        rows.append((seconds, peak, case, result.ok))
+    slowest = max(rows, key=lambda r: r[0])
+    biggest = max(rows, key=lambda r: r[1])
+    print("\n## Invalid-spec corpus (in-process, real tree memoised)\n")
+    print("| measure | value |")
+    print("|---|---|")
+    print(f"| cases | {len(rows)} (all fail: {all(not ok for *_r, ok in rows)}) |")
+    print(f"| slowest case | {slowest[2].name}: {slowest[0] * 1000:.0f} ms |")
+    print(f"| peak Python memory | {biggest[2].name}: {biggest[1] / 1024 / 1024:.1f} MiB |")
+    with tempfile.TemporaryDirectory() as tmp:
+        print("\n## Worst inputs through `python -m generator check` (fresh process each)\n")
+        print("| input | exit | seconds | peak RSS of the run |")
+        print("|---|---|---|---|")
+        for name, body in (("50 MB file", None), ("alias bomb", (ROOT / "tests/invalid/yaml-billion-laughs.yaml").read_bytes())):
+            tree = Path(tmp) / name.replace(" ", "-") / "specs"
+            shutil.copytree(ROOT / "specs", tree)
+            target = tree / "networks" / "bad.yaml"
+            if body is None:
+                with target.open("wb") as f:
+                    f.write(b"id: bad\nsummary: {zh: '" + b"x" * (50 * 1024 * 1024) + b"'}\n")
+            else:
+                target.write_bytes(body)
+            script = ("import resource,subprocess,sys,time;t=time.perf_counter();"
+                      f"r=subprocess.run([sys.executable,'-m','generator','check',{str(tree)!r}],capture_output=True);"
+                      "print(r.returncode, round(time.perf_counter()-t,2), "
+                      "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+            out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout.split()
+            print(f"| {name} | {out[0]} | {out[1]} | {int(out[2]) / 1024:.0f} MiB |")
 
 
 if __name__ == "__main__":
     sys.exit(main())
+
