@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check lint schema bench build clean
+.PHONY: serve test check lint schema bench build screenshots clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,11 @@ build: check
 bench: $(STAMP)
 	$(PY) benchmarks/bench.py
 
+screenshots: $(STAMP)
+	$(PY) tools/screenshots.py
+
 lint: $(STAMP)
-	$(PY) -m ruff check generator tests benchmarks
+	$(PY) -m ruff check generator tests benchmarks tools
 	$(PY) -m mypy
 
 test: $(STAMP) lint

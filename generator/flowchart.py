@@ -179,7 +179,8 @@ def draw(result: Layout, title: str, desc: str) -> Markup:
     dwg = svgwrite.Drawing(size=(f"{result.width}px", f"{result.height}px"), profile="full", debug=False,
                            id="flowchart")
     dwg.viewbox(0, 0, result.width, result.height)
-    dwg.attribs.update({"role": "img", "aria-label": title, "class": "flowchart-svg"})
+    # Not role="img": the chart holds links, and an image may not contain interactive parts.
+    dwg.attribs.update({"role": "figure", "aria-label": title, "class": "flowchart-svg"})
     dwg.set_desc(title=title, desc=desc)
     for edge in result.edges:
         dwg.add(dwg.polyline(edge.points, id=edge.id, class_="fc-edge"))
@@ -192,7 +193,12 @@ def draw(result: Layout, title: str, desc: str) -> Markup:
             text = dwg.text(line.text, insert=(round(box.x + PAD, 1), y), id=f"node-{box.id}-line-{index}",
                             class_="fc-text fc-strong" if line.bold else "fc-text")
             if line.href:
-                link = dwg.a(href=line.href, id=f"node-{box.id}-link-{index}", class_="fc-link")
+                # Plain SVG 2 `href`, same tab: svgwrite's a() would write xlink:href and
+                # target="_blank".
+                link = dwg.a(line.href, id=f"node-{box.id}-link-{index}", class_="fc-link")
+                link.attribs.pop("xlink:href", None)
+                link.attribs.pop("target", None)
+                link.attribs["href"] = line.href
                 link.add(text)
                 group.add(link)
             else:

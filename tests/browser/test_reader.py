@@ -1,0 +1,181 @@
+"""What a reader sees, in headless Chromium: pages load cleanly and stay on this host, Chinese
+search finds the right pages, tables sort by number, the flowchart works and follows dark mode
+with readable contrast, nothing scrolls sideways on a phone, and heading anchors work."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from conftest import site_pages
+from playwright.sync_api import Browser, Page
+
+# axe findings caused by Material for MkDocs itself, not by our content. Each is explained.
+AXE_THEME_ALLOWED = {
+    # Material's search overlay (div.md-search, role=dialog) carries no accessible name; it is
+    # theme markup we do not generate.
+    "aria-dialog-name",
+}
+
+
+def _pages(site_dir: Path) -> list[str]:
+    return site_pages(site_dir)
+
+
+def test_every_page_loads_without_errors_or_foreign_requests(page: Page, base_url: str, site_dir: Path) -> None:
+    """No console error, no failed request, and every request goes to this host."""
+    errors: list[str] = []
+    foreign: list[str] = []
+    host = urlsplit(base_url).netloc
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
+    page.on("request", lambda r: foreign.append(r.url) if urlsplit(r.url).netloc not in (host, "") and
+            not r.url.startswith(("data:", "blob:")) else None)
+    for path in _pages(site_dir):
+        page.goto(base_url + path, wait_until="networkidle")
+        assert page.title(), path
+    assert not errors, errors[:5]
+    assert not foreign, foreign[:5]
+
+
+@pytest.mark.parametrize(("term", "expected"), [("带宽", "/reading/"), ("拓扑", "/topologies/"), ("显存", "/gpus/"),
+                                                ("胖树", "/topologies/"), ("论断", "/claims/"), ("流程图", "/flowchart/")])
+def test_chinese_search_finds_the_page(page: Page, base_url: str, term: str, expected: str) -> None:
+    """jieba-segmented search returns the page that is about the term."""
+    page.goto(base_url + "/", wait_until="networkidle")
+    page.click("input.md-search__input")
+    # Material searches on key events; Chinese text arrives as an IME commit, so fill it and
+    # send one key, as a reader's input method would.
+    page.fill("input.md-search__input", term)
+    page.keyboard.press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    more = page.locator(".md-search-result__more summary")  # Material folds further sections of a page
+    for index in range(more.count()):
+        more.nth(index).click()
+    hrefs = page.eval_on_selector_all(".md-search-result__item a, .md-search-result__link",
+                                      "els => els.map(e => e.getAttribute('href'))")
+    assert any(expected in (h or "") for h in hrefs), (term, hrefs[:8])
+
+
+def test_tables_sort_numerically(page: Page, base_url: str) -> None:
+    """Clicking a figure column sorts its rows by number, both ways."""
+    page.goto(base_url + "/gpus/", wait_until="networkidle")
+    table = page.locator("article .data-table table").first
+    header = table.locator("th", has_text="显存带宽")
+    index = table.locator("th").all_inner_texts().index("显存带宽")
+    for _ in range(2):
+        header.click()
+        values = [float(v or "nan") for v in table.locator(f"tbody tr td:nth-child({index + 1})").evaluate_all(
+            "cells => cells.map(c => c.getAttribute('data-sort'))")]
+        assert values == sorted(values) or values == sorted(values, reverse=True), values
+        assert len(set(values)) > 3
+    first_pass = values
+    header.click()
+    again = [float(v) for v in table.locator(f"tbody tr td:nth-child({index + 1})").evaluate_all(
+        "cells => cells.map(c => c.getAttribute('data-sort'))")]
+    assert again == list(reversed(first_pass))
+
+
+def test_flowchart_renders_and_leaf_links_navigate(page: Page, base_url: str) -> None:
+    """The SVG is inline with real text; clicking a pick in a leaf opens that hardware's row."""
+    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    svg = page.locator("svg#flowchart")
+    assert svg.is_visible()
+    assert svg.locator("text").count() > 40
+    link = svg.locator("a[href^='../networks/#']").first
+    target = link.get_attribute("href") or ""
+    link.click()
+    page.wait_for_url(re.compile(r"/networks/#"))
+    anchor = target.split("#", 1)[1]
+    assert page.locator(f"[id='{anchor}']").count() == 1
+
+
+def _luminance(rgb: str) -> float:
+    parts = [float(x) for x in re.findall(r"[\d.]+", rgb)[:3]]
+    channel = [c / 255 for c in parts]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channel]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+_COLOURS = """() => {
+  const pick = (sel, prop) => { const el = document.querySelector(sel); return el ? getComputedStyle(el)[prop] : null; };
+  const body = getComputedStyle(document.body).backgroundColor;
+  return {
+    body,
+    qText: pick('svg#flowchart .fc-question .fc-text', 'fill'),
+    qBox: pick('svg#flowchart .fc-question rect', 'fill'),
+    leafLink: pick('svg#flowchart .fc-link .fc-text', 'fill'),
+    leafBox: pick('svg#flowchart .fc-leaf rect', 'fill'),
+    label: pick('svg#flowchart .fc-label', 'fill'),
+  };
+}"""
+
+
+def _colours(browser: Browser, base_url: str, path: str, scheme: str) -> dict[str, str]:
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(base_url + path, wait_until="networkidle")
+    colours = page.evaluate(_COLOURS) if path == "/flowchart/" else page.evaluate(
+        "() => ({body: getComputedStyle(document.body).backgroundColor,"
+        " text: getComputedStyle(document.querySelector('.chart-svg text')).fill})")
+    context.close()
+    return colours
+
+
+def test_dark_mode_recolours_charts_with_readable_contrast(browser: Browser, base_url: str) -> None:
+    """Flowchart and scaling chart change colour with the scheme; text keeps WCAG AA contrast."""
+    light, dark = (_colours(browser, base_url, "/flowchart/", s) for s in ("light", "dark"))
+    assert light["qText"] != dark["qText"] and light["body"] != dark["body"]
+    for colours in (light, dark):
+        assert _contrast(colours["qText"], colours["qBox"]) >= 4.5, colours
+        assert _contrast(colours["leafLink"], colours["leafBox"]) >= 4.5, colours
+        assert _contrast(colours["label"], colours["body"]) >= 4.5, colours
+    chart_light, chart_dark = (_colours(browser, base_url, "/scaling/", s) for s in ("light", "dark"))
+    assert chart_light["text"] != chart_dark["text"]
+    for colours in (chart_light, chart_dark):
+        assert _contrast(colours["text"], colours["body"]) >= 4.5, colours
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, base_url: str, site_dir: Path) -> None:
+    """At 375 px every page fits; wide tables and diagrams scroll inside their own box."""
+    context = browser.new_context(viewport={"width": 375, "height": 800}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    for path in _pages(site_dir):
+        page.goto(base_url + path, wait_until="networkidle")
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, (path, overflow)
+    context.close()
+
+
+def test_chinese_heading_anchor_from_a_link(page: Page, base_url: str) -> None:
+    """A link to a Chinese heading lands on it (Unicode slugs)."""
+    page.goto(base_url + "/reading/", wait_until="networkidle")
+    ids = page.eval_on_selector_all("article h2[id]", "els => els.map(e => e.id)")
+    chinese = next(i for i in ids if re.search(r"[\u4e00-\u9fff]", i))
+    page.goto(f"{base_url}/reading/#{quote(chinese)}", wait_until="networkidle")
+    top = page.evaluate(f"() => document.getElementById({chinese!r}).getBoundingClientRect().top")
+    assert 0 <= top < 200, top
+
+
+def test_accessibility_on_every_page(page: Page, base_url: str, site_dir: Path) -> None:
+    """axe-core (bundled): no critical or serious violation caused by our content."""
+    axe = Axe()
+    problems = []
+    for path in _pages(site_dir):
+        page.goto(base_url + path, wait_until="networkidle")
+        results = axe.run(page)
+        for violation in results.response["violations"]:
+            if violation["impact"] in ("critical", "serious") and violation["id"] not in AXE_THEME_ALLOWED:
+                targets = [n["target"] for n in violation["nodes"][:3]]
+                problems.append((path, violation["id"], violation["impact"], targets))
+    assert not problems, problems[:10]
