@@ -82,6 +82,7 @@ def main() -> int:
     for size, name in pages:
         print(f"| {name} | {size / 1024:.1f} |")
     corpus()
+    lighthouse()
     return 0
 
 
@@ -134,6 +135,60 @@ def corpus() -> None:
             print(f"| {name} | {out[0]} | {out[1]} | {int(out[2]) / 1024:.0f} MiB |")
 
 
+LIGHTHOUSE_VERSION = "12.2.3"
+LIGHTHOUSE_PAGES = ["", "gpus/", "flowchart/"]
+
+
+def lighthouse() -> None:
+    """Lighthouse (npm, pinned) on the home page, the GPU comparison and the flowchart, with
+    CHROME_PATH pointing at Debian's Chromium. A report, not a gate."""
+    import functools
+    import json
+    import shutil
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    tools = ROOT / ".bench-tools"
+    cli = tools / "node_modules" / "lighthouse" / "cli" / "index.js"
+    print("\n## Lighthouse (report, not a gate)\n")
+    if not cli.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            print("npm is not installed: no Lighthouse figures")
+            return
+        subprocess.run([npm, "i", "-E", f"lighthouse@{LIGHTHOUSE_VERSION}", "--prefix", str(tools), "--no-audit",
+                        "--no-fund"], check=True, capture_output=True)
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+    with tempfile.TemporaryDirectory() as site:
+        subprocess.run([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-q", "-d", site],
+                       check=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, stderr=subprocess.DEVNULL)
+        server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        print("| page | performance | accessibility | best practices | SEO |")
+        print("|---|---|---|---|---|")
+        flags = ("--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                 "--disable-background-networking --disable-component-update --disable-sync")
+        for path in LIGHTHOUSE_PAGES:
+            url = f"http://127.0.0.1:{server.server_address[1]}/{path}"
+            done = subprocess.run(["node", str(cli), url, "--output=json", "--quiet", f"--chrome-flags={flags}",
+                                   "--only-categories=performance,accessibility,best-practices,seo"],
+                                  capture_output=True, text=True, timeout=300,
+                                  env={**os.environ, "CHROME_PATH": os.environ.get("CHROMIUM", "/usr/bin/chromium")})
+            try:
+                categories = json.loads(done.stdout)["categories"]
+                scores = [categories[k]["score"] for k in ("performance", "accessibility", "best-practices", "seo")]
+                print(f"| /{path} | " + " | ".join(f"{round(s * 100)}" if s is not None else "—" for s in scores) + " |")
+            except (ValueError, KeyError):
+                print(f"| /{path} | failed: {done.stderr.strip().splitlines()[-1:]} | | | |")
+        server.shutdown()
+        server.server_close()
+
+
 if __name__ == "__main__":
     sys.exit(main())
+
 
