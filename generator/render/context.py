@@ -29,7 +29,7 @@ class Site:
         return self.figures.get(ref)
 
     def cell(self, ref: str, *, unit: str | None = None, direction: str | None = None,
-             show_direction: bool = False) -> Cell:
+             show_direction: bool | None = None) -> Cell:
         figure = self.fig(ref)
         return Cell(figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
                     sort_key(figure, unit, direction), numeric=True)

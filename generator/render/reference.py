@@ -46,7 +46,8 @@ def claims(site: Site) -> dict[str, Any]:
     from ..rules.base import Context
     ctx = Context(site.kb, site.figures)
     counts = dict.fromkeys(VERDICT_ZH, 0)
-    table = Table([("文章的说法", False), ("出处", False), ("数据", False), ("结论", False), ("说明", False)])
+    table = Table([("文章的说法", False), ("出处", False), ("数据", False), ("结论", False), ("说明", False),
+                   ("核对日期", False)])
     order = list(VERDICT_ZH)
     # Corrections first (what a reader most needs), then by article and id.
     for e in sorted(site.kb.of_kind("claims"), key=lambda e: (order.index(e.model.verdict) if e.model.verdict != "corrected"
@@ -65,7 +66,7 @@ def claims(site: Site) -> dict[str, Any]:
         verdict = Markup(f'<span class="verdict verdict-{m.verdict}">{escape(VERDICT_ZH[m.verdict])}</span>'
                          f"{escape(deviation)}")
         table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict),
-                               Cell(site.html(zh(m.why)))], anchor=e.id))
+                               Cell(site.html(zh(m.why))), Cell.text(m.last_verified.isoformat())], anchor=e.id))
     defaults = Claim.model_fields
     return {"claims_table": table, "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()],
             "total": sum(counts.values()), "confirmed_pct": f"{defaults['tolerance_pct'].default:g}%",

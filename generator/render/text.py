@@ -95,12 +95,15 @@ def in_unit(fig: Figure, unit: str | None = None, direction: str | None = None) 
 
 
 def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | None = None,
-                direction: str | None = None, show_direction: bool = True) -> Markup:
-    """A figure as HTML: value, unit, direction label and a link to its source."""
+                direction: str | None = None, show_direction: bool | None = None) -> Markup:
+    """A figure as HTML: value, unit, direction label (always, for a bandwidth) and a link to
+    its source."""
     if fig is None:
         return Markup('<span class="fig-none">—</span>')
     value, shown_unit, shown_direction = in_unit(fig, unit, direction)
     parts: list[str] = [escape(with_unit(value, shown_unit))]
+    if show_direction is None:
+        show_direction = fig.dimension == "data_rate"
     if show_direction and shown_direction in DIRECTION_ZH:
         parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
     source = kb_sources.get(fig.source or "")
