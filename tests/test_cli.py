@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, SPECS
+from support import ROOT, SPECS
 
 from generator.jsonschema import spec_schemas
 

@@ -10,9 +10,9 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import ROOT
 
 from generator.flowchart import Box, Layout, Line, Shape, ShapeNode, draw, layout
 from generator.render.context import Site

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from support import ROOT
 
 from generator.render import render_site
 from generator.specfiles import read_spec_tree

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import ROOT, real_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import ROOT, real_files
 
 from generator.validate import SpecFile, validate
 

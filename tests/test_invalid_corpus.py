@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Case, invalid_cases, validate_with
+from support import Case, invalid_cases, validate_with
 
 from generator.rules.catalog import RULES
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from support import ROOT
 
 from generator.expand import expand_figures
 from generator.figure_text import TYPED_FIGURE

@@ -3,9 +3,9 @@ breaking that one invariant fires exactly the rule that guards it."""
 
 from __future__ import annotations
 
-from conftest import validate_with
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import validate_with
 
 from generator.derive import FigureIndex
 from generator.knowledge import KnowledgeBase

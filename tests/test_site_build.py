@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import ROOT
+from support import ROOT
 
 from generator.render.text import in_unit
 from generator.specfiles import read_spec_tree

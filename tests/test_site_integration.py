@@ -13,7 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from conftest import ROOT
+from support import ROOT
 
 PYTHON = sys.executable
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))

@@ -64,6 +64,3 @@ def page(browser: Browser) -> Iterator[Page]:
     yield page
     context.close()
 
-
-def site_pages(site_dir: Path) -> list[str]:
-    return sorted("/" + str(p.relative_to(site_dir)).removesuffix("index.html") for p in site_dir.rglob("index.html"))

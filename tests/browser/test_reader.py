@@ -10,7 +10,6 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import site_pages
 from playwright.sync_api import Browser, Page
 
 # axe findings caused by Material for MkDocs itself, not by our content. Each is explained.
@@ -22,7 +21,7 @@ AXE_THEME_ALLOWED = {
 
 
 def _pages(site_dir: Path) -> list[str]:
-    return site_pages(site_dir)
+    return sorted("/" + str(p.relative_to(site_dir)).removesuffix("index.html") for p in site_dir.rglob("index.html"))
 
 
 def test_every_page_loads_without_errors_or_foreign_requests(page: Page, base_url: str, site_dir: Path) -> None:
