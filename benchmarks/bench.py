@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 from generator.render import render_site  # noqa: E402
 from generator.specfiles import read_spec_tree  # noqa: E402
 from generator.validate import SpecFile, validate  # noqa: E402
+from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
 
 BUDGETS = {"1x": 0.3, "100x": 3.0}
 _ID = re.compile(rb"^id: ([a-z0-9-]+)$", re.MULTILINE)
@@ -142,11 +143,8 @@ LIGHTHOUSE_PAGES = ["", "gpus/", "flowchart/"]
 def lighthouse() -> None:
     """Lighthouse (npm, pinned) on the home page, the GPU comparison and the flowchart, with
     CHROME_PATH pointing at Debian's Chromium. A report, not a gate."""
-    import functools
     import json
     import shutil
-    import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
     tools = ROOT / ".bench-tools"
     cli = tools / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -159,33 +157,23 @@ def lighthouse() -> None:
         subprocess.run([npm, "i", "-E", f"lighthouse@{LIGHTHOUSE_VERSION}", "--prefix", str(tools), "--no-audit",
                         "--no-fund"], check=True, capture_output=True)
 
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    with tempfile.TemporaryDirectory() as site:
-        subprocess.run([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-q", "-d", site],
-                       check=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, stderr=subprocess.DEVNULL)
-        server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+    with tempfile.TemporaryDirectory() as site, serve(Path(site)) as base:
+        build_site(Path(site)).check_returncode()
         print("| page | performance | accessibility | best practices | SEO |")
         print("|---|---|---|---|---|")
-        flags = ("--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                 "--disable-background-networking --disable-component-update --disable-sync")
+        flags = " ".join(["--headless=new", *CHROMIUM_ARGS])
         for path in LIGHTHOUSE_PAGES:
-            url = f"http://127.0.0.1:{server.server_address[1]}/{path}"
+            url = f"{base}/{path}"
             done = subprocess.run(["node", str(cli), url, "--output=json", "--quiet", f"--chrome-flags={flags}",
                                    "--only-categories=performance,accessibility,best-practices,seo"],
                                   capture_output=True, text=True, timeout=300,
-                                  env={**os.environ, "CHROME_PATH": os.environ.get("CHROMIUM", "/usr/bin/chromium")})
+                                  env={**os.environ, "CHROME_PATH": CHROMIUM})
             try:
                 categories = json.loads(done.stdout)["categories"]
                 scores = [categories[k]["score"] for k in ("performance", "accessibility", "best-practices", "seo")]
                 print(f"| /{path} | " + " | ".join(f"{round(s * 100)}" if s is not None else "—" for s in scores) + " |")
             except (ValueError, KeyError):
                 print(f"| /{path} | failed: {done.stderr.strip().splitlines()[-1:]} | | | |")
-        server.shutdown()
-        server.server_close()
 
 
 if __name__ == "__main__":

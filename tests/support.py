@@ -4,6 +4,7 @@ replaced or added, the way a contributor's pull request would change it; the inv
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -73,3 +74,13 @@ class Case:
 
 def invalid_cases() -> list[Case]:
     return [Case.read(p) for p in sorted(INVALID.glob("*.yaml"))]
+
+
+def copy_project(tmp_path: Path) -> Path:
+    """A throwaway copy of what a build reads (docs, specs, generator, includes, mkdocs.yml)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("docs", "specs", "generator", "includes"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    return project

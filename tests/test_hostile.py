@@ -16,26 +16,17 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import ROOT, real_files
+from support import ROOT, copy_project, real_files
 
 from generator.validate import SpecFile, validate
+from tools.sitekit import build_site
 
-MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)}
 PAYLOAD = ('<script>alert("x")</script><img src=x onerror=alert(1)> [click](javascript:alert(1)) '
            '"\'><svg onload=alert(1)> &amp; ]]> {{ 7*7 }} {% raw %} <!-- *bold* _em_ `code` #hash ==mark==')
 SHORT = "<b onclick=x>&'\"</b><script>y</script>"  # for fields limited to a few dozen characters
 TEXT_KEYS = {"zh", "en"}
 SHORT_KEYS = {"name", "title", "publisher", "said", "command"}
-
-
-def _copy_project(tmp_path: Path) -> Path:
-    project = tmp_path / "project"
-    project.mkdir()
-    for name in ("docs", "specs", "generator", "includes"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
-    return project
 
 
 def _poison(node: Any) -> Any:
@@ -82,21 +73,16 @@ def _scan(site: Path) -> dict[str, Scan]:
     return pages
 
 
-def _build(project: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([MKDOCS, "build", "--strict", "-q", "-d", str(out)], cwd=project, env=ENV,
-                          capture_output=True, text=True, timeout=300)
-
-
 def test_markup_in_every_text_field_is_inert(tmp_path: Path) -> None:
     """A site built from specs whose every text carries HTML, script, handlers, javascript: links
     and template syntax has exactly the scripts of the clean site, no handler attribute, and no
     link target taken from spec text."""
     clean = _scan(_clean_site(tmp_path))
-    project = _copy_project(tmp_path)
+    project = copy_project(tmp_path)
     for path in (project / "specs").rglob("*.yaml"):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         path.write_text(yaml.safe_dump(_poison(data), allow_unicode=True, sort_keys=False), encoding="utf-8")
-    done = _build(project, tmp_path / "hostile")
+    done = build_site(tmp_path / "hostile", project)
     assert done.returncode == 0, done.stderr
     hostile = _scan(tmp_path / "hostile")
     assert set(hostile) == set(clean)
@@ -110,25 +96,22 @@ def test_markup_in_every_text_field_is_inert(tmp_path: Path) -> None:
     assert "&lt;script&gt;" in text and "<script>alert" not in text
 
 
-_CLEAN: dict[str, Path] = {}
-
-
 def _clean_site(tmp_path: Path) -> Path:
     out = tmp_path / "clean"
-    done = _build(ROOT, out)
+    done = build_site(out)
     assert done.returncode == 0, done.stderr
     return out
 
 
 def test_failed_build_keeps_previous_site(tmp_path: Path) -> None:
     """A spec that breaks makes mkdocs fail before it touches the previous good site."""
-    project = _copy_project(tmp_path)
+    project = copy_project(tmp_path)
     site = tmp_path / "site"
-    assert _build(project, site).returncode == 0
+    assert build_site(site, project).returncode == 0
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     spec = project / "specs" / "gpus" / "rtx-4090.yaml"
     spec.write_text(spec.read_text().replace("unit: TFLOPS", "unit: TFLOP", 1))
-    failed = _build(project, site)
+    failed = build_site(site, project)
     assert failed.returncode == 1 and "[units-unknown]" in failed.stderr and "Traceback" not in failed.stderr
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
 

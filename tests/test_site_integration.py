@@ -5,7 +5,6 @@ under `mkdocs serve` shows after exactly one rebuild."""
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -13,20 +12,11 @@ import time
 import urllib.request
 from pathlib import Path
 
-from support import ROOT
+from support import ROOT, copy_project
 
 PYTHON = sys.executable
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)}
-
-
-def _project_copy(tmp_path: Path) -> Path:
-    project = tmp_path / "project"
-    project.mkdir()
-    for name in ("docs", "specs", "generator", "includes"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
-    return project
 
 
 def _break_ndr(project: Path) -> None:
@@ -36,7 +26,7 @@ def _break_ndr(project: Path) -> None:
 
 def test_broken_spec_fails_build_with_check_diagnostics(tmp_path: Path) -> None:
     """mkdocs build stops, listing exactly the diagnostics that check prints; no site is made."""
-    project = _project_copy(tmp_path)
+    project = copy_project(tmp_path)
     _break_ndr(project)
     check = subprocess.run([PYTHON, "-m", "generator", "check", "specs"], cwd=project, env=ENV,
                            capture_output=True, text=True, timeout=120)
@@ -53,7 +43,7 @@ def test_broken_spec_fails_build_with_check_diagnostics(tmp_path: Path) -> None:
 
 def test_build_command_writes_pages_and_nothing_on_failure(tmp_path: Path) -> None:
     """`generator build --out` writes the generated files; a failed run leaves them untouched."""
-    project = _project_copy(tmp_path)
+    project = copy_project(tmp_path)
     out = tmp_path / "out"
     done = subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
                           capture_output=True, text=True, timeout=120)
@@ -83,7 +73,7 @@ def _get(url: str) -> str:
 
 def test_serve_rebuilds_once_on_spec_edit(tmp_path: Path) -> None:
     """Editing a spec under `mkdocs serve` triggers one rebuild, and the page shows the new value."""
-    project = _project_copy(tmp_path)
+    project = copy_project(tmp_path)
     port = _free_port()
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen([MKDOCS, "serve", "-a", f"127.0.0.1:{port}"], cwd=project, env=ENV,

@@ -4,48 +4,29 @@ installs it, and these tests are what a reader sees."""
 
 from __future__ import annotations
 
-import functools
-import os
-import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# As the machine notes advise: no background networking, no component updates, no first run.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("browser-site")
-    done = subprocess.run([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-q", "-d", str(out)],
-                          cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
-                          timeout=300)
+    done = build_site(out)
     assert done.returncode == 0, done.stderr
     return out
 
 
 @pytest.fixture(scope="session")
 def base_url(site_dir: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site_dir)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve(site_dir) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -63,4 +44,3 @@ def page(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
-
