@@ -94,7 +94,7 @@ def corpus() -> None:
     import tracemalloc
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import invalid_cases, validate_with  # noqa: PLC0415
+    from support import invalid_cases, validate_with
 
     rows = []
     validate_with("specs/networks/warm.yaml", b"")  # parse the real tree once, as the tests do
