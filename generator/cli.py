@@ -1,5 +1,5 @@
-"""Command line: `python -m generator check|schema ...`. The only place, with the MkDocs hook,
-that reads or writes files; everything it calls is pure."""
+"""Command line: `python -m generator check|build|recommend|schema`. The only place, with the
+MkDocs hook, that reads or writes files; everything it calls is pure."""
 
 from __future__ import annotations
 
@@ -36,16 +36,12 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from .jsonschema import spec_schemas
-    text = json.dumps(spec_schemas(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    from .jsonschema import schema_files, spec_schemas
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        for name, schema in spec_schemas().items():
-            _write_if_changed(out / f"{name}.schema.json",
-                              json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+        for name, text in schema_files().items():
+            _write_if_changed(Path(args.out) / name, text)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(json.dumps(spec_schemas(), ensure_ascii=False, indent=2, sort_keys=True) + "\n")
     return 0
 
 

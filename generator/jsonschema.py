@@ -3,6 +3,7 @@ can complete and check YAML. One schema per spec folder."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -18,3 +19,9 @@ def spec_schemas() -> dict[str, dict[str, Any]]:
         schema.setdefault("title", kind)
         schemas[kind] = schema
     return schemas
+
+
+def schema_files() -> dict[str, str]:
+    """`<kind>.schema.json` -> its text, as written to schema/ and offered for download."""
+    return {f"{kind}.schema.json": json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+            for kind, schema in spec_schemas().items()}

@@ -15,7 +15,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
-from ..jsonschema import spec_schemas
+from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
 from . import advice, hardware, reference, selection
 from .context import Site
@@ -76,6 +76,5 @@ def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:
     env = environment()
     files = {name: env.get_template(name + ".j2").render(site=site, **context(site)) for name, context in PAGES.items()}
     files.update(reference.data_files(site))
-    for kind, schema in spec_schemas().items():
-        files[f"schema/{kind}.schema.json"] = json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    files.update({f"schema/{name}": text for name, text in schema_files().items()})
     return files
