@@ -3,10 +3,12 @@ breaking that one invariant fires exactly the rule that guards it."""
 
 from __future__ import annotations
 
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import validate_with
+from support import invalid_cases, real_files, validate_with
 
+from generator import load
 from generator.derive import FigureIndex
 from generator.knowledge import KnowledgeBase
 from generator.load import parse_spec
@@ -182,3 +184,64 @@ def test_loader_survives_yaml_punctuation(text: str) -> None:
     """Strings of YAML punctuation never raise either."""
     result = parse_spec("specs/networks/x.yaml", text.encode())
     assert isinstance(result, list) or isinstance(result.data, dict)
+
+
+# The loader reads ordinary files on a fast path without positions and falls back to the
+# position-keeping composer for anything unusual; both must give the same data, and the fast
+# path must never accept what the careful one refuses.
+# Mostly ordinary values (repeated to weight the draw), with the odd ones the fast path must hand
+# over: bad dates, times, merge keys, tags, anchors, aliases, duplicate or non-text keys, deep nesting.
+_GOOD_SCALARS = ["1", "-2", "0x1f", "1_000", "1.5", "1e3", ".inf", "-.nan", "~", "null", "", "yes", "No", "on",
+                 "true", "2026-01-31", "'1'", '"a: b"', "abc", "a b", "'x' # c", "|\n  block", "[1, 2]",
+                 "{a: 1}", "!!str 1"]
+_ODD_SCALARS = ["2026-13-45", "2026-01-31 10:00:00", "<<", "=", "!!int x", "&a 1", "*a", "!x y", "- 1",
+                "{a: 1, a: 2}", "[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]"]
+_SCALAR_TEXT = st.sampled_from(_GOOD_SCALARS * 8 + _ODD_SCALARS)
+_KEY_TEXT = st.sampled_from(["a", "b", "c", "'q'", "key two"] * 12 + ["1", "null", "yes", "? a", "<<", "[x]"])
+
+
+@st.composite
+def _yaml_document(draw: st.DrawFn, depth: int = 0) -> str:
+    lines = []
+    for key in draw(st.lists(_KEY_TEXT, min_size=1, max_size=4, unique=True)):
+        indent = "  " * depth
+        if depth < 3 and draw(st.booleans()):
+            lines.append(f"{indent}{key}:")
+            lines.append(draw(_yaml_document(depth + 1)))
+        elif draw(st.booleans()):
+            lines.append(f"{indent}{key}:")
+            lines.extend(f"{indent}  - {v}" for v in draw(st.lists(_SCALAR_TEXT, max_size=3)))
+        else:
+            lines.append(f"{indent}{key}: {draw(_SCALAR_TEXT)}")
+    return "\n".join(lines)
+
+
+def _careful(text: str) -> object:
+    try:
+        return load._compose(text).data
+    except (load._LoadProblem, yaml.YAMLError):
+        return "refused"
+
+
+@settings(max_examples=400, deadline=None)
+@given(_yaml_document())
+def test_fast_path_agrees_with_careful_path(text: str) -> None:
+    fast = load._fast_data(text)
+    if fast is not None:
+        assert fast == _careful(text)
+
+
+def test_fast_path_reads_every_real_file_like_the_careful_path() -> None:
+    for spec in real_files():
+        text = spec.raw.decode()
+        fast = load._fast_data(text)
+        assert fast is not None, spec.path
+        assert fast == load._compose(text).data, spec.path
+
+
+def test_fast_path_never_accepts_an_invalid_fixture() -> None:
+    for case in invalid_cases():
+        text = case.raw.decode("utf-8", "replace")
+        fast = load._fast_data(text)
+        if fast is not None:
+            assert fast == _careful(text), case.name
