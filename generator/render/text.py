@@ -42,15 +42,19 @@ def md(text: Any) -> Markup:
     return Markup(escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
-_INERT = re.compile(r"[\\`*_{}\[\]()#+\-.!|~^=:$@%]")
+# One pass, character by character: HTML's own five characters become entities, and every
+# character Markdown or an extension could act on a numeric character reference.
+_INERT = str.maketrans({
+    **{ch: f"&#{ord(ch)};" for ch in "\\`*_{}[]()#+-.!|~^=:$@%"},
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;",
+})
 
 
 def inert(text: Any) -> Markup:
     """Spec text for an HTML fragment, also inert if the fragment lands in a Markdown context:
     HTML-escaped, and every character Markdown or an extension could act on written as a
     numeric character reference (shown identically, parsed by nothing)."""
-    escaped = str(escape(str(text)))
-    return Markup(_INERT.sub(lambda m: f"&#{ord(m.group(0))};", escaped))
+    return Markup(str(text).translate(_INERT))
 
 
 def expand_text(text: Any, figures: Any, sources: dict[str, Any], *, markdown: bool) -> Markup:
