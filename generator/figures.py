@@ -11,6 +11,7 @@ import typing
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -76,14 +77,22 @@ def _walk(entity_id: str, node: Any, names: tuple[str, ...], path: DataPath, dim
     elif isinstance(node, Count):
         yield Figure(entity_id, ".".join(names), Fraction(node.value), "count", "", source=node.source, path=path)
     elif isinstance(node, BaseModel):
-        for field_name, info in type(node).model_fields.items():
+        for field_name, field_dim in _figure_fields(type(node)):
             child = getattr(node, field_name)
             if child is not None:
-                yield from _walk(entity_id, child, names + (field_name,), path + (field_name,), _dim(info.metadata, info.annotation))
+                yield from _walk(entity_id, child, names + (field_name,), path + (field_name,), field_dim)
     elif isinstance(node, list):
         for index, item in enumerate(node):
             label = str(getattr(item, "key", index))
             yield from _walk(entity_id, item, names + (label,), path + (index,), dim)
+
+
+@cache
+def _figure_fields(model: type[BaseModel]) -> tuple[tuple[str, str | None], ...]:
+    """Per class, once: the fields that can hold a figure (a model, or a list of them), with the
+    dimension their annotation declares. Text, ids and numbers are skipped without a look."""
+    return tuple((name, _dim(info.metadata, info.annotation)) for name, info in model.model_fields.items()
+                 if _holds_model(info.annotation))
 
 
 def _dim(metadata: list[Any], annotation: Any) -> str | None:
@@ -95,6 +104,12 @@ def _dim(metadata: list[Any], annotation: Any) -> str | None:
             if isinstance(item, Dim):
                 return item.dimension
     return None
+
+
+def _holds_model(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_holds_model(arg) for arg in typing.get_args(annotation))
 
 
 def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None) -> Figure:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import svgwrite
 from markupsafe import Markup
@@ -25,6 +26,7 @@ TRUNK = 14  # trunk offset right of the parent box
 MAX_TEXT_W = {"question": 150, "leaf": 240}
 
 
+@lru_cache(maxsize=8192)  # wrapping asks for the same characters and words again and again
 def text_width(text: str, size: int = FONT) -> float:
     """Width estimate for layout: CJK and full-width characters are one em, others ~0.66 em
     (generous: Noto's Latin glyphs under a CJK font stack run wide)."""
@@ -37,19 +39,21 @@ _NO_LINE_START = set("）)，。、；：！？」』")
 def wrap(text: str, width: float, size: int = FONT) -> list[str]:
     """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit."""
     tokens = re.findall(r"[A-Za-z0-9.+/()\-]+ ?|.", text)
-    lines, current = [], ""
+    lines, current, used = [], "", 0.0  # `used`: width of `current`, kept as it grows
     for token in tokens:
         if current and token in _NO_LINE_START:  # keep closing punctuation with its text
             current += token
+            used += text_width(token, size)
             continue
-        if current and text_width(current + token.rstrip(), size) > width:
+        if current and used + text_width(token.rstrip(), size) > width:
             lines.append(current.rstrip())
-            current = ""
+            current, used = "", 0.0
         while text_width(token, size) > width:  # a word longer than the line: cut it
             cut = max(1, int(width / (size * 0.6)))
             lines.append(token[:cut])
             token = token[cut:]
         current += token
+        used += text_width(token, size)
     return [*lines, current.rstrip()] if current.strip() else lines or [""]
 
 

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from .load import DataPath, Mark, ParsedFile
+from .model.walk import Node, cites_source, walk
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,11 @@ class Loaded:
     def at(self, path: DataPath) -> Mark:
         return self.file.value_mark(path)
 
+    @cached_property
+    def nodes(self) -> list[Node]:
+        """Every value of the entity with its path and field markers, walked once (see `walk`)."""
+        return walk(self.model)
+
 
 @dataclass(frozen=True)
 class KnowledgeBase:
@@ -42,6 +48,18 @@ class KnowledgeBase:
         for entity in sorted(self.entities.values(), key=lambda e: (e.kind, e.id)):
             by_kind.setdefault(entity.kind, []).append(entity)
         return by_kind
+
+    @cached_property
+    def citations(self) -> dict[str, set[str]]:
+        """Source id -> the ids of the entities that cite it (any field that references a source)."""
+        cited: dict[str, set[str]] = {}
+        for entity in self:
+            if entity.kind == "sources":
+                continue
+            for _path, value, marks in entity.nodes:
+                if isinstance(value, str) and cites_source(marks):
+                    cited.setdefault(value, set()).add(entity.id)
+        return cited
 
     def of_kind(self, kind: str) -> list[Loaded]:
         return list(self._by_kind.get(kind, []))

@@ -232,41 +232,54 @@ def _fast_events(parser: Any) -> dict[str, Any]:
     event = get()
     if type(event) is not MappingStartEvent or event.tag is not None or event.anchor is not None:
         raise _Fallback
-    # Each open container: (container, pending key or None for lists / _NO_KEY awaiting a key).
+    # The open containers, and for each the key awaiting its value: _NO_KEY while a mapping
+    # waits for its next key, None in a list.
     stack: list[Any] = [root]
     keys: list[Any] = [_NO_KEY]
-    while stack:
+    top: Any = root
+    key: Any = _NO_KEY
+    value: Any
+    while True:
         event = get()
         kind = type(event)
-        top = stack[-1]
-        key = keys[-1]
-        if kind is MappingEndEvent or kind is SequenceEndEvent:
-            stack.pop()
-            keys.pop()
-            continue
         if kind is ScalarEvent:
-            if event.tag is not None or event.anchor is not None or len(event.value) > MAX_SCALAR_CHARS:
+            if event.tag is not None or event.anchor is not None:
                 raise _Fallback
-            value = _fast_scalar(event)
+            value = event.value
+            if event.implicit[0]:  # plain scalar: may be a number, date, boolean or null
+                value = _plain_scalar(value)
+            elif len(value) > MAX_SCALAR_CHARS:
+                raise _Fallback
             if key is _NO_KEY:  # this scalar is a key
                 if type(value) is not str or value in top:
                     raise _Fallback
-                keys[-1] = value
-                continue
-        elif kind is MappingStartEvent or kind is SequenceStartEvent:
-            if key is _NO_KEY or event.tag is not None or event.anchor is not None or len(stack) + 1 >= MAX_DEPTH:
-                raise _Fallback
-            value = {} if kind is MappingStartEvent else []
-        else:  # alias, or anything unexpected
+                key = value
+            elif key is None:
+                top.append(value)
+            else:
+                top[key] = value
+                key = _NO_KEY
+            continue
+        if kind is MappingEndEvent or kind is SequenceEndEvent:
+            stack.pop()
+            keys.pop()
+            if not stack:
+                break
+            top, key = stack[-1], keys[-1]
+            continue
+        if kind is not MappingStartEvent and kind is not SequenceStartEvent:
+            raise _Fallback  # an alias, or anything unexpected
+        if key is _NO_KEY or event.tag is not None or event.anchor is not None or len(stack) + 1 >= MAX_DEPTH:
             raise _Fallback
+        value = {} if kind is MappingStartEvent else []
         if key is None:
             top.append(value)
         else:
             top[key] = value
-            keys[-1] = _NO_KEY
-        if kind is not ScalarEvent:
-            stack.append(value)
-            keys.append(_NO_KEY if kind is MappingStartEvent else None)
+        keys[-1] = None if key is None else _NO_KEY
+        stack.append(value)
+        top, key = value, (_NO_KEY if kind is MappingStartEvent else None)
+        keys.append(key)
     if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
         raise _Fallback
     return root
@@ -274,20 +287,31 @@ def _fast_events(parser: Any) -> dict[str, Any]:
 
 _NO_KEY = object()
 _NONE: list[Any] = []
+# Plain scalars already resolved (all immutable: str, int, float, bool, None, date). Spec files
+# repeat the same numbers, dates and words, so resolving each text once saves most regex work.
+_PLAIN: dict[str, Any] = {}
+_PLAIN_MAX = 1 << 16
 
 
-def _fast_scalar(event: Any) -> Any:
-    value: str = event.value
-    if not event.implicit[0]:  # quoted or block scalar: always a string
-        return value
-    for tag, regexp in _RESOLVERS.get(value[:1], _NONE) + _RESOLVERS.get(None, _NONE):
-        if regexp.match(value):
+def _plain_scalar(text: str) -> Any:
+    try:
+        return _PLAIN[text]
+    except KeyError:
+        pass
+    if len(text) > MAX_SCALAR_CHARS:
+        raise _Fallback
+    value: Any = text
+    for tag, regexp in _RESOLVERS.get(text[:1], _NONE) + _RESOLVERS.get(None, _NONE):
+        if regexp.match(text):
             if tag not in _FAST_TAGS:
                 raise _Fallback
-            result = _CONSTRUCT[tag](_CONSTRUCTOR, ScalarNode(tag, value))
-            if isinstance(result, _dt.datetime):
+            value = _CONSTRUCT[tag](_CONSTRUCTOR, ScalarNode(tag, text))
+            if isinstance(value, _dt.datetime):
                 raise _Fallback
-            return result
+            break
+    if len(_PLAIN) >= _PLAIN_MAX:
+        _PLAIN.clear()
+    _PLAIN[text] = value
     return value
 
 

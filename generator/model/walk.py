@@ -4,13 +4,13 @@ markers (`Dim`, `Ref`) of its annotation. Rules use it instead of knowing every 
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
 
 from ..load import DataPath
+from .common import Ref
 
 
 def markers(annotation: Any) -> list[Any]:
@@ -28,14 +28,35 @@ def _fields(model: type[BaseModel]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
                  for name, info in model.model_fields.items())
 
 
-def walk(node: Any, path: DataPath = (), marks: tuple[Any, ...] = ()) -> Iterator[tuple[DataPath, Any, tuple[Any, ...]]]:
-    """Yield (path, value, markers) for every value below `node`, depth first."""
-    yield path, node, marks
-    if isinstance(node, BaseModel):
-        for name, field_marks in _fields(type(node)):
-            value = getattr(node, name)
-            if value is not None:
-                yield from walk(value, path + (name,), field_marks)
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            yield from walk(item, path + (index,), marks)
+Node = tuple[DataPath, Any, tuple[Any, ...]]
+
+
+def walk(root: Any) -> list[Node]:
+    """Every value below `root` as (path, value, markers), depth first, parents before children.
+    A list rather than a generator: each entity is walked once and the result shared by every
+    rule (see `Loaded.nodes`), which matters at thousands of files."""
+    out: list[Node] = []
+    stack: list[Node] = [((), root, ())]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        path, value, marks = node
+        if isinstance(value, BaseModel):
+            children = [(path + (name,), child, field_marks) for name, field_marks in _fields(type(value))
+                        if (child := getattr(value, name)) is not None]
+            stack.extend(reversed(children))
+        elif isinstance(value, list):
+            stack.extend(reversed([(path + (index,), item, marks) for index, item in enumerate(value)]))
+    return out
+
+
+@cache  # marker tuples are few (one per class and field) and hashable
+def cites_source(marks: tuple[Any, ...]) -> bool:
+    """Whether a field with these markers names a source."""
+    return any(isinstance(m, Ref) and "sources" in m.kinds for m in marks)
+
+
+@cache
+def ref_of(marks: tuple[Any, ...]) -> Ref | None:
+    """The `Ref` marker among a field's markers, if it is a reference field."""
+    return next((m for m in marks if isinstance(m, Ref)), None)

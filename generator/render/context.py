@@ -28,6 +28,10 @@ class Site:
     def fig(self, ref: str) -> Figure | None:
         return self.figures.get(ref)
 
+    @cached_property
+    def _links(self) -> dict[tuple[str, str | None], Markup]:
+        return {}  # (entity id, label) -> link: pages link the same entities again and again
+
     def cell(self, ref: str, *, unit: str | None = None, direction: str | None = None,
              show_direction: bool | None = None) -> Cell:
         figure = self.fig(ref)
@@ -44,6 +48,12 @@ class Site:
         """An HTML link to where an entity is shown (pages live one level below the root)."""
         if entity_id is None:
             return Markup("—")
+        known = self._links.get((entity_id, label))
+        if known is None:
+            known = self._links[(entity_id, label)] = self._link(entity_id, label)
+        return known
+
+    def _link(self, entity_id: str, label: str | None) -> Markup:
         entity = self.kb.get(entity_id)
         if entity is None:
             return escape(entity_id)

@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
-from ..model.common import Ref
-from ..model.walk import walk
+from ..model.walk import ref_of
 from .base import Context, report
 
 
 def check_references(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
-        for path, value, marks in walk(entity.model):
-            ref = next((m for m in marks if isinstance(m, Ref)), None)
+        for path, value, marks in entity.nodes:
+            ref = ref_of(marks)
             if ref is None or not isinstance(value, str) or path[-1:] == ("id",):
                 continue
             target = ctx.kb.get(value)
@@ -28,13 +27,7 @@ def check_references(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def check_unused_sources(ctx: Context) -> Iterator[Diagnostic]:
-    cited: set[str] = set()
-    for entity in ctx.kb:
-        if entity.kind == "sources":
-            continue
-        for _path, value, marks in walk(entity.model):
-            if isinstance(value, str) and any(isinstance(m, Ref) and "sources" in m.kinds for m in marks):
-                cited.add(value)
+    cited = ctx.kb.citations
     for source in ctx.kb.of_kind("sources"):
         if source.id not in cited:
             yield report(source, ("id",), "refs-unused-source",

@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 
 from ..diagnostics import Diagnostic
 from ..model.common import Count, Price, Quantity
-from ..model.walk import walk
 from .base import Context, report
 
 _PRIMARY_KINDS = {"sources", "gpus", "interconnects", "networks"}
@@ -39,7 +38,7 @@ def check_primary_figures(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
         if entity.kind not in _PRIMARY_KINDS - {"sources"}:
             continue
-        for path, value, _marks in walk(entity.model):
+        for path, value, _marks in entity.nodes:
             if not isinstance(value, (Quantity, Count)) or isinstance(value, Price):
                 continue
             source = ctx.kb.get(value.source)
@@ -51,7 +50,7 @@ def check_primary_figures(ctx: Context) -> Iterator[Diagnostic]:
 
 def check_prices(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
-        for path, value, _marks in walk(entity.model):
+        for path, value, _marks in entity.nodes:
             if isinstance(value, Price):
                 source = ctx.kb.get(value.source)
                 if source is not None and source.kind == "sources" and source.model.kind not in _PRICE_KINDS:

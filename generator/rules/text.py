@@ -9,14 +9,13 @@ from ..diagnostics import Diagnostic
 from ..figure_text import FIGURE_REF, typed_figures
 from ..knowledge import Loaded
 from ..model.common import Quote, Text
-from ..model.walk import walk
 from ..units import DERIVED_UNITS, UNITS
 from .base import Context, report
 
 
 def check_text_figures(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
-        for path, value, marks in walk(entity.model):
+        for path, value, marks in entity.nodes:
             if not isinstance(value, Text):
                 continue
             for lang in ("zh", "en"):

@@ -6,14 +6,13 @@ from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
 from ..model.common import Dim, Quantity
-from ..model.walk import walk
 from ..units import UNITS, units_of
 from .base import Context, report
 
 
 def check_units(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
-        for path, value, marks in walk(entity.model):
+        for path, value, marks in entity.nodes:
             if not isinstance(value, Quantity):
                 continue
             dim = next((m.dimension for m in marks if isinstance(m, Dim)), None)
