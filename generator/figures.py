@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from .load import DataPath
 from .model.common import Count, Dim, Quantity
+from .model.walk import holds_model
 from .units import DERIVED_UNITS, UNITS, decimals_of, from_base, to_base
 
 
@@ -92,7 +93,7 @@ def _figure_fields(model: type[BaseModel]) -> tuple[tuple[str, str | None], ...]
     """Per class, once: the fields that can hold a figure (a model, or a list of them), with the
     dimension their annotation declares. Text, ids and numbers are skipped without a look."""
     return tuple((name, _dim(info.metadata, info.annotation)) for name, info in model.model_fields.items()
-                 if _holds_model(info.annotation))
+                 if holds_model(info.annotation))
 
 
 def _dim(metadata: list[Any], annotation: Any) -> str | None:
@@ -104,12 +105,6 @@ def _dim(metadata: list[Any], annotation: Any) -> str | None:
             if isinstance(item, Dim):
                 return item.dimension
     return None
-
-
-def _holds_model(annotation: Any) -> bool:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return True
-    return any(_holds_model(arg) for arg in typing.get_args(annotation))
 
 
 def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None) -> Figure:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
+from .gcpause import without_cycle_collection
 from .knowledge import KnowledgeBase, Loaded
 from .load import parse_spec
 from .model import KINDS
@@ -53,6 +54,7 @@ def build_file(spec: SpecFile) -> Built:
     return build_entity(spec.kind, parsed, spec.stem)
 
 
+@without_cycle_collection
 def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
              memo: dict[SpecFile, Built] | None = None) -> Result:
     """Check a whole tree. `memo` (owned by the caller, e.g. a `mkdocs serve` session or the

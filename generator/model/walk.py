@@ -1,4 +1,5 @@
-"""Generic traversal of a typed entity: every field value with its data path and the metadata
+"""Generic traversal of a typed entity: every value a rule can check (sub-models such as
+quantities and texts, and references to other entities) with its data path and the metadata
 markers (`Dim`, `Ref`) of its annotation. Rules use it instead of knowing every entity type."""
 
 from __future__ import annotations
@@ -23,16 +24,29 @@ def markers(annotation: Any) -> list[Any]:
 
 @cache
 def _fields(model: type[BaseModel]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
-    # Per class, once: reading annotations is the expensive part of a walk.
-    return tuple((name, tuple(info.metadata) + tuple(markers(info.annotation)))
-                 for name, info in model.model_fields.items())
+    # Per class, once: reading annotations is the expensive part of a walk. Fields that can
+    # hold neither a model nor a reference (names, numbers, flags) are left out altogether.
+    out = []
+    for name, info in model.model_fields.items():
+        marks = tuple(info.metadata) + tuple(markers(info.annotation))
+        if holds_model(info.annotation) or any(isinstance(m, Ref) for m in marks):
+            out.append((name, marks))
+    return tuple(out)
+
+
+def holds_model(annotation: Any) -> bool:
+    """Whether a value of this annotation can be, or contain, a pydantic model."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(holds_model(arg) for arg in typing.get_args(annotation))
 
 
 Node = tuple[DataPath, Any, tuple[Any, ...]]
 
 
 def walk(root: Any) -> list[Node]:
-    """Every value below `root` as (path, value, markers), depth first, parents before children.
+    """Every checkable value below `root` as (path, value, markers), depth first, parents before
+    children: models, lists of them, and reference fields (plain scalars are skipped).
     A list rather than a generator: each entity is walked once and the result shared by every
     rule (see `Loaded.nodes`), which matters at thousands of files."""
     out: list[Node] = []

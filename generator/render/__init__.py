@@ -15,6 +15,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
+from ..gcpause import without_cycle_collection
 from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
 from . import advice, hardware, reference, selection
@@ -71,6 +72,7 @@ def yaml_str(text: object) -> Markup:
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
+@without_cycle_collection
 def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:
     site = Site(kb, figures)
     env = environment()
