@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
+from .fanout import split_map, worth_forking
 from .gcpause import without_cycle_collection
 from .knowledge import KnowledgeBase, Loaded
-from .load import parse_spec
+from .load import ParsedFile, parse_spec
 from .model import KINDS
 from .rules import RULE_CHECKS, Context
 from .schema import build_entity
@@ -44,11 +45,19 @@ Built = Loaded | list[Diagnostic]
 
 def build_file(spec: SpecFile) -> Built:
     """Parse and type one file (pure; the result depends only on path, folder, name and bytes)."""
+    return _typed(spec, _parsed(spec))
+
+
+def _parsed(spec: SpecFile) -> ParsedFile | list[Diagnostic]:
+    # The share of the work a helper process can take: its result is plain data.
     if spec.kind not in KINDS:
         return [Diagnostic(spec.path, 1, 1, "schema-folder",
                            f"unexpected folder {spec.kind!r}: spec files live in one of "
                            f"{', '.join(k + '/' for k in KINDS)}")]
-    parsed = parse_spec(spec.path, spec.raw)
+    return parse_spec(spec.path, spec.raw)
+
+
+def _typed(spec: SpecFile, parsed: ParsedFile | list[Diagnostic]) -> Built:
     if isinstance(parsed, list):
         return parsed
     return build_entity(spec.kind, parsed, spec.stem)
@@ -61,12 +70,13 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
     tests) lets unchanged files skip parsing; results are the same with or without it."""
     diagnostics: list[Diagnostic] = list(early or [])
     entities: dict[str, Loaded] = {}
-    for spec in sorted(files, key=lambda f: f.path):
-        built = memo.get(spec) if memo is not None else None
-        if built is None:
-            built = build_file(spec)
-            if memo is not None:
-                memo[spec] = built
+    ordered = sorted(files, key=lambda f: f.path)
+    todo = list(dict.fromkeys(spec for spec in ordered if memo is None or spec not in memo))
+    built_now = {spec: _typed(spec, parsed) for spec, parsed in zip(todo, split_map(_parsed, todo, parallel=worth_forking(len(todo))), strict=True)}
+    if memo is not None:
+        memo.update(built_now)
+    for spec in ordered:
+        built = built_now[spec] if memo is None else memo[spec]
         if isinstance(built, list):
             diagnostics.extend(built)
             continue

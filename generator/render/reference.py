@@ -124,22 +124,35 @@ def _json_lines(records: list[dict[str, Any]]) -> str:
 
 
 def _csv(records: list[dict[str, Any]]) -> str:
-    rows = [dict(_flatten(r)) for r in records]
+    rows = []
+    for record in records:
+        row: dict[str, Any] = {}
+        _flatten(record, "", row)
+        rows.append(row)
     columns = sorted({key for row in rows for key in row}, key=lambda k: (k != "id", k))
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
     for row in rows:
         # A leading =, +, - or @ would run as a formula in a spreadsheet: prefix it.
-        writer.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@" else v) for k, v in row.items()})
+        writer.writerow([_cell(row.get(column, "")) for column in columns])
     return out.getvalue()
 
 
-def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+def _cell(value: Any) -> Any:
+    return "'" + value if isinstance(value, str) and value[:1] in "=+-@" and value else value
+
+
+def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:
+    """Nested records as dotted columns; a list of plain values becomes one '; '-joined cell."""
     if isinstance(value, dict):
-        return [pair for key, child in value.items() for pair in _flatten(child, f"{prefix}{key}.")]
-    if isinstance(value, list):
+        for key, child in value.items():
+            _flatten(child, f"{prefix}{key}.", out)
+    elif isinstance(value, list):
         if all(not isinstance(v, (dict, list)) for v in value):
-            return [(prefix[:-1], "; ".join(str(v) for v in value))]
-        return [pair for i, child in enumerate(value) for pair in _flatten(child, f"{prefix}{i}.")]
-    return [(prefix[:-1], value)]
+            out[prefix[:-1]] = "; ".join(str(v) for v in value)
+        else:
+            for i, child in enumerate(value):
+                _flatten(child, f"{prefix}{i}.", out)
+    else:
+        out[prefix[:-1]] = value

@@ -1,0 +1,104 @@
+"""The forked helper: same results in the same order as a plain map, whatever happens to the
+helper; and a knowledge base validated and rendered with a helper gives byte-identical output."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from support import invalid_cases, real_files, with_file
+
+from generator import fanout
+from generator.render import render_site
+from generator.validate import validate
+
+PARENT = os.getpid()
+
+
+def _double_with_pid(x: int) -> tuple[int, int]:
+    return x * 2, os.getpid()
+
+
+def test_helper_takes_its_share_and_results_keep_their_order() -> None:
+    assert fanout.can_fork(), "tests run single-threaded on a machine with two cores or more"
+    out = fanout.split_map(_double_with_pid, list(range(50)), parallel=True)
+    assert [v for v, _pid in out] == [x * 2 for x in range(50)]
+    pids = [pid for _v, pid in out]
+    assert pids[:25] == [PARENT] * 25 and PARENT not in pids[25:]
+
+
+def test_helper_takes_chosen_items() -> None:
+    out = fanout.split_map(_double_with_pid, list(range(10)), parallel=True, helper_takes=lambda i: i % 3 == 0)
+    assert [v for v, _pid in out] == [x * 2 for x in range(10)]
+    assert [pid != PARENT for _v, pid in out] == [i % 3 == 0 for i in range(10)]
+
+
+def _fails_in_helper(x: int) -> tuple[int, int]:
+    if os.getpid() != PARENT:
+        raise RuntimeError("helper trouble")
+    return x + 1, os.getpid()
+
+
+def test_failing_helper_share_is_recomputed_by_the_parent() -> None:
+    out = fanout.split_map(_fails_in_helper, list(range(8)), parallel=True)
+    assert out == [(x + 1, PARENT) for x in range(8)]
+
+
+def _helper_dies(x: int) -> int:
+    if os.getpid() != PARENT:
+        os._exit(3)
+    return -x
+
+
+def test_dead_helper_share_is_recomputed_by_the_parent() -> None:
+    assert fanout.split_map(_helper_dies, list(range(6)), parallel=True) == [-x for x in range(6)]
+
+
+def _fails_in_parent(x: int) -> int:
+    if os.getpid() == PARENT and x == 1:
+        raise ValueError("parent trouble")
+    return x
+
+
+def test_error_in_the_parent_share_propagates_and_leaves_no_helper() -> None:
+    with pytest.raises(ValueError, match="parent trouble"):
+        fanout.split_map(_fails_in_parent, list(range(6)), parallel=True)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child left behind, not even a zombie
+
+
+def test_no_fork_while_other_threads_run() -> None:
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        assert not fanout.can_fork()
+        out = fanout.split_map(_double_with_pid, list(range(4)), parallel=True)
+        assert {pid for _v, pid in out} == {PARENT}
+    finally:
+        stop.set()
+        worker.join()
+
+
+def test_knowledge_base_with_helper_gives_identical_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = list(real_files())
+    alone = validate(files)
+    pages = render_site(alone.kb, alone.figures)  # type: ignore[arg-type]
+    monkeypatch.setattr(fanout, "MIN_ITEMS", 1)
+    helped = validate(files)
+    assert helped.ok and helped.diagnostics == alone.diagnostics
+    assert render_site(helped.kb, helped.figures) == pages  # type: ignore[arg-type]
+
+
+def test_broken_specs_with_helper_give_identical_diagnostics(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = invalid_cases()[::7]
+    alone = [validate(with_file(c.target, c.raw)).diagnostics for c in cases]  # type: ignore[arg-type]
+    monkeypatch.setattr(fanout, "MIN_ITEMS", 1)
+    assert [validate(with_file(c.target, c.raw)).diagnostics for c in cases] == alone  # type: ignore[arg-type]
+
+
+def test_every_page_is_a_render_task() -> None:
+    from generator.render import _HELPER_TASKS, _TASKS, PAGES
+    assert sorted(_TASKS) == sorted([*PAGES, "data", "schema"])
+    assert _HELPER_TASKS.issubset(_TASKS) and set(_TASKS) != _HELPER_TASKS
