@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -27,10 +28,11 @@ MIN_ITEMS = 1000
 
 def can_fork() -> bool:
     """Forking is only safe with a single thread (a helper could inherit a lock held by another
-    thread: `mkdocs serve` runs its watcher in threads) and only useful with a second core."""
-    if not hasattr(os, "fork") or threading.active_count() != 1:
+    thread: `mkdocs serve` runs its watcher in threads) and only useful with a second core. Only
+    on Linux: macOS system libraries are not safe to use in a forked child."""
+    if not sys.platform.startswith("linux") or threading.active_count() != 1:
         return False
-    return len(os.sched_getaffinity(0)) > 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) > 1
+    return len(os.sched_getaffinity(0)) > 1
 
 
 def worth_forking(size: int) -> bool:
