@@ -4,6 +4,7 @@ helper; and a knowledge base validated and rendered with a helper gives byte-ide
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 import pytest
@@ -16,19 +17,39 @@ from generator.validate import validate
 PARENT = os.getpid()
 
 
+@pytest.fixture
+def helper_allowed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Let the helper fork even when other tests' session fixtures (the browser tests' web
+    server thread) are still running: the helper here only computes and exits. Records the
+    helpers' process ids."""
+    assert sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1, "CI machines have two cores"
+    monkeypatch.setattr(fanout.threading, "active_count", lambda: 1)
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+    monkeypatch.setattr(fanout.os, "fork", fork)
+    return forked
+
+
 def _double_with_pid(x: int) -> tuple[int, int]:
     return x * 2, os.getpid()
 
 
-def test_helper_takes_its_share_and_results_keep_their_order() -> None:
-    assert fanout.can_fork(), "tests run single-threaded on a machine with two cores or more"
+def test_helper_takes_its_share_and_results_keep_their_order(helper_allowed: list[int]) -> None:
+    assert fanout.can_fork()
     out = fanout.split_map(_double_with_pid, list(range(50)), parallel=True)
     assert [v for v, _pid in out] == [x * 2 for x in range(50)]
     pids = [pid for _v, pid in out]
     assert pids[:25] == [PARENT] * 25 and PARENT not in pids[25:]
+    assert len(helper_allowed) == 1
 
 
-def test_helper_takes_chosen_items() -> None:
+def test_helper_takes_chosen_items(helper_allowed: list[int]) -> None:
     out = fanout.split_map(_double_with_pid, list(range(10)), parallel=True, helper_takes=lambda i: i % 3 == 0)
     assert [v for v, _pid in out] == [x * 2 for x in range(10)]
     assert [pid != PARENT for _v, pid in out] == [i % 3 == 0 for i in range(10)]
@@ -40,9 +61,10 @@ def _fails_in_helper(x: int) -> tuple[int, int]:
     return x + 1, os.getpid()
 
 
-def test_failing_helper_share_is_recomputed_by_the_parent() -> None:
+def test_failing_helper_share_is_recomputed_by_the_parent(helper_allowed: list[int]) -> None:
     out = fanout.split_map(_fails_in_helper, list(range(8)), parallel=True)
     assert out == [(x + 1, PARENT) for x in range(8)]
+    assert len(helper_allowed) == 1
 
 
 def _helper_dies(x: int) -> int:
@@ -51,8 +73,9 @@ def _helper_dies(x: int) -> int:
     return -x
 
 
-def test_dead_helper_share_is_recomputed_by_the_parent() -> None:
+def test_dead_helper_share_is_recomputed_by_the_parent(helper_allowed: list[int]) -> None:
     assert fanout.split_map(_helper_dies, list(range(6)), parallel=True) == [-x for x in range(6)]
+    assert len(helper_allowed) == 1
 
 
 def _fails_in_parent(x: int) -> int:
@@ -61,11 +84,12 @@ def _fails_in_parent(x: int) -> int:
     return x
 
 
-def test_error_in_the_parent_share_propagates_and_leaves_no_helper() -> None:
+def test_error_in_the_parent_share_propagates_and_leaves_no_helper(helper_allowed: list[int]) -> None:
     with pytest.raises(ValueError, match="parent trouble"):
         fanout.split_map(_fails_in_parent, list(range(6)), parallel=True)
+    [pid] = helper_allowed
     with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)  # no child left behind, not even a zombie
+        os.waitpid(pid, os.WNOHANG)  # stopped and reaped: not even a zombie left
 
 
 def test_no_fork_while_other_threads_run() -> None:
@@ -81,7 +105,8 @@ def test_no_fork_while_other_threads_run() -> None:
         worker.join()
 
 
-def test_knowledge_base_with_helper_gives_identical_output(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_knowledge_base_with_helper_gives_identical_output(monkeypatch: pytest.MonkeyPatch,
+                                                           helper_allowed: list[int]) -> None:
     files = list(real_files())
     alone = validate(files)
     pages = render_site(alone.kb, alone.figures)  # type: ignore[arg-type]
@@ -89,13 +114,16 @@ def test_knowledge_base_with_helper_gives_identical_output(monkeypatch: pytest.M
     helped = validate(files)
     assert helped.ok and helped.diagnostics == alone.diagnostics
     assert render_site(helped.kb, helped.figures) == pages  # type: ignore[arg-type]
+    assert len(helper_allowed) == 2  # one for parsing, one for rendering
 
 
-def test_broken_specs_with_helper_give_identical_diagnostics(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_broken_specs_with_helper_give_identical_diagnostics(monkeypatch: pytest.MonkeyPatch,
+                                                             helper_allowed: list[int]) -> None:
     cases = invalid_cases()[::7]
     alone = [validate(with_file(c.target, c.raw)).diagnostics for c in cases]  # type: ignore[arg-type]
     monkeypatch.setattr(fanout, "MIN_ITEMS", 1)
     assert [validate(with_file(c.target, c.raw)).diagnostics for c in cases] == alone  # type: ignore[arg-type]
+    assert len(helper_allowed) == len(cases)
 
 
 def test_every_page_is_a_render_task() -> None:
