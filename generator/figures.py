@@ -8,8 +8,7 @@ page can never show a number that the validator did not see.
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -52,40 +51,32 @@ class Figure:
 def stated_figures(entity_id: str, model: BaseModel, data: Any = None) -> dict[str, Figure]:
     """All quantities and counts written in one entity, keyed by dotted name. `data` is the raw
     parsed file: it still tells `41` from `41.0`, which sets the rounding a figure is read with."""
-    return {f.name: _with_rounding(f, data) for f in _walk(entity_id, model, (), (), None)}
-
-
-def _with_rounding(figure: Figure, data: Any) -> Figure:
-    if figure.path is None or figure.dimension == "count" or not figure.usable:
-        return figure
-    node = data
-    for part in figure.path + ("value",):
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            return figure
-    if isinstance(node, bool) or not isinstance(node, (int, float)):
-        return figure
-    if figure.tolerance_pct is not None:
-        return figure
-    half_digit = Fraction(1, 2 * 10 ** decimals_of(node))
-    return replace(figure, tolerance=to_base(half_digit, figure.unit))
-
-
-def _walk(entity_id: str, node: Any, names: tuple[str, ...], path: DataPath, dim: str | None) -> Iterator[Figure]:
-    if isinstance(node, Quantity):
-        yield _quantity_figure(entity_id, node, names, path, dim)
-    elif isinstance(node, Count):
-        yield Figure(entity_id, ".".join(names), Fraction(node.value), "count", "", source=node.source, path=path)
-    elif isinstance(node, BaseModel):
-        for field_name, field_dim in _figure_fields(type(node)):
-            child = getattr(node, field_name)
-            if child is not None:
-                yield from _walk(entity_id, child, names + (field_name,), path + (field_name,), field_dim)
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            label = str(getattr(item, "key", index))
-            yield from _walk(entity_id, item, names + (label,), path + (index,), dim)
+    figures: dict[str, Figure] = {}
+    # Depth first with an explicit stack: (node, name parts, data path, dimension, same place in `data`).
+    stack: list[tuple[Any, tuple[str, ...], DataPath, str | None, Any]] = [(model, (), (), None, data)]
+    while stack:
+        node, names, path, dim, raw = stack.pop()
+        if isinstance(node, Quantity):
+            literal = raw.get("value") if isinstance(raw, dict) else None
+            figure = _quantity_figure(entity_id, node, names, path, dim, literal)
+            figures[figure.name] = figure
+        elif isinstance(node, Count):
+            name = ".".join(names)
+            figures[name] = Figure(entity_id, name, Fraction(node.value), "count", "", source=node.source, path=path)
+        elif isinstance(node, BaseModel):
+            raw_fields = raw if isinstance(raw, dict) else {}
+            for field_name, field_dim in reversed(_figure_fields(type(node))):
+                child = getattr(node, field_name)
+                if child is not None:
+                    stack.append((child, names + (field_name,), path + (field_name,), field_dim,
+                                  raw_fields.get(field_name)))
+        elif isinstance(node, list):
+            raw_items = raw if isinstance(raw, list) and len(raw) == len(node) else [None] * len(node)
+            for index in range(len(node) - 1, -1, -1):
+                item = node[index]
+                stack.append((item, names + (str(getattr(item, "key", index)),), path + (index,), dim,
+                              raw_items[index]))
+    return figures
 
 
 @cache
@@ -107,7 +98,8 @@ def _dim(metadata: list[Any], annotation: Any) -> str | None:
     return None
 
 
-def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None) -> Figure:
+def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None,
+                     literal: Any) -> Figure:
     unit = UNITS.get(q.unit)
     if unit is None or (dim is not None and unit.dimension != dim):
         # The units rule reports it; nothing is derived from or compared with this figure.
@@ -116,7 +108,8 @@ def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: 
     value = to_base(q.value, q.unit)
     if q.tolerance_pct is not None:
         tolerance = abs(value) * Fraction(q.tolerance_pct) / 100
-    else:  # refined from the literal by _with_rounding
-        tolerance = to_base(Fraction(1, 2 * 10 ** decimals_of(q.value)), q.unit)
+    else:  # half a unit of the last digit as written: `41` and `41.0` are read differently
+        written = literal if isinstance(literal, (int, float)) and not isinstance(literal, bool) else q.value
+        tolerance = Fraction(1, 2 * 10 ** decimals_of(written)) * unit.factor
     return Figure(entity_id, ".".join(names), value, unit.dimension, q.unit, q.direction, q.scope,
                   q.source, path, tolerance=tolerance, tolerance_pct=q.tolerance_pct)

@@ -89,9 +89,18 @@ def units_of(dimension: str) -> list[str]:
 
 
 def to_base(value: float | int | Fraction, unit: str) -> Fraction:
-    # A float goes through its shortest repr, so 46.88 is exactly 4688/100, as it was written.
-    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
-    return exact * UNITS[unit].factor
+    return exact(value) * UNITS[unit].factor
+
+
+def exact(value: float | int | Fraction) -> Fraction:
+    """A float through its shortest repr, so 46.88 is exactly 4688/100, as it was written."""
+    if not isinstance(value, float):
+        return Fraction(value)
+    text = repr(value)
+    whole, dot, decimals = text.partition(".")
+    if not dot or not decimals.isdigit() or not whole.lstrip("-").isdigit():  # 1e+20, inf, nan
+        return Fraction(text)
+    return Fraction(int(whole + decimals), 10 ** len(decimals))
 
 
 def from_base(value: Fraction, unit: str) -> Fraction:
