@@ -56,14 +56,19 @@ def _write_if_changed(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
+def run_build(root: Path) -> tuple[Result, dict[str, str] | None]:
+    """Validate the tree and, when it passes, render every generated file (in memory)."""
+    from .pipeline import validate_and_render
+    files, early = read_spec_tree(root)
+    return validate_and_render(files, early)
+
+
 def _build(args: argparse.Namespace) -> int:
-    from .render import render_site
-    result = run_check(Path(args.specs))
-    if not result.ok or result.kb is None or result.figures is None:
+    result, files = run_build(Path(args.specs))
+    if files is None:
         print(format_all(result.diagnostics), file=sys.stderr)
         print("nothing written: the knowledge base does not validate", file=sys.stderr)
         return 1
-    files = render_site(result.kb, result.figures)
     out = Path(args.out).resolve()
     for relative in sorted(files):
         target = (out / relative).resolve()

@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import BinaryIO, Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,48 +45,76 @@ def split_map(fn: Callable[[T], R], items: Sequence[T], *, parallel: bool,
     """`[fn(x) for x in items]`; with `parallel`, a forked helper computes the items whose
     index `helper_takes` (default: the second half). `fn` must be pure and its results
     picklable."""
-    if not parallel or len(items) < 2 or not can_fork():
-        return [fn(x) for x in items]
     takes = helper_takes or (lambda i: i >= len(items) // 2)
-    theirs = [i for i in range(len(items)) if takes(i)]
-    mine = [i for i in range(len(items)) if not takes(i)]
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the helper: compute, send, and leave without running any exit handler
-        os.close(read_end)
-        try:
-            payload = pickle.dumps([fn(items[i]) for i in theirs], protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException:  # noqa: BLE001 - any failure: the parent recomputes this share
-            payload = b""
-        try:
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(payload)
-        finally:
-            os._exit(0)
-    os.close(write_end)
+    theirs = [items[i] for i in range(len(items)) if takes(i)]
+    mine = [(i, items[i]) for i in range(len(items)) if not takes(i)]
+    helper = Helper(fn, theirs, parallel=parallel and len(items) > 1)
     results: dict[int, R] = {}
-    with os.fdopen(read_end, "rb") as pipe:
-        try:
-            for i in mine:
-                results[i] = fn(items[i])
-            payload = pipe.read()
-        except BaseException:
-            _stop(pid)
-            raise
-    os.waitpid(pid, 0)
     try:
-        helped: list[R] = pickle.loads(payload) if payload else []
-    except Exception:  # noqa: BLE001 - a truncated message: recompute
-        helped = []
-    if len(helped) != len(theirs):
-        helped = [fn(items[i]) for i in theirs]
-    results.update(zip(theirs, helped, strict=True))
+        for i, item in mine:
+            results[i] = fn(item)
+    except BaseException:
+        helper.cancel()
+        raise
+    results.update(zip((i for i in range(len(items)) if takes(i)), helper.results(), strict=True))
     return [results[i] for i in range(len(items))]
 
 
-def _stop(pid: int) -> None:
-    try:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    except OSError:
-        pass
+class Helper(Generic[T, R]):
+    """`[fn(x) for x in items]`, started now in a forked helper and collected by `results()`.
+    Without a helper (not `parallel`, or forking not possible) the work is done at `results()`."""
+
+    def __init__(self, fn: Callable[[T], R], items: Sequence[T], *, parallel: bool) -> None:
+        self._fn, self._items = fn, items
+        self._pid: int | None = None
+        self._pipe: BinaryIO | None = None
+        if parallel and items and can_fork():
+            self._start()
+
+    def _start(self) -> None:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the helper: compute, send, and leave without running any exit handler
+            os.close(read_end)
+            try:
+                payload = pickle.dumps([self._fn(x) for x in self._items], protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException:  # noqa: BLE001 - any failure: the parent recomputes this share
+                payload = b""
+            try:
+                with os.fdopen(write_end, "wb") as pipe:
+                    pipe.write(payload)
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        self._pid, self._pipe = pid, os.fdopen(read_end, "rb")
+
+    def results(self) -> list[R]:
+        if self._pid is None or self._pipe is None:
+            return [self._fn(x) for x in self._items]
+        try:
+            payload = self._pipe.read()
+        except BaseException:
+            self.cancel()
+            raise
+        self._pipe.close()
+        os.waitpid(self._pid, 0)
+        self._pid = self._pipe = None
+        try:
+            helped: list[R] = pickle.loads(payload) if payload else []
+        except Exception:  # noqa: BLE001 - a truncated message: recompute
+            helped = []
+        if len(helped) != len(self._items):
+            helped = [self._fn(x) for x in self._items]
+        return helped
+
+    def cancel(self) -> None:
+        """Stop the helper, if one runs, and forget its work."""
+        if self._pipe is not None:
+            self._pipe.close()
+        if self._pid is not None:
+            try:
+                os.kill(self._pid, signal.SIGKILL)
+                os.waitpid(self._pid, 0)
+            except OSError:
+                pass
+        self._pid = self._pipe = None

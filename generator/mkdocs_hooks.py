@@ -25,21 +25,20 @@ for _name in [m for m in sys.modules if m == "generator" or m.startswith("genera
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 
-from generator.cli import run_check  # noqa: E402
+from generator.cli import run_build  # noqa: E402
 from generator.diagnostics import format_all  # noqa: E402
 from generator.expand import expand_figures  # noqa: E402
-from generator.render import render_site  # noqa: E402
 
 _state: dict[str, Any] = {}
 
 
 def on_config(config: Any) -> Any:
     specs = Path(config.config_file_path).resolve().parent / "specs"
-    result = run_check(specs)
-    if not result.ok or result.kb is None or result.figures is None:
+    result, files = run_build(specs)
+    if files is None or result.kb is None or result.figures is None:
         report = format_all(result.diagnostics)
         raise PluginError(f"the knowledge base does not validate:\n{report}")
-    _state["files"] = render_site(result.kb, result.figures)
+    _state["files"] = files
     _state["figures"] = result.figures
     _state["titles"] = {e.id: e.model.title for e in result.kb.of_kind("sources")}
     return config

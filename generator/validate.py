@@ -68,11 +68,22 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
              memo: dict[SpecFile, Built] | None = None) -> Result:
     """Check a whole tree. `memo` (owned by the caller, e.g. a `mkdocs serve` session or the
     tests) lets unchanged files skip parsing; results are the same with or without it."""
+    loaded = load(files, early, memo)
+    if loaded.kb is None or loaded.figures is None:
+        return loaded
+    return Result(loaded.kb, loaded.figures, check(loaded.kb, loaded.figures))
+
+
+def load(files: list[SpecFile], early: list[Diagnostic] | None = None,
+         memo: dict[SpecFile, Built] | None = None) -> Result:
+    """The first stages: every file parsed and typed, ids unique, figures indexed. The result
+    has no knowledge base when any of that failed; `check` runs the rules on one that loaded."""
     diagnostics: list[Diagnostic] = list(early or [])
     entities: dict[str, Loaded] = {}
     ordered = sorted(files, key=lambda f: f.path)
     todo = list(dict.fromkeys(spec for spec in ordered if memo is None or spec not in memo))
-    built_now = {spec: _typed(spec, parsed) for spec, parsed in zip(todo, split_map(_parsed, todo, parallel=worth_forking(len(todo))), strict=True)}
+    parsed_now = split_map(_parsed, todo, parallel=worth_forking(len(todo)))
+    built_now = {spec: _typed(spec, parsed) for spec, parsed in zip(todo, parsed_now, strict=True)}
     if memo is not None:
         memo.update(built_now)
     for spec in ordered:
@@ -90,8 +101,13 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
     if diagnostics:
         return Result(None, None, tuple(sorted(set(diagnostics))))
     kb = KnowledgeBase(entities)
-    figures = FigureIndex(kb)
+    return Result(kb, FigureIndex(kb), ())
+
+
+def check(kb: KnowledgeBase, figures: FigureIndex) -> tuple[Diagnostic, ...]:
+    """Every cross-entity rule, on a knowledge base that loaded."""
     context = Context(kb, figures)
-    for check in RULE_CHECKS:
-        diagnostics.extend(check(context))
-    return Result(kb, figures, tuple(sorted(set(diagnostics))))
+    diagnostics: list[Diagnostic] = []
+    for rule_check in RULE_CHECKS:
+        diagnostics.extend(rule_check(context))
+    return tuple(sorted(set(diagnostics)))

@@ -11,6 +11,7 @@ import pytest
 from support import invalid_cases, real_files, with_file
 
 from generator import fanout
+from generator.pipeline import validate_and_render
 from generator.render import render_site
 from generator.validate import validate
 
@@ -130,3 +131,34 @@ def test_every_page_is_a_render_task() -> None:
     from generator.render import _HELPER_TASKS, _TASKS, PAGES
     assert sorted(_TASKS) == sorted([*PAGES, "data", "schema"])
     assert _HELPER_TASKS.issubset(_TASKS) and set(_TASKS) != _HELPER_TASKS
+
+
+def test_pipeline_renders_beside_the_rules_with_identical_output(monkeypatch: pytest.MonkeyPatch,
+                                                                 helper_allowed: list[int]) -> None:
+    files = list(real_files())
+    alone = validate(files)
+    pages = render_site(alone.kb, alone.figures)  # type: ignore[arg-type]
+    result, plain = validate_and_render(files)
+    assert result.ok and result.diagnostics == alone.diagnostics and plain == pages
+    monkeypatch.setattr(fanout, "MIN_ITEMS", 1)
+    result, helped = validate_and_render(files)
+    assert result.diagnostics == alone.diagnostics and helped == pages
+    assert len(helper_allowed) == 2  # one parsing, one rendering beside the rules
+
+
+def test_pipeline_drops_the_speculative_render_when_a_rule_fails(monkeypatch: pytest.MonkeyPatch,
+                                                                 helper_allowed: list[int]) -> None:
+    """Broken knowledge bases that load (so rendering starts) but fail a rule: no pages, the same
+    diagnostics as `validate`, and every helper stopped and reaped."""
+    cases = [c for c in invalid_cases() if c.name.startswith(("tree-", "article-", "arithmetic-"))]
+    assert len(cases) > 10
+    monkeypatch.setattr(fanout, "MIN_ITEMS", 1)
+    for case in cases:
+        files = with_file(case.target, case.raw)
+        result, pages = validate_and_render(files)  # type: ignore[arg-type]
+        assert pages is None and not result.ok
+        assert result.diagnostics == validate(files).diagnostics  # type: ignore[arg-type]
+    assert len(helper_allowed) > len(cases)  # parse helpers, and render helpers that were stopped
+    for pid in helper_allowed:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)

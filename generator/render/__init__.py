@@ -15,7 +15,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
-from ..fanout import split_map, worth_forking
+from ..fanout import Helper, worth_forking
 from ..gcpause import without_cycle_collection
 from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
@@ -73,24 +73,48 @@ def yaml_str(text: object) -> Markup:
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
-# Every output, most expensive first (measured at 100 times the real knowledge base), and which
-# of them a helper process renders when the knowledge base is big: about half the work each.
+# Every output, most expensive first (measured at 100 times the real knowledge base). On a big
+# knowledge base a helper process renders part of them: about half the work when the parent has
+# nothing else to do, the three heaviest when the parent runs the rules meanwhile.
 _TASKS = ("flowchart.md", "data", "claims.md", "gpus.md", "sources.md", "interconnects.md", "scaling.md",
           "pitfalls.md", "networks.md", "field-reports.md", "layers.md", "tiers.md", "topologies.md", "schema",
           "rules.md", "downloads.md")
 _HELPER_TASKS = frozenset({"data", "gpus.md", "interconnects.md", "pitfalls.md", "networks.md", "field-reports.md",
                            "tiers.md", "schema"})
+_HELPER_TASKS_BESIDE_RULES = frozenset({"flowchart.md", "data", "claims.md"})
 
 
 @without_cycle_collection
 def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:
-    site = Site(kb, figures)
-    parts = split_map(partial(_render, site), _TASKS, parallel=worth_forking(len(kb.entities)),
-                      helper_takes=lambda i: _TASKS[i] in _HELPER_TASKS)
-    files: dict[str, str] = {}
-    for part in parts:
-        files.update(part)
-    return {name: files[name] for name in sorted(files)}
+    return PendingRender(Site(kb, figures), _HELPER_TASKS).finish()
+
+
+class PendingRender:
+    """A render started now: on a big knowledge base a forked helper begins on its share of the
+    outputs at once (the parent may run the rules meanwhile); `finish` renders the rest and
+    collects the helper's; `cancel` drops it all (the knowledge base failed its rules)."""
+
+    def __init__(self, site: Site, helper_tasks: frozenset[str] = _HELPER_TASKS_BESIDE_RULES) -> None:
+        self._site = site
+        self._mine = [t for t in _TASKS if t not in helper_tasks]
+        self._theirs = [t for t in _TASKS if t in helper_tasks]
+        self._helper = Helper(partial(_render, site), self._theirs,
+                              parallel=worth_forking(len(site.kb.entities)))
+
+    def finish(self) -> dict[str, str]:
+        files: dict[str, str] = {}
+        try:
+            for task in self._mine:
+                files.update(_render(self._site, task))
+        except BaseException:
+            self._helper.cancel()
+            raise
+        for part in self._helper.results():
+            files.update(part)
+        return {name: files[name] for name in sorted(files)}
+
+    def cancel(self) -> None:
+        self._helper.cancel()
 
 
 def _render(site: Site, task: str) -> dict[str, str]:
