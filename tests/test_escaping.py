@@ -47,3 +47,27 @@ def test_inert_fragment_inside_markdown_shows_the_text_itself() -> None:
                                  extension_configs=_CONFIG)
     cell = re.search(r"<td>(.*)</td>", rendered)
     assert cell is not None and html.unescape(cell.group(1)) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["id", "name", "note"]), _TEXT, min_size=1), min_size=1, max_size=4),
+       st.lists(_TEXT, max_size=3))
+def test_csv_download_keeps_text_and_defuses_formulas(records: list[dict[str, str]], tags: list[str]) -> None:
+    """Each cell reads back as written, except that a text a spreadsheet would run as a formula
+    (leading =, +, - or @) gets a leading quote; lists become one '; '-joined cell."""
+    import csv
+    import io
+
+    from generator.render.reference import _csv
+    rows = [{**record, "tags": list(tags)} for record in records]
+    table = list(csv.reader(io.StringIO(_csv(rows), newline="")))
+    header, body = table[0], table[1:]
+    assert len(body) == len(rows)
+
+    def shown(text: str) -> str:
+        return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    for row, cells in zip(rows, body, strict=True):
+        for column, cell in zip(header, cells, strict=True):
+            value = row.get(column)
+            expected = "" if value is None else shown("; ".join(value) if isinstance(value, list) else value)
+            assert cell == expected

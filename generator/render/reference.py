@@ -124,35 +124,38 @@ def _json_lines(records: list[dict[str, Any]]) -> str:
 
 
 def _csv(records: list[dict[str, Any]]) -> str:
-    rows = []
-    for record in records:
-        row: dict[str, Any] = {}
-        _flatten(record, "", row)
-        rows.append(row)
+    rows = [_flatten(record) for record in records]
     columns = sorted({key for row in rows for key in row}, key=lambda k: (k != "id", k))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        # A leading =, +, - or @ would run as a formula in a spreadsheet: prefix it.
-        writer.writerow([_cell(row.get(column, "")) for column in columns])
+        writer.writerow(map(row.get, columns))  # a missing column is None: an empty cell
     return out.getvalue()
 
 
-def _cell(value: Any) -> Any:
-    return "'" + value if isinstance(value, str) and value[:1] in "=+-@" and value else value
+_FORMULA = frozenset("=+-@")
+_NESTED = {dict, list}
 
 
-def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:
-    """Nested records as dotted columns; a list of plain values becomes one '; '-joined cell."""
-    if isinstance(value, dict):
-        for key, child in value.items():
-            _flatten(child, f"{prefix}{key}.", out)
-    elif isinstance(value, list):
-        if all(not isinstance(v, (dict, list)) for v in value):
-            out[prefix[:-1]] = "; ".join(str(v) for v in value)
-        else:
-            for i, child in enumerate(value):
-                _flatten(child, f"{prefix}{i}.", out)
-    else:
+def _flatten(record: dict[str, Any]) -> dict[str, Any]:
+    """A nested record as dotted columns; a list of plain values becomes one '; '-joined cell.
+    A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote."""
+    out: dict[str, Any] = {}
+    stack: list[tuple[str, Any]] = [("", record)]
+    while stack:
+        prefix, value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            stack.extend((f"{prefix}{key}.", child) for key, child in value.items())
+            continue
+        if kind is list:
+            if _NESTED.isdisjoint(map(type, value)):
+                value = "; ".join(map(str, value))
+            else:
+                stack.extend((f"{prefix}{i}.", child) for i, child in enumerate(value))
+                continue
+        if type(value) is str and value[:1] in _FORMULA:
+            value = "'" + value
         out[prefix[:-1]] = value
+    return out
