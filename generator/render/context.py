@@ -28,21 +28,36 @@ class Site:
     def fig(self, ref: str) -> Figure | None:
         return self.figures.get(ref)
 
+    # Pages show the same entities and figures again and again (a GPU in its table, in claims,
+    # in the flowchart...): links and figure cells are made once per site, keyed by id.
     @cached_property
     def _links(self) -> dict[tuple[str, str | None], Markup]:
-        return {}  # (entity id, label) -> link: pages link the same entities again and again
+        return {}
+
+    @cached_property
+    def _cells(self) -> dict[tuple[str, str | None, str | None, bool | None], Cell]:
+        return {}
 
     def cell(self, ref: str, *, unit: str | None = None, direction: str | None = None,
              show_direction: bool | None = None) -> Cell:
-        figure = self.fig(ref)
-        return Cell(figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
-                    sort_key(figure, unit, direction), numeric=True)
+        key = (ref, unit, direction, show_direction)
+        known = self._cells.get(key)
+        if known is None:
+            figure = self.fig(ref)
+            known = self._cells[key] = Cell(
+                figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
+                sort_key(figure, unit, direction), numeric=True)
+        return known
+
+    def _shown(self, ref: str, unit: str | None) -> Markup | None:
+        """A figure referenced from prose, or None when there is no such figure."""
+        return self.cell(ref, unit=unit).html if self.fig(ref) is not None else None
 
     def md(self, text: object) -> Markup:
-        return expand_text(text, self.figures, self.sources, markdown=True)
+        return expand_text(text, self._shown, markdown=True)
 
     def html(self, text: object) -> Markup:
-        return expand_text(text, self.figures, self.sources, markdown=False)
+        return expand_text(text, self._shown, markdown=False)
 
     def link(self, entity_id: str | None, label: str | None = None) -> Markup:
         """An HTML link to where an entity is shown (pages live one level below the root)."""

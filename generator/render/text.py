@@ -8,6 +8,7 @@ no spec text can become markup, a link or an extension's syntax.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -57,18 +58,20 @@ def inert(text: Any) -> Markup:
     return Markup(str(text).translate(_INERT))
 
 
-def expand_text(text: Any, figures: Any, sources: dict[str, Any], *, markdown: bool) -> Markup:
+def expand_text(text: Any, shown: Callable[[str, str | None], Markup | None], *, markdown: bool) -> Markup:
     """Spec prose with its `[[entity#figure]]` references shown as figures (value, unit,
-    direction, source link); everything else escaped for a Markdown or an HTML context."""
+    direction, source link: `shown(ref, unit)`, None for an unknown figure); everything else
+    escaped for a Markdown or an HTML context."""
     literal = md if markdown else inert
     raw = str(text)
+    if "[[" not in raw:
+        return literal(raw)
     parts: list[str] = []
     last = 0
     for match in FIGURE_REF.finditer(raw):
         parts.append(literal(raw[last:match.start()]))
-        figure = figures.get(match.group(1))
-        parts.append(figure_html(figure, sources, unit=match.group(2)) if figure is not None
-                     else literal(match.group(0)))
+        figure = shown(match.group(1), match.group(2))
+        parts.append(figure if figure is not None else literal(match.group(0)))
         last = match.end()
     parts.append(literal(raw[last:]))
     return Markup("").join(parts)
