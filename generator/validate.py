@@ -82,7 +82,9 @@ def load(files: list[SpecFile], early: list[Diagnostic] | None = None,
     entities: dict[str, Loaded] = {}
     ordered = sorted(files, key=lambda f: f.path)
     todo = list(dict.fromkeys(spec for spec in ordered if memo is None or spec not in memo))
-    parsed_now = split_map(_parsed, todo, parallel=worth_forking(len(todo)))
+    # Every other file to the helper: files of one folder are alike in size, so halves by
+    # position would give one process the big ones.
+    parsed_now = split_map(_parsed, todo, parallel=worth_forking(len(todo)), helper_takes=lambda i: i % 2 == 1)
     built_now = {spec: _typed(spec, parsed) for spec, parsed in zip(todo, parsed_now, strict=True)}
     if memo is not None:
         memo.update(built_now)
