@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
-from .fanout import split_map, worth_forking
+from .fanout import Helper, worth_forking
 from .gcpause import without_cycle_collection
 from .knowledge import KnowledgeBase, Loaded
 from .load import ParsedFile, parse_spec
@@ -63,6 +63,34 @@ def _typed(spec: SpecFile, parsed: ParsedFile | list[Diagnostic]) -> Built:
     return build_entity(spec.kind, parsed, spec.stem)
 
 
+def _build_all(specs: list[SpecFile]) -> dict[SpecFile, Built]:
+    """Every file parsed and typed, with its stated figures. On a big tree a helper process
+    parses every other file while this one parses, types and indexes the rest; then the
+    helper's files are typed and indexed here (a typed model costs more to send than to build).
+    Interleaved, because the files of one folder are alike in size: halves by position would
+    give one process all the big ones."""
+    parallel = worth_forking(len(specs))
+    mine = specs[::2] if parallel else specs
+    theirs = specs[1::2] if parallel else []
+    helper = Helper(_parsed, theirs, parallel=parallel)
+    built: dict[SpecFile, Built] = {}
+    try:
+        for spec in mine:
+            built[spec] = _indexed(_typed(spec, _parsed(spec)))
+    except BaseException:
+        helper.cancel()
+        raise
+    for spec, parsed in zip(theirs, helper.results(), strict=True):
+        built[spec] = _indexed(_typed(spec, parsed))
+    return {spec: built[spec] for spec in specs}
+
+
+def _indexed(built: Built) -> Built:
+    if not isinstance(built, list) and built.kind != "sources":
+        _ = built.stated  # work the figures out now, while a helper may still be parsing
+    return built
+
+
 @without_cycle_collection
 def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
              memo: dict[SpecFile, Built] | None = None) -> Result:
@@ -82,10 +110,7 @@ def load(files: list[SpecFile], early: list[Diagnostic] | None = None,
     entities: dict[str, Loaded] = {}
     ordered = sorted(files, key=lambda f: f.path)
     todo = list(dict.fromkeys(spec for spec in ordered if memo is None or spec not in memo))
-    # Every other file to the helper: files of one folder are alike in size, so halves by
-    # position would give one process the big ones.
-    parsed_now = split_map(_parsed, todo, parallel=worth_forking(len(todo)), helper_takes=lambda i: i % 2 == 1)
-    built_now = {spec: _typed(spec, parsed) for spec, parsed in zip(todo, parsed_now, strict=True)}
+    built_now = _build_all(todo)
     if memo is not None:
         memo.update(built_now)
     for spec in ordered:
