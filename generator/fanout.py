@@ -1,11 +1,11 @@
 """Share independent work with one forked helper process when there is a lot of it.
 
 Parsing thousands of spec files and rendering pages are maps of a pure function over items, and
-the machines this runs on have two cores or more. A helper forked at the point of the map
-inherits everything already loaded (no start-up, no arguments to send), computes its share, and
-sends back only its results. The caller gets exactly `[fn(x) for x in items]`, in order; when
-forking is not possible or not safe, or the helper fails in any way, the parent computes
-everything itself, so the outcome never depends on whether a helper ran.
+the machines this runs on have two cores or more. A helper forked when the work starts inherits
+everything already loaded (no start-up, no arguments to send), computes its share while the
+parent does the rest, and sends back only its results. The caller always gets exactly
+`[fn(x) for x in items]`, in order: when forking is not possible or not safe, or the helper fails
+in any way, the parent computes them itself, so the outcome never depends on whether a helper ran.
 """
 
 from __future__ import annotations
@@ -38,26 +38,6 @@ def can_fork() -> bool:
 def worth_forking(size: int) -> bool:
     """Whether a knowledge base of `size` files is big enough for a helper to pay off."""
     return size >= MIN_ITEMS
-
-
-def split_map(fn: Callable[[T], R], items: Sequence[T], *, parallel: bool,
-              helper_takes: Callable[[int], bool] | None = None) -> list[R]:
-    """`[fn(x) for x in items]`; with `parallel`, a forked helper computes the items whose
-    index `helper_takes` (default: the second half). `fn` must be pure and its results
-    picklable."""
-    takes = helper_takes or (lambda i: i >= len(items) // 2)
-    theirs = [items[i] for i in range(len(items)) if takes(i)]
-    mine = [(i, items[i]) for i in range(len(items)) if not takes(i)]
-    helper = Helper(fn, theirs, parallel=parallel and len(items) > 1)
-    results: dict[int, R] = {}
-    try:
-        for i, item in mine:
-            results[i] = fn(item)
-    except BaseException:
-        helper.cancel()
-        raise
-    results.update(zip((i for i in range(len(items)) if takes(i)), helper.results(), strict=True))
-    return [results[i] for i in range(len(items))]
 
 
 class Helper(Generic[T, R]):

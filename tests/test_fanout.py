@@ -41,19 +41,20 @@ def _double_with_pid(x: int) -> tuple[int, int]:
     return x * 2, os.getpid()
 
 
-def test_helper_takes_its_share_and_results_keep_their_order(helper_allowed: list[int]) -> None:
+def test_helper_computes_in_another_process_and_keeps_the_order(helper_allowed: list[int]) -> None:
     assert fanout.can_fork()
-    out = fanout.split_map(_double_with_pid, list(range(50)), parallel=True)
+    helper = fanout.Helper(_double_with_pid, list(range(50)), parallel=True)
+    out = helper.results()
     assert [v for v, _pid in out] == [x * 2 for x in range(50)]
-    pids = [pid for _v, pid in out]
-    assert pids[:25] == [PARENT] * 25 and PARENT not in pids[25:]
-    assert len(helper_allowed) == 1
+    [pid] = helper_allowed
+    assert {p for _v, p in out} == {pid}
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped
 
 
-def test_helper_takes_chosen_items(helper_allowed: list[int]) -> None:
-    out = fanout.split_map(_double_with_pid, list(range(10)), parallel=True, helper_takes=lambda i: i % 3 == 0)
-    assert [v for v, _pid in out] == [x * 2 for x in range(10)]
-    assert [pid != PARENT for _v, pid in out] == [i % 3 == 0 for i in range(10)]
+def test_without_parallel_the_parent_computes_at_results() -> None:
+    helper = fanout.Helper(_double_with_pid, [1, 2], parallel=False)
+    assert helper.results() == [(2, PARENT), (4, PARENT)]
 
 
 def _fails_in_helper(x: int) -> tuple[int, int]:
@@ -63,7 +64,7 @@ def _fails_in_helper(x: int) -> tuple[int, int]:
 
 
 def test_failing_helper_share_is_recomputed_by_the_parent(helper_allowed: list[int]) -> None:
-    out = fanout.split_map(_fails_in_helper, list(range(8)), parallel=True)
+    out = fanout.Helper(_fails_in_helper, list(range(8)), parallel=True).results()
     assert out == [(x + 1, PARENT) for x in range(8)]
     assert len(helper_allowed) == 1
 
@@ -75,19 +76,18 @@ def _helper_dies(x: int) -> int:
 
 
 def test_dead_helper_share_is_recomputed_by_the_parent(helper_allowed: list[int]) -> None:
-    assert fanout.split_map(_helper_dies, list(range(6)), parallel=True) == [-x for x in range(6)]
+    assert fanout.Helper(_helper_dies, list(range(6)), parallel=True).results() == [-x for x in range(6)]
     assert len(helper_allowed) == 1
 
 
-def _fails_in_parent(x: int) -> int:
-    if os.getpid() == PARENT and x == 1:
-        raise ValueError("parent trouble")
-    return x
+def _forever(x: int) -> int:
+    while True:
+        pass
 
 
-def test_error_in_the_parent_share_propagates_and_leaves_no_helper(helper_allowed: list[int]) -> None:
-    with pytest.raises(ValueError, match="parent trouble"):
-        fanout.split_map(_fails_in_parent, list(range(6)), parallel=True)
+def test_cancel_stops_a_busy_helper_and_reaps_it(helper_allowed: list[int]) -> None:
+    helper = fanout.Helper(_forever, [1], parallel=True)
+    helper.cancel()
     [pid] = helper_allowed
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # stopped and reaped: not even a zombie left
@@ -99,7 +99,7 @@ def test_no_fork_while_other_threads_run() -> None:
     worker.start()
     try:
         assert not fanout.can_fork()
-        out = fanout.split_map(_double_with_pid, list(range(4)), parallel=True)
+        out = fanout.Helper(_double_with_pid, list(range(4)), parallel=True).results()
         assert {pid for _v, pid in out} == {PARENT}
     finally:
         stop.set()
@@ -162,3 +162,23 @@ def test_pipeline_drops_the_speculative_render_when_a_rule_fails(monkeypatch: py
     for pid in helper_allowed:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
+
+
+def test_error_in_the_parent_share_stops_the_helper(monkeypatch: pytest.MonkeyPatch,
+                                                    helper_allowed: list[int]) -> None:
+    """The parent fails on its first file while the helper parses the others: the error comes
+    through and the helper is stopped and reaped."""
+    from generator import validate as validate_module
+    real = validate_module._parsed
+
+    def parsed(spec: object) -> object:
+        if os.getpid() == PARENT:
+            raise MemoryError("parent trouble")
+        return real(spec)  # type: ignore[arg-type]
+    monkeypatch.setattr(validate_module, "_parsed", parsed)
+    monkeypatch.setattr(fanout, "MIN_ITEMS", 1)
+    with pytest.raises(MemoryError, match="parent trouble"):
+        validate(list(real_files()))
+    [pid] = helper_allowed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
