@@ -178,3 +178,15 @@ def test_accessibility_on_every_page(page: Page, base_url: str, site_dir: Path) 
                 targets = [n["target"] for n in violation["nodes"][:3]]
                 problems.append((path, violation["id"], violation["impact"], targets))
     assert not problems, problems[:10]
+
+
+def test_no_page_shows_escaped_markup_as_text(page: Page, base_url: str, site_dir: Path) -> None:
+    """What a reader sees holds no character reference or escape spelled out (once, quotes in
+    table cells read `&#34;80&#34;`), and the quoted tier bounds read with real quotes."""
+    for path in _pages(site_dir):
+        page.goto(base_url + path)
+        text = page.inner_text("article")
+        leaked = re.findall(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);", text)
+        assert not leaked, (path, leaked[:3])
+    page.goto(base_url + "/tiers/")
+    assert '"8-64"' in page.inner_text("article")
