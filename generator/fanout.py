@@ -10,12 +10,13 @@ in any way, the parent computes them itself, so the outcome never depends on whe
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import BinaryIO, Generic, TypeVar
 
 T = TypeVar("T")
@@ -41,8 +42,11 @@ def worth_forking(size: int) -> bool:
 
 
 class Helper(Generic[T, R]):
-    """`[fn(x) for x in items]`, started now in a forked helper and collected by `results()`.
-    Without a helper (not `parallel`, or forking not possible) the work is done at `results()`."""
+    """`[fn(x) for x in items]`, started now in a forked helper and collected by `results()` or,
+    as they arrive, by `stream()`. Without a helper (not `parallel`, or forking not possible)
+    the work is done when the results are asked for."""
+
+    CHUNK = 256  # results per message: the parent can use the first ones while later ones are made
 
     def __init__(self, fn: Callable[[T], R], items: Sequence[T], *, parallel: bool) -> None:
         self._fn, self._items = fn, items
@@ -57,44 +61,60 @@ class Helper(Generic[T, R]):
         if pid == 0:  # the helper: compute, send, and leave without running any exit handler
             os.close(read_end)
             try:
-                payload = pickle.dumps([self._fn(x) for x in self._items], protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException:  # noqa: BLE001 - any failure: the parent recomputes this share
-                payload = b""
-            try:
                 with os.fdopen(write_end, "wb") as pipe:
-                    pipe.write(payload)
+                    for start in range(0, len(self._items), self.CHUNK):
+                        chunk = [self._fn(x) for x in self._items[start:start + self.CHUNK]]
+                        payload = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+                        pipe.write(len(payload).to_bytes(8, "little") + payload)
+                        pipe.flush()
+            except BaseException:  # noqa: BLE001, S110 - any failure: the parent computes the rest
+                pass
             finally:
                 os._exit(0)
         os.close(write_end)
         self._pid, self._pipe = pid, os.fdopen(read_end, "rb")
 
     def results(self) -> list[R]:
-        if self._pid is None or self._pipe is None:
-            return [self._fn(x) for x in self._items]
-        try:
-            payload = self._pipe.read()
-        except BaseException:
-            self.cancel()
-            raise
-        self._pipe.close()
-        os.waitpid(self._pid, 0)
-        self._pid = self._pipe = None
-        try:
-            helped: list[R] = pickle.loads(payload) if payload else []
-        except Exception:  # noqa: BLE001 - a truncated message: recompute
-            helped = []
-        if len(helped) != len(self._items):
-            helped = [self._fn(x) for x in self._items]
-        return helped
+        return list(self.stream())
 
-    def cancel(self) -> None:
-        """Stop the helper, if one runs, and forget its work."""
+    def stream(self) -> Iterator[R]:
+        """The results in order, each as soon as the helper has sent it; whatever the helper did
+        not send (it failed or died) is computed here."""
+        done = 0
+        if self._pipe is not None:
+            try:
+                for chunk in self._messages(self._pipe):
+                    yield from chunk
+                    done += len(chunk)
+            except BaseException:
+                self.cancel()
+                raise
+            self._reap()
+        for item in self._items[done:]:
+            yield self._fn(item)
+
+    def _messages(self, pipe: BinaryIO) -> Iterator[list[R]]:
+        while True:
+            size = pipe.read(8)
+            if len(size) < 8:
+                return
+            payload = pipe.read(int.from_bytes(size, "little"))
+            try:
+                chunk = pickle.loads(payload)
+            except Exception:  # noqa: BLE001 - a truncated message: compute the rest here
+                return
+            yield chunk
+
+    def _reap(self) -> None:
         if self._pipe is not None:
             self._pipe.close()
         if self._pid is not None:
-            try:
-                os.kill(self._pid, signal.SIGKILL)
-                os.waitpid(self._pid, 0)
-            except OSError:
-                pass
+            os.waitpid(self._pid, 0)
         self._pid = self._pipe = None
+
+    def cancel(self) -> None:
+        """Stop the helper, if one runs, and forget its work."""
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+        self._reap()

@@ -65,23 +65,23 @@ def _typed(spec: SpecFile, parsed: ParsedFile | list[Diagnostic]) -> Built:
 
 def _build_all(specs: list[SpecFile]) -> dict[SpecFile, Built]:
     """Every file parsed and typed, with its stated figures. On a big tree a helper process
-    parses every other file while this one parses, types and indexes the rest; then the
-    helper's files are typed and indexed here (a typed model costs more to send than to build).
-    Interleaved, because the files of one folder are alike in size: halves by position would
-    give one process all the big ones."""
+    parses two files in three and streams them back; this process parses, types and indexes
+    the third, then types and indexes the helper's files as they arrive (a typed model costs
+    more to send than to build), so both stay busy. Interleaved, because the files of one folder
+    are alike in size: halves by position would give one process all the big ones."""
     parallel = worth_forking(len(specs))
-    mine = specs[::2] if parallel else specs
-    theirs = specs[1::2] if parallel else []
+    mine = specs[::3] if parallel else specs
+    theirs = [spec for i, spec in enumerate(specs) if i % 3] if parallel else []
     helper = Helper(_parsed, theirs, parallel=parallel)
     built: dict[SpecFile, Built] = {}
     try:
         for spec in mine:
             built[spec] = _indexed(_typed(spec, _parsed(spec)))
+        for spec, parsed in zip(theirs, helper.stream(), strict=True):
+            built[spec] = _indexed(_typed(spec, parsed))
     except BaseException:
         helper.cancel()
         raise
-    for spec, parsed in zip(theirs, helper.results(), strict=True):
-        built[spec] = _indexed(_typed(spec, parsed))
     return {spec: built[spec] for spec in specs}
 
 

@@ -182,3 +182,31 @@ def test_error_in_the_parent_share_stops_the_helper(monkeypatch: pytest.MonkeyPa
     [pid] = helper_allowed
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
+
+
+def _dies_at_seven(x: int) -> tuple[int, int]:
+    if os.getpid() != PARENT and x == 7:
+        os._exit(3)
+    return x * 2, os.getpid()
+
+
+def test_stream_uses_what_the_helper_sent_before_it_died(monkeypatch: pytest.MonkeyPatch,
+                                                         helper_allowed: list[int]) -> None:
+    monkeypatch.setattr(fanout.Helper, "CHUNK", 3)
+    out = list(fanout.Helper(_dies_at_seven, list(range(10)), parallel=True).stream())
+    assert [v for v, _pid in out] == [x * 2 for x in range(10)]
+    by_helper = [pid != PARENT for _v, pid in out]
+    assert by_helper == [True] * 6 + [False] * 4  # two whole chunks arrived; the rest is done here
+    [pid] = helper_allowed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_abandoned_stream_stops_the_helper(monkeypatch: pytest.MonkeyPatch, helper_allowed: list[int]) -> None:
+    monkeypatch.setattr(fanout.Helper, "CHUNK", 1)
+    stream = fanout.Helper(_double_with_pid, list(range(100_000)), parallel=True).stream()
+    assert next(stream)[0] == 0
+    stream.close()  # the consumer gave up (an exception, say): the helper must not be left blocked
+    [pid] = helper_allowed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
