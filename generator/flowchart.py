@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from xml.etree import ElementTree
 
 import svgwrite
 from markupsafe import Markup
@@ -208,4 +209,6 @@ def draw(result: Layout, title: str, desc: str) -> Markup:
             else:
                 group.add(text)
         dwg.add(group)
-    return Markup(dwg.tostring())
+    # svgwrite's tostring() encodes to UTF-8 and back (for Python 2); serialising to text directly,
+    # as its own comment suggests for Python 3, gives the same markup in half the time.
+    return Markup(ElementTree.tostring(dwg.get_xml(), encoding="unicode"))
