@@ -36,7 +36,7 @@ class Loaded:
 
     @cached_property
     def nodes(self) -> list[Node]:
-        """Every value of the entity with its path and field markers, walked once (see `walk`)."""
+        """The checkable values of the entity with their paths and field markers, walked once (see `walk`)."""
         return walk(self.model)
 
 
