@@ -43,11 +43,6 @@ class Result:
 Built = Loaded | list[Diagnostic]
 
 
-def build_file(spec: SpecFile) -> Built:
-    """Parse and type one file (pure; the result depends only on path, folder, name and bytes)."""
-    return _typed(spec, _parsed(spec))
-
-
 def _parsed(spec: SpecFile) -> ParsedFile | list[Diagnostic]:
     # The share of the work a helper process can take: its result is plain data.
     if spec.kind not in KINDS:

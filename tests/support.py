@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import TypeVar
 
 from generator.specfiles import read_spec_tree
 from generator.validate import Result, SpecFile, validate
@@ -15,8 +18,19 @@ from generator.validate import Result, SpecFile, validate
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
 INVALID = ROOT / "tests" / "invalid"
+P = TypeVar("P", bound=HTMLParser)
 
 _EXPECT = re.compile(r'^# expect: (?:(?P<path>\S+\.yaml):)?(?P<line>\d+):(?P<col>\d+) (?P<rule>[a-z0-9-]+)(?: "(?P<text>.*)")?$')
+
+
+def parse_pages(site: Path, parser: Callable[[], P]) -> dict[str, P]:
+    """Every HTML page of a built site fed to a fresh `parser()`, by path relative to the site."""
+    pages = {}
+    for path in sorted(site.rglob("*.html")):
+        page = parser()
+        page.feed(path.read_text(encoding="utf-8"))
+        pages[str(path.relative_to(site))] = page
+    return pages
 
 
 @cache

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import ROOT, copy_project, real_files
+from support import ROOT, copy_project, parse_pages, real_files
 
 from generator.validate import SpecFile, validate
 from tools.sitekit import build_site
@@ -65,12 +65,7 @@ class Scan(HTMLParser):
 
 
 def _scan(site: Path) -> dict[str, Scan]:
-    pages = {}
-    for page in sorted(site.rglob("*.html")):
-        scan = Scan()
-        scan.feed(page.read_text(encoding="utf-8"))
-        pages[str(page.relative_to(site))] = scan
-    return pages
+    return parse_pages(site, Scan)
 
 
 def test_markup_in_every_text_field_is_inert(tmp_path: Path) -> None:

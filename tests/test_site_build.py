@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from support import ROOT
+from support import ROOT, parse_pages
 
 from generator.render.text import in_unit
 from generator.specfiles import read_spec_tree
@@ -65,12 +65,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _pages(site: Path) -> dict[str, Page]:
-    pages = {}
-    for path in sorted(site.rglob("*.html")):
-        parser = Page()
-        parser.feed(path.read_text(encoding="utf-8"))
-        pages[str(path.relative_to(site))] = parser
-    return pages
+    return parse_pages(site, Page)
 
 
 def test_every_page_has_title_and_description(site: Path) -> None:
