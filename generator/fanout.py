@@ -52,27 +52,34 @@ class Helper(Generic[T, R]):
         self._fn, self._items = fn, items
         self._pid: int | None = None
         self._pipe: BinaryIO | None = None
+        self._store = -1
         if parallel and items and can_fork():
             self._start()
 
     def _start(self) -> None:
+        # Results travel through an anonymous in-memory file, and only their sizes through the
+        # pipe: a pipe holds 64 KiB, so a helper writing results into it would stall as soon as
+        # the parent is busy with its own share, which is exactly when the helper should run.
         read_end, write_end = os.pipe()
+        store = os.memfd_create("generator-helper", os.MFD_CLOEXEC)
         pid = os.fork()
         if pid == 0:  # the helper: compute, send, and leave without running any exit handler
             os.close(read_end)
             try:
-                with os.fdopen(write_end, "wb") as pipe:
-                    for start in range(0, len(self._items), self.CHUNK):
-                        chunk = [self._fn(x) for x in self._items[start:start + self.CHUNK]]
-                        payload = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
-                        pipe.write(len(payload).to_bytes(8, "little") + payload)
-                        pipe.flush()
+                for start in range(0, len(self._items), self.CHUNK):
+                    chunk = [self._fn(x) for x in self._items[start:start + self.CHUNK]]
+                    payload = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+                    view = memoryview(payload)
+                    while view:
+                        view = view[os.write(store, view):]
+                    # The size goes out only once the whole message is in the store.
+                    os.write(write_end, len(payload).to_bytes(8, "little"))
             except BaseException:  # noqa: BLE001, S110 - any failure: the parent computes the rest
                 pass
             finally:
                 os._exit(0)
         os.close(write_end)
-        self._pid, self._pipe = pid, os.fdopen(read_end, "rb")
+        self._pid, self._pipe, self._store = pid, os.fdopen(read_end, "rb"), store
 
     def results(self) -> list[R]:
         return list(self.stream())
@@ -83,7 +90,7 @@ class Helper(Generic[T, R]):
         done = 0
         if self._pipe is not None:
             try:
-                for chunk in self._messages(self._pipe):
+                for chunk in self._messages(self._pipe, self._store):
                     yield from chunk
                     done += len(chunk)
             except BaseException:
@@ -93,21 +100,25 @@ class Helper(Generic[T, R]):
         for item in self._items[done:]:
             yield self._fn(item)
 
-    def _messages(self, pipe: BinaryIO) -> Iterator[list[R]]:
+    def _messages(self, pipe: BinaryIO, store: int) -> Iterator[list[R]]:
+        offset = 0
         while True:
             size = pipe.read(8)
             if len(size) < 8:
                 return
-            payload = pipe.read(int.from_bytes(size, "little"))
+            # The helper's writes move the store's shared offset: read by position only.
+            payload = os.pread(store, int.from_bytes(size, "little"), offset)
+            offset += len(payload)
             try:
                 chunk = pickle.loads(payload)
-            except Exception:  # noqa: BLE001 - a truncated message: compute the rest here
+            except Exception:  # noqa: BLE001 - a damaged message: compute the rest here
                 return
             yield chunk
 
     def _reap(self) -> None:
         if self._pipe is not None:
             self._pipe.close()
+            os.close(self._store)
         if self._pid is not None:
             os.waitpid(self._pid, 0)
         self._pid = self._pipe = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 
 import pytest
 from support import invalid_cases, real_files, with_file
@@ -91,6 +92,29 @@ def test_cancel_stops_a_busy_helper_and_reaps_it(helper_allowed: list[int]) -> N
     [pid] = helper_allowed
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # stopped and reaped: not even a zombie left
+
+
+def _big(x: int) -> bytes:
+    return bytes([x]) * 300_000
+
+
+def test_helper_finishes_its_share_while_the_parent_is_busy(monkeypatch: pytest.MonkeyPatch,
+                                                            helper_allowed: list[int]) -> None:
+    """The helper must not wait for the parent to read: its results (here ~1 MB per message,
+    far more than a pipe holds) are all made and sent before the parent asks for any."""
+    monkeypatch.setattr(fanout.Helper, "CHUNK", 4)
+    helper = fanout.Helper(_big, list(range(12)), parallel=True)
+    [pid] = helper_allowed
+    deadline = time.monotonic() + 10  # a bound on a failure, not a timing: it passes at once
+    while _state(pid) != "Z" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _state(pid) == "Z", "the helper stalled until the parent read its results"
+    assert helper.results() == [_big(x) for x in range(12)]
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rpartition(")")[2].split()[0]
 
 
 def test_no_fork_while_other_threads_run() -> None:
