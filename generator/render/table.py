@@ -33,8 +33,9 @@ class Table:
     caption: str = ""
 
     def html(self) -> Markup:
-        """A sortable table (tables.js reads `num` and `data-sort`), wrapped like Material's own."""
-        parts = ['<div class="data-table md-typeset__scrollwrap"><div class="md-typeset__table"><table>\n']
+        """A sortable table (tables.js reads `num` and `data-sort`). The table itself has no class,
+        so Material styles it and wraps it in its own scrolling box, which the first column sticks to."""
+        parts = ['<div class="data-table"><table>\n']
         if self.caption:
             parts.append(f"<caption>{escape(self.caption)}</caption>\n")
         parts.append("<thead><tr>")
@@ -49,5 +50,5 @@ class Table:
                 html = cell.html if isinstance(cell.html, Markup) else escape(cell.html)  # as Jinja would
                 parts.append(f"<td{numeric}{sort}>{html}</td>")
             parts.append("</tr>\n")
-        parts.append("</tbody>\n</table></div></div>")
+        parts.append("</tbody>\n</table></div>")
         return Markup("".join(parts))

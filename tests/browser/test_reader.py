@@ -156,6 +156,33 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, base_url: str, si
     context.close()
 
 
+@pytest.mark.parametrize("path", ["/gpus/", "/interconnects/", "/networks/"])
+def test_wide_table_keeps_its_first_column_in_view(page: Page, base_url: str, path: str) -> None:
+    """A comparison table wider than the column scrolls in its own box, and the name column stays
+    put while the figures move under it, so every number keeps its row's name beside it."""
+    page.goto(base_url + path, wait_until="networkidle")
+    box = page.locator("article .data-table .md-typeset__scrollwrap").first
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth"), "expected a table wider than the column"
+    name, figure = (box.locator(f"tbody tr:first-child td:nth-child({n})") for n in (1, 3))
+    before = (name.bounding_box(), figure.bounding_box())
+    box.evaluate("b => { b.scrollLeft = 300; }")
+    after = (name.bounding_box(), figure.bounding_box())
+    assert all(b is not None for b in (*before, *after))
+    assert after[0]["x"] == pytest.approx(before[0]["x"], abs=1)  # type: ignore[index]
+    assert after[1]["x"] < before[1]["x"] - 200  # type: ignore[index]
+    covered = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('td')?.cellIndex",
+                            [after[0]["x"] + 5, after[0]["y"] + 5])  # type: ignore[index]
+    assert covered == 0, "the name cell must paint over the cells scrolling beneath it"
+
+
+def test_downloads_table_fits_the_column(page: Page, base_url: str) -> None:
+    """At a laptop's width the downloads table shows every link without scrolling."""
+    page.goto(base_url + "/downloads/", wait_until="networkidle")
+    box = page.locator("article .md-typeset__scrollwrap").first
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth")
+    assert box.locator("a", has_text="JSON Schema").count() >= 12
+
+
 def test_chinese_heading_anchor_from_a_link(page: Page, base_url: str) -> None:
     """A link to a Chinese heading lands on it (Unicode slugs)."""
     page.goto(base_url + "/reading/", wait_until="networkidle")
