@@ -60,9 +60,17 @@ class Helper(Generic[T, R]):
         # Results travel through an anonymous in-memory file, and only their sizes through the
         # pipe: a pipe holds 64 KiB, so a helper writing results into it would stall as soon as
         # the parent is busy with its own share, which is exactly when the helper should run.
-        read_end, write_end = os.pipe()
-        store = os.memfd_create("generator-helper", os.MFD_CLOEXEC)
-        pid = os.fork()
+        opened: list[int] = []
+        try:
+            read_end, write_end = os.pipe()
+            opened += (read_end, write_end)
+            store = os.memfd_create("generator-helper", os.MFD_CLOEXEC)
+            opened.append(store)
+            pid = os.fork()
+        except OSError:  # no descriptor or process to spare, or memfd refused by a sandbox:
+            for fd in opened:  # no helper then, the parent computes everything
+                os.close(fd)
+            return
         if pid == 0:  # the helper: compute, send, and leave without running any exit handler
             os.close(read_end)
             try:

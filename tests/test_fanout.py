@@ -94,6 +94,21 @@ def test_cancel_stops_a_busy_helper_and_reaps_it(helper_allowed: list[int]) -> N
         os.waitpid(pid, os.WNOHANG)  # stopped and reaped: not even a zombie left
 
 
+@pytest.mark.parametrize("refused", ["memfd_create", "fork"])
+def test_helper_that_cannot_start_leaves_the_work_to_the_parent(monkeypatch: pytest.MonkeyPatch,
+                                                                helper_allowed: list[int], refused: str) -> None:
+    """A sandbox that refuses memfd_create, or a process limit that refuses fork: no helper,
+    the same results, and no descriptor left open."""
+    def refuse(*_args: object) -> int:
+        raise PermissionError(f"{refused} refused")
+    monkeypatch.setattr(fanout.os, refused, refuse)
+    before = len(os.listdir("/proc/self/fd"))
+    assert fanout.Helper(_double_with_pid, list(range(20)), parallel=True).results() == \
+        [(x * 2, PARENT) for x in range(20)]
+    assert helper_allowed == []
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
 def _big(x: int) -> bytes:
     return bytes([x]) * 300_000
 
