@@ -146,22 +146,26 @@ _NESTED = {dict, list}
 
 def _flatten(record: dict[str, Any]) -> dict[str, Any]:
     """A nested record as dotted columns; a list of plain values becomes one '; '-joined cell.
-    A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote."""
+    A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote.
+    Leaves are written as their container is read (most values are leaves: a quantity is a
+    mapping of three), only nested containers go on the stack."""
     out: dict[str, Any] = {}
     stack: list[tuple[str, Any]] = [("", record)]
     while stack:
-        prefix, value = stack.pop()
-        kind = type(value)
-        if kind is dict:
-            stack.extend((f"{prefix}{key}.", child) for key, child in value.items())
-            continue
-        if kind is list:
-            if _NESTED.isdisjoint(map(type, value)):
-                value = "; ".join(map(str, value))
-            else:
-                stack.extend((f"{prefix}{i}.", child) for i, child in enumerate(value))
+        prefix, container = stack.pop()
+        items = container.items() if type(container) is dict else enumerate(container)
+        for key, value in items:
+            name = f"{prefix}{key}"
+            kind = type(value)
+            if kind is dict:
+                stack.append((name + ".", value))
                 continue
-        if type(value) is str and value[:1] in _FORMULA:
-            value = "'" + value
-        out[prefix[:-1]] = value
+            if kind is list:
+                if not _NESTED.isdisjoint(map(type, value)):
+                    stack.append((name + ".", value))
+                    continue
+                value = "; ".join(map(str, value))
+            if type(value) is str and value[:1] in _FORMULA:
+                value = "'" + value
+            out[name] = value
     return out
