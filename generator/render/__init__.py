@@ -75,13 +75,14 @@ def yaml_str(text: object) -> Markup:
 
 # Every output, most expensive first (measured at 100 times the real knowledge base). On a big
 # knowledge base a helper process renders part of them: about half the work when the parent has
-# nothing else to do, the three heaviest when the parent runs the rules meanwhile.
+# nothing else to do; when the parent runs the rules meanwhile, the flowchart, the data files and
+# the GPU page, which cost about as much as the rules plus the remaining pages.
 _TASKS = ("flowchart.md", "data", "claims.md", "gpus.md", "sources.md", "interconnects.md", "scaling.md",
           "pitfalls.md", "networks.md", "field-reports.md", "layers.md", "tiers.md", "topologies.md", "schema",
           "rules.md", "downloads.md")
 _HELPER_TASKS = frozenset({"data", "gpus.md", "interconnects.md", "pitfalls.md", "networks.md", "field-reports.md",
                            "tiers.md", "schema"})
-_HELPER_TASKS_BESIDE_RULES = frozenset({"flowchart.md", "data", "claims.md"})
+_HELPER_TASKS_BESIDE_RULES = frozenset({"flowchart.md", "data", "gpus.md"})
 
 
 @without_cycle_collection
