@@ -43,7 +43,16 @@ class _Problem(Exception):
 
 
 def evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
-    """The verdict the data gives for one claim (raises _Problem for a malformed claim)."""
+    """The verdict the data gives for one claim (raises _Problem for a malformed claim),
+    worked out once per figure index."""
+    key = ("claim-outcome", entity.id)
+    outcome = ctx.figures.memo.get(key)
+    if outcome is None:
+        outcome = ctx.figures.memo[key] = _evaluate_claim(ctx, entity)
+    return outcome
+
+
+def _evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
     claim: Claim = entity.model
     check = claim.check
     if isinstance(check, ValueCheck):
