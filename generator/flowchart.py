@@ -189,18 +189,18 @@ def draw(result: Layout, title: str, desc: str) -> Markup:
     dwg.set_desc(title=title, desc=desc)
     for edge in result.edges:
         dwg.add(dwg.polyline(edge.points, id=edge.id, class_="fc-edge"))
-        dwg.add(dwg.text(edge.label, insert=(edge.label_x, edge.label_y), id=f"{edge.id}-label", class_="fc-label"))
+        dwg.add(dwg.text(edge.label, insert=(edge.label_x, edge.label_y), class_="fc-label"))
     for box in result.boxes.values():
         group = dwg.g(id=f"node-{box.id}", class_=f"fc-node fc-{box.kind}")
-        group.add(dwg.rect(insert=(box.x, box.y), size=(box.w, box.h), rx=6, ry=6, id=f"node-{box.id}-box"))
+        group.add(dwg.rect(insert=(box.x, box.y), size=(box.w, box.h), rx=6, ry=6))
         for index, line in enumerate(box.lines):
             y = round(box.y + PAD + FONT + index * LINE - 2, 1)
-            text = dwg.text(line.text, insert=(round(box.x + PAD, 1), y), id=f"node-{box.id}-line-{index}",
+            text = dwg.text(line.text, insert=(round(box.x + PAD, 1), y),
                             class_="fc-text fc-strong" if line.bold else "fc-text")
             if line.href:
                 # Plain SVG 2 `href`, same tab: svgwrite's a() would write xlink:href and
                 # target="_blank".
-                link = dwg.a(line.href, id=f"node-{box.id}-link-{index}", class_="fc-link")
+                link = dwg.a(line.href, class_="fc-link")
                 link.attribs.pop("xlink:href", None)
                 link.attribs.pop("target", None)
                 link.attribs["href"] = line.href
