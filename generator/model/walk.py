@@ -51,16 +51,20 @@ def walk(root: Any) -> list[Node]:
     rule (see `Loaded.nodes`), which matters at thousands of files."""
     out: list[Node] = []
     stack: list[Node] = [((), root, ())]
+    push = stack.append
     while stack:
         node = stack.pop()
         out.append(node)
         path, value, marks = node
+        # Children go on the stack last first, so that they come off it in order.
         if isinstance(value, BaseModel):
-            children = [(path + (name,), child, field_marks) for name, field_marks in _fields(type(value))
-                        if (child := getattr(value, name)) is not None]
-            stack.extend(reversed(children))
+            for name, field_marks in reversed(_fields(type(value))):
+                child = getattr(value, name)
+                if child is not None:
+                    push((path + (name,), child, field_marks))
         elif isinstance(value, list):
-            stack.extend(reversed([(path + (index,), item, marks) for index, item in enumerate(value)]))
+            for index in range(len(value) - 1, -1, -1):
+                push((path + (index,), value[index], marks))
     return out
 
 
