@@ -126,7 +126,11 @@ def _json_lines(records: list[dict[str, Any]]) -> str:
     several times slower at thousands of entities)."""
     if not records:
         return "[]\n"
-    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records) + "\n]\n"
+    return "[\n" + ",\n".join(map(_ENCODE_RECORD, records)) + "\n]\n"
+
+
+# One encoder for every record: json.dumps with options builds a new encoder per call.
+_ENCODE_RECORD = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
 
 
 def _csv(records: list[dict[str, Any]]) -> str:
