@@ -17,7 +17,6 @@ from pydantic import BaseModel
 
 from .load import DataPath
 from .model.common import Count, Dim, Quantity
-from .model.walk import holds_model
 from .units import DERIVED_UNITS, UNITS, decimals_of, from_base, to_base
 
 
@@ -81,10 +80,34 @@ def stated_figures(entity_id: str, model: BaseModel, data: Any = None) -> dict[s
 
 @cache
 def _figure_fields(model: type[BaseModel]) -> tuple[tuple[str, str | None], ...]:
-    """Per class, once: the fields that can hold a figure (a model, or a list of them), with the
-    dimension their annotation declares. Text, ids and numbers are skipped without a look."""
+    """Per class, once: the fields that can hold a figure (a quantity or a count, or a model or
+    list that can contain one), with the dimension their annotation declares. Everything else
+    (text, ids, numbers, and models without figures such as a claim's check) is skipped
+    without a look, so an entity with no figures costs one step."""
     return tuple((name, _dim(info.metadata, info.annotation)) for name, info in model.model_fields.items()
-                 if holds_model(info.annotation))
+                 if _holds_figure(info.annotation))
+
+
+def _holds_figure(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        # A model met again while its own fields are being looked at (a recursive model) is
+        # taken to hold a figure: walking it costs a little, skipping it could miss one.
+        return annotation in _VISITING or _model_holds_figure(annotation)
+    return any(_holds_figure(arg) for arg in typing.get_args(annotation))
+
+
+@cache
+def _model_holds_figure(model: type[BaseModel]) -> bool:
+    if issubclass(model, (Quantity, Count)):
+        return True
+    _VISITING.add(model)
+    try:
+        return any(_holds_figure(info.annotation) for info in model.model_fields.values())
+    finally:
+        _VISITING.discard(model)
+
+
+_VISITING: set[type[BaseModel]] = set()
 
 
 def _dim(metadata: list[Any], annotation: Any) -> str | None:
