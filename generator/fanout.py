@@ -130,6 +130,7 @@ class Helper(Generic[T, R]):
         if self._pid is not None:
             os.waitpid(self._pid, 0)
         self._pid = self._pipe = None
+        self._store = -1
 
     def cancel(self) -> None:
         """Stop the helper, if one runs, and forget its work."""

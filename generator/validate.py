@@ -59,7 +59,8 @@ def _typed(spec: SpecFile, parsed: ParsedFile | list[Diagnostic]) -> Built:
 
 
 # The parent parses one file in this many and the helper the rest: the parent also types and
-# indexes every file, and waits least for the helper at this share (measured at 100x).
+# indexes every file. At 100x, one in four did best of three, four and five (by a margin close
+# to this machine's noise).
 _PARENT_PARSES_ONE_IN = 4
 
 
