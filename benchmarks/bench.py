@@ -1,9 +1,11 @@
 """Benchmarks (not tests): time validation + rendering at 1x, 10x and 100x the real knowledge
 base, a full strict `mkdocs build`, and measure page weight. Prints Markdown tables.
 
-Run with `make bench`. The synthetic knowledge bases clone every non-source entity under new
-ids (references keep pointing at the originals), so every rule runs on every clone. Nothing is
-cached between runs or keyed on content, so the clones' likeness buys nothing.
+Run with `make bench`. The synthetic knowledge bases clone every entity under new ids
+(references keep pointing at the originals), so every rule runs on every clone, except what a
+valid knowledge base holds a fixed number of: the sources (each must stay cited), one tier table
+per subject and the one decision tree. Nothing is cached between runs or keyed on content, so
+the clones' likeness buys nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ def synthetic(files: list[SpecFile], factor: int) -> list[SpecFile]:
     out = list(files)
     for copy in range(1, factor):
         for spec in files:
-            if spec.kind in ("sources", "tiers"):  # one tier table per subject; sources stay cited
+            # Not copied: sources, which must all stay cited; the tier tables, one per subject;
+            # the decision tree, of which a knowledge base holds exactly one (rule tree-single).
+            if spec.kind in ("sources", "tiers", "selection"):
                 continue
             suffix = f"-c{copy}"
             raw = _ID.sub(b"id: \\1" + suffix.encode(), spec.raw, count=1)
@@ -76,8 +80,8 @@ def main() -> int:
     files, _ = read_spec_tree(Path("specs"))
     print("## Validate + render in-process (median)\n")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"{cores} cores; from {fanout.MIN_ITEMS} files on, a forked helper parses three files in four and renders "
-          f"the heaviest pages while the rules run ({'available' if fanout.can_fork() else 'not available'} here).\n")
+    print(f"{cores} cores; from {fanout.MIN_ITEMS} files on, a forked helper parses three files in four, then "
+          f"renders pages while the rules run and shares the rest with this process ({'available' if fanout.can_fork() else 'not available'} here).\n")
     print("| knowledge base | files | runs | seconds (median) | fastest run | ms per file | budget | valid |")
     print("|---|---|---|---|---|---|---|---|")
     probes: list[float] = []

@@ -63,6 +63,7 @@ _RULES = [
     ("tables-tier-mismatch", "tables", "别处的推荐（总结、标准配置）必须与分档表一致，除非明确标注了冲突。"),
     ("tables-stale-conflict", "tables", "标注为冲突的推荐若其实与分档表一致，标注就是过时的。"),
     ("text-typed-figure", "units", "正文里不能手敲带单位的数字，要写成数字引用（entity#figure 的写法），构建时展开为带单位、方向和来源的数字；只有记录来源原话的字段（论断原文、来源备注、实战现象、推荐原话）例外。"),
+    ("tree-single", "tree", "specs/selection/ 里只能有一棵决策树：流程图和命令行推荐走的是同一棵。"),
     ("tree-unknown-node", "tree", "根节点必须是问题，每个回答指向的节点必须存在。"),
     ("tree-duplicate-node", "tree", "同一棵树里节点 id 不能重复。"),
     ("tree-shared-node", "tree", "每个节点只能有一个上级：决策树是树，不是网。"),

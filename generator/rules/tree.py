@@ -19,7 +19,14 @@ _SINGLE_NODE = 8  # a leaf without a network or topology must stay within one 8-
 
 
 def check_tree_structure(ctx: Context) -> Iterator[Diagnostic]:
-    for entity in ctx.kb.of_kind("selection"):
+    trees = sorted(ctx.kb.of_kind("selection"), key=lambda e: e.path)
+    for extra in trees[1:]:
+        # The flowchart page and `recommend` must show the same tree: with two, the page
+        # would draw both and the command answer from one.
+        yield report(extra, ("id",), "tree-single",
+                     f"specs/selection/ holds one decision tree, and {trees[0].path} is it: "
+                     "the flowchart and `recommend` both follow that one. Add these questions to it")
+    for entity in trees:
         yield from _structure(entity, entity.model)
 
 
