@@ -179,9 +179,8 @@ def test_broken_specs_with_helper_give_identical_diagnostics(monkeypatch: pytest
 
 
 def test_every_page_is_a_render_task() -> None:
-    from generator.render import _HELPER_TASKS, _TASKS, PAGES
+    from generator.render import _TASKS, PAGES
     assert sorted(_TASKS) == sorted([*PAGES, "data", "schema"])
-    assert _HELPER_TASKS.issubset(_TASKS) and set(_TASKS) != _HELPER_TASKS
 
 
 def test_pipeline_renders_beside_the_rules_with_identical_output(monkeypatch: pytest.MonkeyPatch,
@@ -261,3 +260,110 @@ def test_abandoned_stream_stops_the_helper(monkeypatch: pytest.MonkeyPatch, help
     [pid] = helper_allowed
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
+
+
+# Shared: the helper and the parent take items from one queue.
+
+def test_shared_helper_takes_everything_while_the_parent_is_busy(helper_allowed: list[int]) -> None:
+    shared = fanout.Shared(_double_with_pid, list(range(30)), parallel=True)
+    [pid] = helper_allowed
+    deadline = time.monotonic() + 10  # a bound on a failure, not a timing
+    while _state(pid) != "Z" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _state(pid) == "Z"  # it did not wait for the parent
+    assert shared.results() == [(x * 2, pid) for x in range(30)]
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_shared_parent_and_helper_split_the_queue(helper_allowed: list[int]) -> None:
+    """The parent's first item waits until the helper has taken one: both then take from the
+    same queue, no item twice, and the results keep the order of the items."""
+    took, told = os.pipe()
+
+    def first_helper_then_parent(x: int) -> tuple[int, int]:
+        if os.getpid() != PARENT:
+            os.write(told, b"x")
+            time.sleep(0.01)
+        else:
+            assert _readable(took), "the helper never took an item"
+        return x * 2, os.getpid()
+    try:
+        out = fanout.Shared(first_helper_then_parent, list(range(40)), parallel=True).results()
+    finally:
+        os.close(took)
+        os.close(told)
+    [pid] = helper_allowed
+    assert [v for v, _p in out] == [x * 2 for x in range(40)]
+    assert {p for _v, p in out} == {PARENT, pid}
+
+
+def _readable(fd: int) -> bool:
+    import select
+    return bool(select.select([fd], [], [], 10)[0])
+
+
+def test_shared_without_parallel_is_computed_here() -> None:
+    assert fanout.Shared(_double_with_pid, [1, 2, 3], parallel=False).results() == \
+        [(2, PARENT), (4, PARENT), (6, PARENT)]
+
+
+def test_shared_with_too_many_items_is_computed_here(helper_allowed: list[int]) -> None:
+    items = list(range(fanout.Shared.MAX_ITEMS + 1))
+    assert fanout.Shared(_double_with_pid, items, parallel=True).results() == [(x * 2, PARENT) for x in items]
+    assert helper_allowed == []
+
+
+@pytest.mark.parametrize("fn", [_helper_dies, _fails_in_helper])
+def test_shared_items_the_helper_took_but_never_sent_are_computed_here(helper_allowed: list[int], fn: object) -> None:
+    """The helper takes the first item and dies on it (or fails and leaves): the parent takes
+    the rest from the queue and computes the lost one at the end."""
+    shared = fanout.Shared(fn, list(range(12)), parallel=True)  # type: ignore[arg-type]
+    [pid] = helper_allowed
+    deadline = time.monotonic() + 10
+    while _state(pid) != "Z" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert shared.results() == [fn(x) for x in range(12)]  # type: ignore[operator]
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_shared_cancel_stops_a_busy_helper_and_closes_the_queue(helper_allowed: list[int]) -> None:
+    before = _pipes_and_stores()
+    shared = fanout.Shared(_forever, [1, 2], parallel=True)
+    shared.cancel()
+    [pid] = helper_allowed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+    assert _pipes_and_stores() == before
+
+
+@pytest.mark.parametrize("refused", ["pipe", "memfd_create", "fork"])
+def test_shared_that_cannot_start_leaves_the_work_to_the_parent(monkeypatch: pytest.MonkeyPatch,
+                                                                helper_allowed: list[int], refused: str) -> None:
+    def refuse(*_args: object) -> int:
+        raise PermissionError(f"{refused} refused")
+    monkeypatch.setattr(fanout.os, refused, refuse)
+    before = _pipes_and_stores()
+    assert fanout.Shared(_double_with_pid, list(range(20)), parallel=True).results() == \
+        [(x * 2, PARENT) for x in range(20)]
+    assert helper_allowed == []
+    assert _pipes_and_stores() == before
+
+
+def _parent_fails(x: int) -> int:
+    if os.getpid() == PARENT:
+        raise MemoryError("parent trouble")
+    time.sleep(0.05)
+    return x
+
+
+def test_shared_error_in_the_parent_stops_the_helper(helper_allowed: list[int]) -> None:
+    before = _pipes_and_stores()
+    shared = fanout.Shared(_parent_fails, list(range(50)), parallel=True)
+    with pytest.raises(MemoryError, match="parent trouble"):
+        shared.results()
+    [pid] = helper_allowed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+    assert _pipes_and_stores() == before

@@ -15,7 +15,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
-from ..fanout import Helper, worth_forking
+from ..fanout import Shared, worth_forking
 from ..gcpause import without_cycle_collection
 from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
@@ -73,49 +73,35 @@ def yaml_str(text: object) -> Markup:
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
-# Every output, most expensive first (measured at 100 times the real knowledge base). On a big
-# knowledge base a helper process renders part of them: about half the work when the parent has
-# nothing else to do; when the parent runs the rules meanwhile, the flowchart, the data files and
-# the GPU page, which cost about as much as the rules plus the remaining pages.
+# Every output, most expensive first (measured at 100 times the real knowledge base): on a big
+# knowledge base a helper process and this one both take the next output from this list, so each
+# ends on small ones and they finish close together.
 _TASKS = ("flowchart.md", "data", "claims.md", "gpus.md", "sources.md", "interconnects.md", "scaling.md",
           "pitfalls.md", "networks.md", "field-reports.md", "layers.md", "tiers.md", "topologies.md", "schema",
           "rules.md", "downloads.md")
-_HELPER_TASKS = frozenset({"data", "gpus.md", "interconnects.md", "pitfalls.md", "networks.md", "field-reports.md",
-                           "tiers.md", "schema"})
-_HELPER_TASKS_BESIDE_RULES = frozenset({"flowchart.md", "data", "gpus.md"})
 
 
 @without_cycle_collection
 def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:
-    return PendingRender(Site(kb, figures), _HELPER_TASKS).finish()
+    return PendingRender(Site(kb, figures)).finish()
 
 
 class PendingRender:
-    """A render started now: on a big knowledge base a forked helper begins on its share of the
-    outputs at once (the parent may run the rules meanwhile); `finish` renders the rest and
-    collects the helper's; `cancel` drops it all (the knowledge base failed its rules)."""
+    """A render started now: on a big knowledge base a forked helper begins on the outputs at
+    once (the parent may run the rules meanwhile); `finish` joins in on what is left and collects
+    it all; `cancel` drops it all (the knowledge base failed its rules)."""
 
-    def __init__(self, site: Site, helper_tasks: frozenset[str] = _HELPER_TASKS_BESIDE_RULES) -> None:
-        self._site = site
-        self._mine = [t for t in _TASKS if t not in helper_tasks]
-        self._theirs = [t for t in _TASKS if t in helper_tasks]
-        self._helper = Helper(partial(_render, site), self._theirs,
-                              parallel=worth_forking(len(site.kb.entities)))
+    def __init__(self, site: Site) -> None:
+        self._work = Shared(partial(_render, site), _TASKS, parallel=worth_forking(len(site.kb.entities)))
 
     def finish(self) -> dict[str, str]:
         files: dict[str, str] = {}
-        try:
-            for task in self._mine:
-                files.update(_render(self._site, task))
-        except BaseException:
-            self._helper.cancel()
-            raise
-        for part in self._helper.results():
+        for part in self._work.results():
             files.update(part)
         return {name: files[name] for name in sorted(files)}
 
     def cancel(self) -> None:
-        self._helper.cancel()
+        self._work.cancel()
 
 
 def _render(site: Site, task: str) -> dict[str, str]:
