@@ -56,13 +56,18 @@ class ParsedFile:
     `keys[path]` where its key starts (mapping entries only).
 
     Positions are only needed to report a problem, so a file read by the fast path works them out
-    from its text on first use (parsing it again, once, with the position-keeping composer)."""
+    from its bytes on first use (parsing it again, once, with the position-keeping composer)."""
 
-    __slots__ = ("path", "data", "_text", "_positions")
+    __slots__ = ("path", "data", "_raw", "_positions")
 
-    def __init__(self, path: str, data: dict[str, Any], text: str,
+    def __init__(self, path: str, data: dict[str, Any], raw: bytes,
                  positions: tuple[dict[DataPath, Mark], dict[DataPath, Mark]] | None = None) -> None:
-        self.path, self.data, self._text, self._positions = path, data, text, positions
+        self.path, self.data, self._raw, self._positions = path, data, raw, positions
+
+    @property
+    def needs_positions(self) -> bool:
+        """Whether the positions are still to be worked out from the file's bytes."""
+        return self._positions is None
 
     def __repr__(self) -> str:
         return f"ParsedFile({self.path!r})"
@@ -77,7 +82,7 @@ class ParsedFile:
 
     def _marks(self) -> tuple[dict[DataPath, Mark], dict[DataPath, Mark]]:
         if self._positions is None:
-            walker = _compose(self._text)
+            walker = _compose(self._raw.decode("utf-8"))  # the fast path read it: it decodes
             self._positions = walker.values, walker.keys
         return self._positions
 
@@ -154,15 +159,19 @@ class _BoundedLoader(yaml.composer.Composer, *_Scanning, _Parser, yaml.construct
 
 def parse_spec(path: str, raw: bytes) -> ParsedFile | list[Diagnostic]:
     """Parse `raw` (the bytes of the file shown as `path`) or return why it cannot be parsed."""
+    text = ""
     try:
-        text = _decode(raw)
-        if "\t" in text:
-            _check_tabs(text)
-        data = _fast_data(text)
+        _check_size_and_bom(raw)
+        if b"\t" in raw:
+            _check_tabs(_decode(raw))
+        # libyaml reads the UTF-8 bytes as they are (a str would be encoded back to UTF-8 for
+        # it) and refuses what is not UTF-8; the careful path then decodes and says where.
+        data = _fast_data(raw)
         if data is not None:
-            return ParsedFile(path, data, text)
+            return ParsedFile(path, data, raw)
+        text = _decode(raw)
         walker = _compose(text)
-        return ParsedFile(path, walker.data, text, (walker.values, walker.keys))
+        return ParsedFile(path, walker.data, raw, (walker.values, walker.keys))
     except _LoadProblem as problem:
         return [Diagnostic(path, problem.mark.line, problem.mark.col, problem.rule, problem.message)]
     except yaml.MarkedYAMLError as err:
@@ -209,7 +218,7 @@ _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _FAST_TAGS = {_STD + t for t in ("int", "float", "bool", "null", "timestamp")}
 
 
-def _fast_data(text: str) -> dict[str, Any] | None:
+def _fast_data(text: bytes) -> dict[str, Any] | None:
     """The common case, about five times faster: plain mappings, lists and scalars without tags,
     anchors or aliases, read straight from libyaml's events with no positions kept. Returns None
     whenever the file holds anything else, or anything wrong, so that `_compose` handles it."""
@@ -315,7 +324,7 @@ def _plain_scalar(text: str) -> Any:
     return value
 
 
-def _decode(raw: bytes) -> str:
+def _check_size_and_bom(raw: bytes) -> None:
     if len(raw) > MAX_FILE_BYTES:
         raise _LoadProblem(
             "yaml-too-large", Mark(1, 1),
@@ -323,6 +332,9 @@ def _decode(raw: bytes) -> str:
         )
     if raw.startswith(_BOMS):
         raise _LoadProblem("yaml-encoding", Mark(1, 1), "file starts with a byte-order mark: save it as UTF-8 without BOM")
+
+
+def _decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -8,6 +8,7 @@ entity, then run the cross-entity rules only if every file made it through the e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
@@ -52,6 +53,17 @@ def _parsed(spec: SpecFile) -> ParsedFile | list[Diagnostic]:
     return parse_spec(spec.path, spec.raw)
 
 
+def _parsed_to_send(spec: SpecFile) -> dict[str, Any] | ParsedFile | list[Diagnostic]:
+    # In the helper: a file read by the fast path travels as its data alone, since the parent
+    # holds its bytes already (they would double what crosses between the processes).
+    parsed = _parsed(spec)
+    return parsed.data if isinstance(parsed, ParsedFile) and parsed.needs_positions else parsed
+
+
+def _received(spec: SpecFile, sent: dict[str, Any] | ParsedFile | list[Diagnostic]) -> ParsedFile | list[Diagnostic]:
+    return ParsedFile(spec.path, sent, spec.raw) if isinstance(sent, dict) else sent
+
+
 def _typed(spec: SpecFile, parsed: ParsedFile | list[Diagnostic]) -> Built:
     if isinstance(parsed, list):
         return parsed
@@ -73,13 +85,13 @@ def _build_all(specs: list[SpecFile]) -> dict[SpecFile, Built]:
     parallel = worth_forking(len(specs))
     mine = specs[::_PARENT_PARSES_ONE_IN] if parallel else specs
     theirs = [spec for i, spec in enumerate(specs) if i % _PARENT_PARSES_ONE_IN] if parallel else []
-    helper = Helper(_parsed, theirs, parallel=parallel)
+    helper = Helper(_parsed_to_send, theirs, parallel=parallel)
     built: dict[SpecFile, Built] = {}
     try:
         for spec in mine:
             built[spec] = _indexed(_typed(spec, _parsed(spec)))
-        for spec, parsed in zip(theirs, helper.stream(), strict=True):
-            built[spec] = _indexed(_typed(spec, parsed))
+        for spec, sent in zip(theirs, helper.stream(), strict=True):
+            built[spec] = _indexed(_typed(spec, _received(spec, sent)))
     except BaseException:
         helper.cancel()
         raise
