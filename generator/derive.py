@@ -28,8 +28,15 @@ def _show(fig: Figure) -> str:
 
 
 def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, **changes: Any) -> Figure:
-    return replace(base, name=name, value=value, unit=unit, path=None, formula=formula,
-                   tolerance=Fraction(0), tolerance_pct=None, **changes)
+    """`base` with the derived value and formula, and no place, tolerance or (unless `changes`
+    says otherwise) other change. Built directly: dataclasses.replace looks up every field's
+    definition on each call, and a big knowledge base derives tens of thousands of figures."""
+    fields = {**vars(base), "name": name, "value": value, "unit": unit, "path": None, "formula": formula,
+              "tolerance": _ZERO, "tolerance_pct": None, **changes}
+    return Figure(**fields)
+
+
+_ZERO = Fraction(0)
 
 
 class FigureIndex:

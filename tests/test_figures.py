@@ -8,9 +8,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from generator.figures import Figure
 from generator.specfiles import read_spec_tree
+from generator.units import UNITS, exact, to_base
 from generator.validate import validate
 
 
@@ -55,3 +58,25 @@ def test_figure_init_matches_its_fields_and_stays_frozen() -> None:
     assert dataclasses.replace(figure, name="other").name == "other"
     with pytest.raises(dataclasses.FrozenInstanceError):
         figure.name = "changed"  # type: ignore[misc]
+
+
+def test_derived_figure_is_the_base_with_the_changes() -> None:
+    """`_derived` builds the figure directly (for speed): the same as dataclasses.replace."""
+    from generator.derive import _derived
+    base = Figure("gpu", "memory.pin_rate", Fraction(19), "data_rate", "Gb/s", "per_direction", "per_pin",
+                  "datasheet", ("memory", "pin_rate"), None, Fraction(1, 2), 5.0, True)
+    made = _derived(base, "memory.bandwidth", Fraction(7), "GB/s", "x × y", direction="aggregate", source=None)
+    assert made == dataclasses.replace(base, name="memory.bandwidth", value=Fraction(7), unit="GB/s", path=None,
+                                       formula="x × y", tolerance=Fraction(0), tolerance_pct=None,
+                                       direction="aggregate", source=None)
+    assert vars(made).keys() == {f.name for f in dataclasses.fields(Figure)}
+
+
+@given(st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False),
+                 st.fractions()),
+       st.sampled_from(sorted(UNITS)))
+def test_to_base_is_the_exact_value_times_the_factor(value: float | int | Fraction, unit: str) -> None:
+    """`to_base` builds one Fraction (for speed): the same as the exact value times the factor,
+    where a float counts as the decimal its shortest repr shows (46.88 is 4688/100)."""
+    assert to_base(value, unit) == exact(value) * UNITS[unit].factor
+    assert exact(value) == (Fraction(repr(value)) if isinstance(value, float) else Fraction(value))
