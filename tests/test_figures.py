@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.figures import Figure
+from generator.figures import Figure, Formula
 from generator.specfiles import read_spec_tree
 from generator.units import UNITS, exact, to_base
 from generator.validate import validate
@@ -65,9 +65,10 @@ def test_derived_figure_is_the_base_with_the_changes() -> None:
     from generator.derive import _derived
     base = Figure("gpu", "memory.pin_rate", Fraction(19), "data_rate", "Gb/s", "per_direction", "per_pin",
                   "datasheet", ("memory", "pin_rate"), None, Fraction(1, 2), 5.0, True)
-    made = _derived(base, "memory.bandwidth", Fraction(7), "GB/s", "x × y", direction="aggregate", source=None)
+    formula = Formula(lambda: "x × y")
+    made = _derived(base, "memory.bandwidth", Fraction(7), "GB/s", formula, direction="aggregate", source=None)
     assert made == dataclasses.replace(base, name="memory.bandwidth", value=Fraction(7), unit="GB/s", path=None,
-                                       formula="x × y", tolerance=Fraction(0), tolerance_pct=None,
+                                       formula=Formula(lambda: "x × y"), tolerance=Fraction(0), tolerance_pct=None,
                                        direction="aggregate", source=None)
     assert vars(made).keys() == {f.name for f in dataclasses.fields(Figure)}
 
@@ -80,3 +81,16 @@ def test_to_base_is_the_exact_value_times_the_factor(value: float | int | Fracti
     where a float counts as the decimal its shortest repr shows (46.88 is 4688/100)."""
     assert to_base(value, unit) == exact(value) * UNITS[unit].factor
     assert exact(value) == (Fraction(repr(value)) if isinstance(value, float) else Fraction(value))
+
+
+def test_formulas_are_written_from_their_own_figures(figures) -> None:  # type: ignore[no-untyped-def]
+    """Formulas are written out on first use: each row of a scaling study still shows its own
+    values, not the last row's."""
+    from generator.derive import _show
+    rows = [d.figure for ds in figures.derivations.values() for d in ds if d.figure.name.endswith(".speedup")]
+    assert len(rows) > 2
+    for derived in rows:
+        key = derived.name.removesuffix(".speedup")
+        stated = figures.stated[derived.entity]
+        assert str(derived.formula) == f"{_show(stated[key + '.cluster'])} ÷ {_show(stated[key + '.single_gpu'])}"
+    assert Formula(lambda a: f"<{a}>", 3) == Formula(lambda: "<3>") and repr(Formula(lambda: "a")) == "Formula('a')"
