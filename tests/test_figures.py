@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from generator.figures import Figure, Formula
 from generator.specfiles import read_spec_tree
-from generator.units import UNITS, exact, to_base
+from generator.units import UNITS, exact, float_in, from_base, to_base
 from generator.validate import validate
 
 
@@ -94,3 +94,11 @@ def test_formulas_are_written_from_their_own_figures(figures) -> None:  # type: 
         stated = figures.stated[derived.entity]
         assert str(derived.formula) == f"{_show(stated[key + '.cluster'])} ÷ {_show(stated[key + '.single_gpu'])}"
     assert Formula(lambda a: f"<{a}>", 3) == Formula(lambda: "<3>") and repr(Formula(lambda: "a")) == "Formula('a')"
+
+
+@given(st.fractions(), st.sampled_from(sorted(UNITS)))
+def test_float_in_is_the_float_of_the_exact_conversion(value: Fraction, unit: str) -> None:
+    """`float_in` divides integers instead of building a Fraction: the very same float."""
+    assert float_in(value, unit) == float(from_base(value, unit))
+    figure = Figure("x", "y", value, UNITS[unit].dimension, unit)
+    assert figure.shown_float == float(figure.shown)
