@@ -2,15 +2,14 @@
 
 Parsing thousands of spec files and rendering pages are maps of a pure function over items, and
 the machines this runs on have two cores or more. A helper forked when the work starts inherits
-everything already loaded (no start-up, no arguments to send), computes its share while the
-parent does the rest, and sends back only its results. The caller always gets exactly
-`[fn(x) for x in items]`, in order: when forking is not possible or not safe, or the helper fails
-in any way, the parent computes them itself, so the outcome never depends on whether a helper ran.
+everything already loaded (no start-up, no arguments to send), computes items while the parent
+does the rest, and sends back only its results. The caller always gets exactly `fn(x)` for every
+item: when forking is not possible or not safe, or the helper fails in any way, the parent
+computes them itself, so the outcome never depends on whether a helper ran.
 
-Two ways to share: `Helper` gives the helper a fixed share that the parent can use as it
-arrives (parsing: the parent types each file the helper parsed); `Shared` lets both take the
-next item from one queue (rendering: a few dozen pages of very different cost, and a parent
-that first has other work to do), so they finish together however the costs fall.
+The two take items from one queue, one at a time, rather than fixed shares: how long an item
+takes, and how fast each core runs at the moment, vary too much on shared machines for a split
+decided in advance (both were measured to leave one process waiting for the other).
 """
 
 from __future__ import annotations
@@ -18,11 +17,12 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, BinaryIO, Generic, TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -46,142 +46,25 @@ def worth_forking(size: int) -> bool:
     return size >= MIN_ITEMS
 
 
-class _Forked:
-    """A forked helper that runs `work(send)` and sends each message it is given to the parent.
+class Shared(Generic[T, R]):
+    """`fn(x)` for every item, computed by a forked helper, from now on, and by this process
+    whenever it asks for results, both taking the next item from one queue. Put costly items
+    first: each side then ends on small ones and they finish close together. Without a helper
+    (not `parallel`, forking not possible, or more than MAX_ITEMS items) this process computes
+    everything when asked.
 
-    Messages travel through an anonymous in-memory file, and only their sizes through a pipe: a
-    pipe holds 64 KiB, so a helper writing results into it would stall as soon as the parent is
-    busy with its own share, which is exactly when the helper should run."""
-
-    def __init__(self) -> None:
-        self._pid: int | None = None
-        self._pipe: BinaryIO | None = None
-        self._store = -1
-
-    @property
-    def running(self) -> bool:
-        return self._pid is not None
-
-    def _fork(self, work: Callable[[Callable[[object], None]], None]) -> bool:
-        """Start the helper; False (and nothing left open) when the system refuses a descriptor,
-        the in-memory file (a sandbox) or the process."""
-        opened: list[int] = []
-        try:
-            read_end, write_end = os.pipe()
-            opened += (read_end, write_end)
-            store = os.memfd_create("generator-helper", os.MFD_CLOEXEC)
-            opened.append(store)
-            pid = os.fork()
-        except OSError:
-            for fd in opened:
-                os.close(fd)
-            return False
-        if pid == 0:  # the helper: compute, send, and leave without running any exit handler
-            os.close(read_end)
-
-            def send(message: object) -> None:
-                payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(store, view):]
-                # The size goes out only once the whole message is in the store.
-                os.write(write_end, len(payload).to_bytes(8, "little"))
-            try:
-                work(send)
-            except BaseException:  # noqa: BLE001, S110 - any failure: the parent computes the rest
-                pass
-            finally:
-                os._exit(0)
-        os.close(write_end)
-        self._pid, self._pipe, self._store = pid, os.fdopen(read_end, "rb"), store
-        return True
-
-    def _messages(self) -> Iterator[Any]:
-        """The helper's messages in the order sent, until it exits (or one arrives damaged)."""
-        if self._pipe is None:
-            return
-        offset = 0
-        while True:
-            size = self._pipe.read(8)
-            if len(size) < 8:
-                return
-            # The helper's writes move the store's shared offset: read by position only.
-            payload = os.pread(self._store, int.from_bytes(size, "little"), offset)
-            offset += len(payload)
-            try:
-                message = pickle.loads(payload)
-            except Exception:  # noqa: BLE001 - a damaged message: compute the rest here
-                return
-            yield message
-
-    def _reap(self) -> None:
-        if self._pipe is not None:
-            self._pipe.close()
-            os.close(self._store)
-        if self._pid is not None:
-            os.waitpid(self._pid, 0)
-        self._pid = self._pipe = None
-        self._store = -1
-
-    def cancel(self) -> None:
-        """Stop the helper, if one runs, and forget its work."""
-        if self._pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._pid, signal.SIGKILL)
-        self._reap()
-
-
-class Helper(_Forked, Generic[T, R]):
-    """`[fn(x) for x in items]`, started now in a forked helper and collected by `results()` or,
-    as they arrive, by `stream()`. Without a helper (not `parallel`, or forking not possible)
-    the work is done when the results are asked for."""
-
-    CHUNK = 256  # results per message: the parent can use the first ones while later ones are made
-
-    def __init__(self, fn: Callable[[T], R], items: Sequence[T], *, parallel: bool) -> None:
-        super().__init__()
-        self._fn, self._items = fn, items
-        if parallel and items and can_fork():
-            self._fork(self._work)
-
-    def _work(self, send: Callable[[object], None]) -> None:
-        for start in range(0, len(self._items), self.CHUNK):
-            send([self._fn(x) for x in self._items[start:start + self.CHUNK]])
-
-    def results(self) -> list[R]:
-        return list(self.stream())
-
-    def stream(self) -> Iterator[R]:
-        """The results in order, each as soon as the helper has sent it; whatever the helper did
-        not send (it failed or died) is computed here."""
-        done = 0
-        if self.running:
-            try:
-                for chunk in self._messages():
-                    yield from chunk
-                    done += len(chunk)
-            except BaseException:
-                self.cancel()
-                raise
-            self._reap()
-        for item in self._items[done:]:
-            yield self._fn(item)
-
-
-class Shared(_Forked, Generic[T, R]):
-    """`[fn(x) for x in items]` for a short list of items (a few dozen tasks) of uneven cost:
-    a forked helper and the parent both take the next item from one queue, the helper from now
-    on, the parent whenever it calls `take()` (after its other work) and at `results()`. Put the
-    costly items first: each side then ends with small ones and they finish close together.
-    Without a helper the parent computes everything itself."""
+    Results travel through an anonymous in-memory file, and only their sizes through a pipe: a
+    pipe holds 64 KiB, so a helper writing results into it would stall as soon as this process
+    is busy with its own items, which is exactly when the helper should run."""
 
     MAX_ITEMS = 1024  # the queue is filled before the fork and must fit in one pipe page
 
     def __init__(self, fn: Callable[[T], R], items: Sequence[T], *, parallel: bool) -> None:
-        super().__init__()
         self._fn, self._items = fn, items
-        self._done: dict[int, R] = {}
-        self._queue = -1
+        self._pid: int | None = None
+        self._queue = self._sizes = self._store = -1
+        self._offset = 0  # how far into the store this process has read
+        self._given: set[int] = set()  # indices already handed to the caller
         if parallel and 0 < len(items) <= self.MAX_ITEMS and can_fork():
             self._start()
 
@@ -189,57 +72,111 @@ class Shared(_Forked, Generic[T, R]):
         # The queue is a pipe holding every item's index, 4 bytes each, with its write end
         # closed: each read of 4 bytes takes one index, atomically for both processes, and
         # returns nothing once all are taken.
+        opened: list[int] = []
         try:
             queue, filler = os.pipe()
-        except OSError:
-            return
-        try:
+            opened += (queue, filler)
             os.write(filler, b"".join(i.to_bytes(4, "little") for i in range(len(self._items))))
-        except OSError:
-            os.close(queue)
-            return
-        finally:
             os.close(filler)
-        self._queue = queue
-        if not self._fork(self._work):
-            os.close(queue)
-            self._queue = -1
+            opened.remove(filler)
+            sizes, sizes_in = os.pipe()
+            opened += (sizes, sizes_in)
+            store = os.memfd_create("generator-helper", os.MFD_CLOEXEC)
+            opened.append(store)
+            pid = os.fork()
+        except OSError:  # no descriptor or process to spare, or memfd refused by a sandbox:
+            for fd in opened:  # no helper then, this process computes everything
+                os.close(fd)
+            return
+        if pid == 0:  # the helper: compute, send, and leave without running any exit handler
+            try:
+                os.close(sizes)
+                while (index := self._next(queue)) is not None:
+                    payload = pickle.dumps((index, self._fn(self._items[index])), protocol=pickle.HIGHEST_PROTOCOL)
+                    view = memoryview(payload)
+                    while view:
+                        view = view[os.write(store, view):]
+                    # The size goes out only once the whole message is in the store.
+                    os.write(sizes_in, len(payload).to_bytes(8, "little"))
+            except BaseException:  # noqa: BLE001, S110 - any failure: the parent computes the rest
+                pass
+            finally:
+                os._exit(0)
+        os.close(sizes_in)
+        self._pid, self._queue, self._sizes, self._store = pid, queue, sizes, store
 
-    def _next(self) -> int | None:
-        if self._queue < 0:
+    @staticmethod
+    def _next(queue: int) -> int | None:
+        if queue < 0:
             return None
-        token = os.read(self._queue, 4)
+        token = os.read(queue, 4)
         return int.from_bytes(token, "little") if len(token) == 4 else None
 
-    def _work(self, send: Callable[[object], None]) -> None:
-        while (index := self._next()) is not None:
-            send((index, self._fn(self._items[index])))
-
-    def take(self) -> None:
-        """Compute items here until the queue is empty (all taken by one side or the other)."""
+    def as_completed(self) -> Iterator[tuple[int, R]]:
+        """Every (index, result), in no set order: whatever the helper has sent, as soon as it is
+        there, and otherwise the next queued item, computed here; once the queue is empty, the
+        helper's last results, then anything it took but never sent (it failed or died)."""
         try:
-            while (index := self._next()) is not None:
-                self._done[index] = self._fn(self._items[index])
+            while True:
+                yield from self._received(wait=False)
+                index = self._next(self._queue)
+                if index is None:
+                    break
+                self._given.add(index)
+                yield index, self._fn(self._items[index])
+            yield from self._received(wait=True)
         except BaseException:
             self.cancel()
             raise
+        self._reap()
+        for index, item in enumerate(self._items):
+            if index not in self._given:
+                self._given.add(index)
+                yield index, self._fn(item)
 
     def results(self) -> list[R]:
-        """Every result in order: the parent takes what is left, collects what the helper sent,
-        and computes whatever the helper took but did not send (it failed or died)."""
-        self.take()
-        if self.running:
+        """Every result, in the order of the items."""
+        out: dict[int, R] = dict(self.as_completed())
+        return [out[index] for index in range(len(self._items))]
+
+    def _received(self, *, wait: bool) -> Iterator[tuple[int, R]]:
+        """The helper's results that have arrived (with `wait`, all it will send)."""
+        while self._sizes >= 0 and (wait or select.select([self._sizes], [], [], 0)[0]):
+            # Sizes are written 8 bytes at a time, at most a pipe's atomic write: a read gets a
+            # whole one, or nothing once the helper has exited.
+            size = os.read(self._sizes, 8)
+            if len(size) < 8:
+                self._close_sizes()
+                return
+            # The helper's writes move the store's shared offset: read by position only.
+            payload = os.pread(self._store, int.from_bytes(size, "little"), self._offset)
+            self._offset += len(payload)
             try:
-                for index, result in self._messages():
-                    self._done[index] = result
-            except BaseException:
-                self.cancel()
-                raise
-            self._reap()
-        return [self._done[i] if i in self._done else self._fn(item) for i, item in enumerate(self._items)]
+                index, result = pickle.loads(payload)
+            except Exception:  # noqa: BLE001 - a damaged message: compute the rest here
+                self._close_sizes()
+                return
+            self._given.add(index)
+            yield index, result
+
+    def _close_sizes(self) -> None:
+        if self._sizes >= 0:
+            os.close(self._sizes)
+            self._sizes = -1
 
     def _reap(self) -> None:
-        super()._reap()
-        if self._queue >= 0:
-            os.close(self._queue)
-            self._queue = -1
+        self._close_sizes()
+        for fd in (self._queue, self._store):
+            if fd >= 0:
+                os.close(fd)
+        self._queue = self._store = -1
+        if self._pid is not None:
+            os.waitpid(self._pid, 0)
+            self._pid = None
+
+    def cancel(self) -> None:
+        """Stop the helper, if one runs, and forget its work."""
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+        self._reap()

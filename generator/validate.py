@@ -7,12 +7,13 @@ entity, then run the cross-entity rules only if every file made it through the e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
-from .fanout import Helper, worth_forking
+from .fanout import Shared, worth_forking
 from .gcpause import without_cycle_collection
 from .knowledge import KnowledgeBase, Loaded
 from .load import ParsedFile, parse_spec
@@ -70,32 +71,31 @@ def _typed(spec: SpecFile, parsed: ParsedFile | list[Diagnostic]) -> Built:
     return build_entity(spec.kind, parsed, spec.stem)
 
 
-# The parent parses one file in this many and the helper the rest: the parent also types and
-# indexes every file, and the helper should be done when the parent is, so that the figure
-# index (which needs every file) leaves no one waiting long. Instruction counts at 5x (callgrind):
-# parsing 373 M, typing and stated figures about 120 M, the index about 30 M; with one in three
-# the two shares come to about 260 M each (with one in four the parent waited on the helper).
-_PARENT_PARSES_ONE_IN = 3
+# Files per queue item: small enough that the two processes end within a few milliseconds of
+# each other, big enough that a message carries more data than overhead. A very big tree gets
+# bigger items, to stay within the queue's size.
+_CHUNK = 32
+
+
+def _parsed_chunk(chunk: Sequence[SpecFile]) -> list[dict[str, Any] | ParsedFile | list[Diagnostic]]:
+    return [_parsed_to_send(spec) for spec in chunk]
 
 
 def _build_all(specs: list[SpecFile]) -> dict[SpecFile, Built]:
     """Every file parsed and typed, with its stated figures. On a big tree a helper process
-    parses two files in three and streams them back; this process parses, types and indexes
-    the third, then types and indexes the helper's files as they arrive (a typed model costs
-    more to send than to build), so both stay busy. Interleaved, because the files of one folder
-    are alike in size: halves by position would give one process all the big ones."""
-    parallel = worth_forking(len(specs))
-    mine = specs[::_PARENT_PARSES_ONE_IN] if parallel else specs
-    theirs = [spec for i, spec in enumerate(specs) if i % _PARENT_PARSES_ONE_IN] if parallel else []
-    helper = Helper(_parsed_to_send, theirs, parallel=parallel)
+    parses files and sends them back, while this process types and indexes each file the helper
+    has sent (a typed model costs more to send than to build) and, whenever none is waiting,
+    parses the next files itself: both stay busy, whatever each core's speed at the moment."""
+    size = max(_CHUNK, -(-len(specs) // Shared.MAX_ITEMS))
+    chunks = [specs[start:start + size] for start in range(0, len(specs), size)]
+    work = Shared(_parsed_chunk, chunks, parallel=worth_forking(len(specs)))
     built: dict[SpecFile, Built] = {}
     try:
-        for spec in mine:
-            built[spec] = _indexed(_typed(spec, _parsed(spec)))
-        for spec, sent in zip(theirs, helper.stream(), strict=True):
-            built[spec] = _indexed(_typed(spec, _received(spec, sent)))
+        for index, sent in work.as_completed():
+            for spec, one in zip(chunks[index], sent, strict=True):
+                built[spec] = _indexed(_typed(spec, _received(spec, one)))
     except BaseException:
-        helper.cancel()
+        work.cancel()
         raise
     return {spec: built[spec] for spec in specs}
 

@@ -1,5 +1,6 @@
-"""The forked helper: same results in the same order as a plain map, whatever happens to the
-helper; and a knowledge base validated and rendered with a helper gives byte-identical output."""
+"""The forked helper and the queue it shares with the parent: the same results in the same
+order as a plain map, whatever happens to the helper, and nothing left running or open; and a
+knowledge base validated and rendered with a helper gives byte-identical output."""
 
 from __future__ import annotations
 
@@ -38,25 +39,8 @@ def helper_allowed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(fanout.os, "fork", fork)
     return forked
 
-
 def _double_with_pid(x: int) -> tuple[int, int]:
     return x * 2, os.getpid()
-
-
-def test_helper_computes_in_another_process_and_keeps_the_order(helper_allowed: list[int]) -> None:
-    assert fanout.can_fork()
-    helper = fanout.Helper(_double_with_pid, list(range(50)), parallel=True)
-    out = helper.results()
-    assert [v for v, _pid in out] == [x * 2 for x in range(50)]
-    [pid] = helper_allowed
-    assert {p for _v, p in out} == {pid}
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)  # reaped
-
-
-def test_without_parallel_the_parent_computes_at_results() -> None:
-    helper = fanout.Helper(_double_with_pid, [1, 2], parallel=False)
-    assert helper.results() == [(2, PARENT), (4, PARENT)]
 
 
 def _fails_in_helper(x: int) -> tuple[int, int]:
@@ -65,21 +49,10 @@ def _fails_in_helper(x: int) -> tuple[int, int]:
     return x + 1, os.getpid()
 
 
-def test_failing_helper_share_is_recomputed_by_the_parent(helper_allowed: list[int]) -> None:
-    out = fanout.Helper(_fails_in_helper, list(range(8)), parallel=True).results()
-    assert out == [(x + 1, PARENT) for x in range(8)]
-    assert len(helper_allowed) == 1
-
-
 def _helper_dies(x: int) -> int:
     if os.getpid() != PARENT:
         os._exit(3)
     return -x
-
-
-def test_dead_helper_share_is_recomputed_by_the_parent(helper_allowed: list[int]) -> None:
-    assert fanout.Helper(_helper_dies, list(range(6)), parallel=True).results() == [-x for x in range(6)]
-    assert len(helper_allowed) == 1
 
 
 def _forever(x: int) -> int:
@@ -87,27 +60,14 @@ def _forever(x: int) -> int:
         pass
 
 
-def test_cancel_stops_a_busy_helper_and_reaps_it(helper_allowed: list[int]) -> None:
-    helper = fanout.Helper(_forever, [1], parallel=True)
-    helper.cancel()
-    [pid] = helper_allowed
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)  # stopped and reaped: not even a zombie left
+def _big(x: int) -> bytes:
+    return bytes([x]) * 300_000
 
 
-@pytest.mark.parametrize("refused", ["memfd_create", "fork"])
-def test_helper_that_cannot_start_leaves_the_work_to_the_parent(monkeypatch: pytest.MonkeyPatch,
-                                                                helper_allowed: list[int], refused: str) -> None:
-    """A sandbox that refuses memfd_create, or a process limit that refuses fork: no helper,
-    the same results, and no descriptor left open."""
-    def refuse(*_args: object) -> int:
-        raise PermissionError(f"{refused} refused")
-    monkeypatch.setattr(fanout.os, refused, refuse)
-    before = _pipes_and_stores()
-    assert fanout.Helper(_double_with_pid, list(range(20)), parallel=True).results() == \
-        [(x * 2, PARENT) for x in range(20)]
-    assert helper_allowed == []
-    assert _pipes_and_stores() == before
+def _dies_at_seven(x: int) -> tuple[int, int]:
+    if os.getpid() != PARENT and x == 7:
+        os._exit(3)
+    return x * 2, os.getpid()
 
 
 def _pipes_and_stores() -> list[str]:
@@ -121,40 +81,25 @@ def _pipes_and_stores() -> list[str]:
     return sorted(targets)
 
 
-def _big(x: int) -> bytes:
-    return bytes([x]) * 300_000
-
-
-def test_helper_finishes_its_share_while_the_parent_is_busy(monkeypatch: pytest.MonkeyPatch,
-                                                            helper_allowed: list[int]) -> None:
-    """The helper must not wait for the parent to read: its results (here ~1 MB per message,
-    far more than a pipe holds) are all made and sent before the parent asks for any."""
-    monkeypatch.setattr(fanout.Helper, "CHUNK", 4)
-    helper = fanout.Helper(_big, list(range(12)), parallel=True)
-    [pid] = helper_allowed
-    deadline = time.monotonic() + 10  # a bound on a failure, not a timing: it passes at once
-    while _state(pid) != "Z" and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert _state(pid) == "Z", "the helper stalled until the parent read its results"
-    assert helper.results() == [_big(x) for x in range(12)]
-
-
 def _state(pid: int) -> str:
     with open(f"/proc/{pid}/stat") as stat:
         return stat.read().rpartition(")")[2].split()[0]
 
 
-def test_no_fork_while_other_threads_run() -> None:
-    stop = threading.Event()
-    worker = threading.Thread(target=stop.wait)
-    worker.start()
+def _wait_until_done(pid: int) -> None:
+    """Until the helper has exited (a zombie until reaped); a bound on a failure, not a timing."""
+    deadline = time.monotonic() + 10
+    while _state(pid) != "Z" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _state(pid) == "Z", "the helper did not finish on its own"
+
+
+def _reaped(pid: int) -> bool:
     try:
-        assert not fanout.can_fork()
-        out = fanout.Helper(_double_with_pid, list(range(4)), parallel=True).results()
-        assert {pid for _v, pid in out} == {PARENT}
-    finally:
-        stop.set()
-        worker.join()
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
 
 
 def test_knowledge_base_with_helper_gives_identical_output(monkeypatch: pytest.MonkeyPatch,
@@ -179,8 +124,8 @@ def test_broken_specs_with_helper_give_identical_diagnostics(monkeypatch: pytest
 
 
 def test_every_page_is_a_render_task() -> None:
-    from generator.render import _TASKS, PAGES
-    assert sorted(_TASKS) == sorted([*PAGES, "data", "schema"])
+    from generator.render import _AFTER_RULES, _TASKS, PAGES
+    assert sorted(_TASKS + _AFTER_RULES) == sorted([*PAGES, "data", "schema"])
 
 
 def test_pipeline_renders_beside_the_rules_with_identical_output(monkeypatch: pytest.MonkeyPatch,
@@ -216,47 +161,21 @@ def test_pipeline_drops_the_speculative_render_when_a_rule_fails(monkeypatch: py
 
 def test_error_in_the_parent_share_stops_the_helper(monkeypatch: pytest.MonkeyPatch,
                                                     helper_allowed: list[int]) -> None:
-    """The parent fails on its first file while the helper parses the others: the error comes
-    through and the helper is stopped and reaped."""
+    """The parent fails on its first file while the helper parses others (slowly, so that the
+    queue still holds files for the parent): the error comes through and the helper is stopped
+    and reaped."""
     from generator import validate as validate_module
     real = validate_module._parsed
 
     def parsed(spec: object) -> object:
         if os.getpid() == PARENT:
             raise MemoryError("parent trouble")
+        time.sleep(0.05)
         return real(spec)  # type: ignore[arg-type]
     monkeypatch.setattr(validate_module, "_parsed", parsed)
     monkeypatch.setattr(fanout, "MIN_ITEMS", 1)
     with pytest.raises(MemoryError, match="parent trouble"):
         validate(list(real_files()))
-    [pid] = helper_allowed
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)
-
-
-def _dies_at_seven(x: int) -> tuple[int, int]:
-    if os.getpid() != PARENT and x == 7:
-        os._exit(3)
-    return x * 2, os.getpid()
-
-
-def test_stream_uses_what_the_helper_sent_before_it_died(monkeypatch: pytest.MonkeyPatch,
-                                                         helper_allowed: list[int]) -> None:
-    monkeypatch.setattr(fanout.Helper, "CHUNK", 3)
-    out = list(fanout.Helper(_dies_at_seven, list(range(10)), parallel=True).stream())
-    assert [v for v, _pid in out] == [x * 2 for x in range(10)]
-    by_helper = [pid != PARENT for _v, pid in out]
-    assert by_helper == [True] * 6 + [False] * 4  # two whole chunks arrived; the rest is done here
-    [pid] = helper_allowed
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)
-
-
-def test_abandoned_stream_stops_the_helper(monkeypatch: pytest.MonkeyPatch, helper_allowed: list[int]) -> None:
-    monkeypatch.setattr(fanout.Helper, "CHUNK", 1)
-    stream = fanout.Helper(_double_with_pid, list(range(100_000)), parallel=True).stream()
-    assert next(stream)[0] == 0
-    stream.close()  # the consumer gave up (an exception, say): the helper must not be left blocked
     [pid] = helper_allowed
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
@@ -367,3 +286,48 @@ def test_shared_error_in_the_parent_stops_the_helper(helper_allowed: list[int]) 
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
     assert _pipes_and_stores() == before
+
+
+def test_helper_sends_big_results_without_waiting_for_the_parent(helper_allowed: list[int]) -> None:
+    """Results of ~300 KB each, far more than a pipe holds, all made and sent before the parent
+    asks for any."""
+    shared = fanout.Shared(_big, list(range(12)), parallel=True)
+    [pid] = helper_allowed
+    _wait_until_done(pid)
+    assert shared.results() == [_big(x) for x in range(12)]
+    assert _reaped(pid)
+
+
+def test_results_the_helper_sent_before_it_died_are_kept(helper_allowed: list[int]) -> None:
+    """The helper sends 0-6 and dies on 7: 7 is computed here, and so are 8 and 9, which are
+    still in the queue."""
+    shared = fanout.Shared(_dies_at_seven, list(range(10)), parallel=True)
+    [pid] = helper_allowed
+    _wait_until_done(pid)
+    out = shared.results()
+    assert [v for v, _p in out] == [x * 2 for x in range(10)]
+    assert [p for _v, p in out] == [pid] * 7 + [PARENT] * 3
+    assert _reaped(pid)
+
+
+def test_abandoned_results_stop_the_helper(helper_allowed: list[int]) -> None:
+    before = _pipes_and_stores()
+    stream = fanout.Shared(_double_with_pid, list(range(1000)), parallel=True).as_completed()
+    next(stream)
+    stream.close()  # the consumer gave up (an exception, say): the helper must not be left behind
+    [pid] = helper_allowed
+    assert _reaped(pid)
+    assert _pipes_and_stores() == before
+
+
+def test_no_fork_while_other_threads_run() -> None:
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        assert not fanout.can_fork()
+        out = fanout.Shared(_double_with_pid, list(range(4)), parallel=True).results()
+        assert {pid for _v, pid in out} == {PARENT}
+    finally:
+        stop.set()
+        worker.join()
