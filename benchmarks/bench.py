@@ -80,8 +80,8 @@ def main() -> int:
     files, _ = read_spec_tree(Path("specs"))
     print("## Validate + render in-process (median)\n")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"{cores} cores; from {fanout.MIN_ITEMS} files on, a forked helper parses two files in three, then "
-          f"renders pages while the rules run and shares the rest with this process ({'available' if fanout.can_fork() else 'not available'} here).\n")
+    print(f"{cores} cores; from {fanout.MIN_ITEMS} files on, a forked helper takes files to parse, then pages to "
+          f"render (while the rules run here), from one queue shared with this process ({'available' if fanout.can_fork() else 'not available'} here).\n")
     print("| knowledge base | files | runs | seconds (median) | fastest run | ms per file | budget | valid |")
     print("|---|---|---|---|---|---|---|---|")
     probes: list[float] = []
