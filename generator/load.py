@@ -218,13 +218,13 @@ _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _FAST_TAGS = {_STD + t for t in ("int", "float", "bool", "null", "timestamp")}
 
 
-def _fast_data(text: bytes) -> dict[str, Any] | None:
+def _fast_data(raw: bytes) -> dict[str, Any] | None:
     """The common case, about five times faster: plain mappings, lists and scalars without tags,
     anchors or aliases, read straight from libyaml's events with no positions kept. Returns None
     whenever the file holds anything else, or anything wrong, so that `_compose` handles it."""
     if _Scanning:  # pure-Python PyYAML: no speed to gain, keep one path
         return None
-    parser: Any = _Parser(text)
+    parser: Any = _Parser(raw)
     try:
         return _fast_events(parser)
     except (_Fallback, yaml.YAMLError, ValueError, OverflowError):
