@@ -133,7 +133,11 @@ def _coverage(entity: Loaded, qi: int, question: Question, kind: str, low: int, 
 
 
 def check_tree_leaves(ctx: Context) -> Iterator[Diagnostic]:
-    tables = {t.model.subject: t for t in ctx.kb.of_kind("tiers") if well_formed(t)}
+    # Every well-formed table of a subject judges, as for the recommendations (tables rule).
+    tables: dict[str, list[Loaded]] = {}
+    for table in ctx.kb.of_kind("tiers"):
+        if well_formed(table):
+            tables.setdefault(table.model.subject, []).append(table)
     for entity in ctx.kb.of_kind("selection"):
         sel: Selection = entity.model
         if sel.root not in {q.id for q in sel.questions}:
@@ -150,7 +154,8 @@ def check_tree_leaves(ctx: Context) -> Iterator[Diagnostic]:
             yield from _leaf(ctx, entity, li, leaf, gpus, tables)
 
 
-def _leaf(ctx: Context, entity: Loaded, li: int, leaf: Leaf, gpus: Range, tables: dict[str, Loaded]) -> Iterator[Diagnostic]:
+def _leaf(ctx: Context, entity: Loaded, li: int, leaf: Leaf, gpus: Range,
+          tables: dict[str, list[Loaded]]) -> Iterator[Diagnostic]:
     where = ("leaves", li)
     gpu = ctx.kb.get(leaf.picks.gpu)
     link = ctx.kb.get(leaf.picks.intra_node)
@@ -173,17 +178,17 @@ def _leaf(ctx: Context, entity: Loaded, li: int, leaf: Leaf, gpus: Range, tables
                 yield report(entity, (*where, "picks"), "tree-missing-pick",
                              f"reached with {gpus.label()} GPUs, more than one server: name a {subject}")
             continue
-        table = tables.get(subject)
-        if table is not None and _disagrees(table, gpus, lambda picks, p=pick: p in picks):
+        for table in tables.get(subject, []):
+            if _disagrees(table, gpus, lambda picks, p=pick: p in picks):
+                disagreeing.add(table.id)
+    for table in tables.get("intra_node", []) if has_nvlink else []:
+        if _disagrees(table, gpus, lambda picks: link_type in _types(ctx, picks)):
             disagreeing.add(table.id)
-    intra = tables.get("intra_node")
-    if intra is not None and has_nvlink and _disagrees(intra, gpus, lambda picks: link_type in _types(ctx, picks)):
-        disagreeing.add(intra.id)
     for table_id in sorted(disagreeing - acknowledged):
         yield report(entity, (*where, "picks"), "tree-tier-mismatch",
                      f"leaf {leaf.id!r} ({gpus.label()} GPUs) disagrees with {table_id!r}: follow the table, or keep "
                      f"the advice and add `conflicts: [{{table: {table_id}, note: ...}}]`")
-    judged = {t.id for t in tables.values()}
+    judged = {t.id for subject_tables in tables.values() for t in subject_tables}
     for ci, conflict in enumerate(leaf.conflicts):
         if conflict.table in judged and conflict.table not in disagreeing:
             yield report(entity, (*where, "conflicts", ci), "tree-stale-conflict",
