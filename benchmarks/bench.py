@@ -30,6 +30,8 @@ from generator.validate import SpecFile  # noqa: E402
 from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
 
 BUDGETS = {"1x": 0.3, "100x": 3.0}
+LINEAR_GROWTH = 1.25
+SVG_BUDGET = 40_000  # bytes
 _ID = re.compile(rb"^id: ([a-z0-9-]+)$", re.MULTILINE)
 
 
@@ -85,14 +87,21 @@ def main() -> int:
     print("| knowledge base | files | runs | seconds (median) | fastest run | ms per file | budget | valid |")
     print("|---|---|---|---|---|---|---|---|")
     probes: list[float] = []
+    per_file: dict[str, float] = {}
     for label, factor, runs in (("1x", 1, 7), ("10x", 10, 5), ("100x", 100, 7)):
         synthetic_files = synthetic(files, factor)
         times, ok = time_pipeline(synthetic_files, runs, probes)
         seconds, count = statistics.median(times), len(synthetic_files)
+        per_file[label] = seconds / count
         budget = BUDGETS.get(label)
         mark = "" if budget is None else (f"< {budget} s ✓" if seconds < budget else f"< {budget} s ✗")
         print(f"| {label} | {count} | {runs} | {seconds:.3f} | {min(times):.3f} | {seconds / count * 1000:.2f} | {mark} "
               f"| {ok} |")
+    # Linear: ten times the files may cost at most a quarter more per file (below 10x the
+    # helper is not used, and a run is too short to compare).
+    growth = per_file["100x"] / per_file["10x"]
+    print(f"| growth 10x → 100x | | | | | ×{growth:.2f} per file | linear (≤ ×{LINEAR_GROWTH}) "
+          f"{'✓' if growth <= LINEAR_GROWTH else '✗'} | |")
     print(f"\nMachine speed while timing: the probe loop (`probe()`, ten million additions) took "
           f"{min(probes):.2f}–{max(probes):.2f} s before the runs (median {statistics.median(probes):.2f} s). "
           "The budgets are judged on the median run.")
@@ -104,12 +113,16 @@ def main() -> int:
                        stderr=subprocess.DEVNULL)
         build = time.perf_counter() - start
         pages = sorted(((p.stat().st_size, str(p.relative_to(site))) for p in Path(site).rglob("*.html")), reverse=True)
+        flowchart = (Path(site) / "flowchart" / "index.html").read_text(encoding="utf-8")
+        svg = len(re.search(r"<svg\b[^>]*\bid=\"flowchart\".*?</svg>", flowchart, re.DOTALL).group(0).encode())  # type: ignore[union-attr]
         total = sum(p.stat().st_size for p in Path(site).rglob("*") if p.is_file())
     print("\n## Site\n")
     print("| measure | value | budget |")
     print("|---|---|---|")
     print(f"| full `mkdocs build --strict` (wall) | {build:.2f} s | < 5 s {'✓' if build < 5 else '✗'} |")
     print(f"| largest page | {pages[0][1]}: {pages[0][0] / 1024:.1f} KiB | < 150 KB {'✓' if pages[0][0] < 150_000 else '✗'} |")
+    print(f"| flowchart SVG (inline in flowchart/index.html) | {svg / 1024:.1f} KiB | < 40 KB "
+          f"{'✓' if svg < SVG_BUDGET else '✗'} |")
     print(f"| total site | {total / 1024 / 1024:.2f} MiB | — |")
     print("\n## HTML size per page\n")
     print("| page | KiB |")
