@@ -14,6 +14,7 @@ decided in advance (both were measured to leave one process waiting for the othe
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import pickle
@@ -46,6 +47,24 @@ def worth_forking(size: int) -> bool:
     return size >= MIN_ITEMS
 
 
+# Helpers that said they were done but were still exiting when their results were collected:
+# tearing down a process that shares a few hundred MB with its parent takes the kernel tens of
+# milliseconds, which the parent need not wait for. They are reaped before the next helper
+# starts, and at exit, so at most one is ever left a zombie, and only briefly.
+_EXITING: list[int] = []
+
+
+def reap_exited() -> None:
+    """Wait for the helpers still exiting (see _EXITING)."""
+    while _EXITING:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(_EXITING.pop(), 0)
+
+
+atexit.register(reap_exited)
+_DONE = bytes(8)  # a size of zero: the helper has sent everything it will send
+
+
 class Shared(Generic[T, R]):
     """`fn(x)` for every item, computed by a forked helper, from now on, and by this process
     whenever it asks for results, both taking the next item from one queue. Put costly items
@@ -66,6 +85,7 @@ class Shared(Generic[T, R]):
         self._offset = 0  # how far into the store this process has read
         self._given: set[int] = set()  # indices already handed to the caller
         if parallel and 0 < len(items) <= self.MAX_ITEMS and can_fork():
+            reap_exited()
             self._start()
 
     def _start(self) -> None:
@@ -101,6 +121,8 @@ class Shared(Generic[T, R]):
             except BaseException:  # noqa: BLE001, S110 - any failure: the parent computes the rest
                 pass
             finally:
+                with contextlib.suppress(BaseException):
+                    os.write(sizes_in, _DONE)
                 os._exit(0)
         os.close(sizes_in)
         self._pid, self._queue, self._sizes, self._store = pid, queue, sizes, store
@@ -145,7 +167,7 @@ class Shared(Generic[T, R]):
             # Sizes are written 8 bytes at a time, at most a pipe's atomic write: a read gets a
             # whole one, or nothing once the helper has exited.
             size = os.read(self._sizes, 8)
-            if len(size) < 8:
+            if len(size) < 8 or size == _DONE:  # exited, or about to
                 self._close_sizes()
                 return
             # The helper's writes move the store's shared offset: read by position only.
@@ -164,19 +186,22 @@ class Shared(Generic[T, R]):
             os.close(self._sizes)
             self._sizes = -1
 
-    def _reap(self) -> None:
+    def _reap(self, *, wait: bool = False) -> None:
         self._close_sizes()
         for fd in (self._queue, self._store):
             if fd >= 0:
                 os.close(fd)
         self._queue = self._store = -1
         if self._pid is not None:
-            os.waitpid(self._pid, 0)
+            if wait or os.waitpid(self._pid, os.WNOHANG) == (0, 0):
+                _EXITING.append(self._pid)  # still exiting: reaped later (see _EXITING)
             self._pid = None
+        if wait:
+            reap_exited()
 
     def cancel(self) -> None:
         """Stop the helper, if one runs, and forget its work."""
         if self._pid is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGKILL)
-        self._reap()
+        self._reap(wait=True)
