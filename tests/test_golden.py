@@ -40,3 +40,17 @@ def test_generated_files_match_goldens(request: pytest.FixtureRequest) -> None:
 def test_rendering_is_deterministic() -> None:
     """Two renders of the same specs are identical."""
     assert _render() == _render()
+
+
+def test_downloads_write_whole_numbers_without_a_decimal_point() -> None:
+    """data/*.json and *.csv hold each figure's value as read; a whole number reads 80, not 80.0
+    (the same JSON number), and a fraction keeps its digits."""
+    import csv
+    import json
+    files = _render()
+    gpus = {g["id"]: g for g in json.loads(files["data/gpus.json"])}
+    a100 = gpus["a100-sxm4-80gb"]
+    assert a100["memory"]["capacity"]["value"] == 80 and type(a100["memory"]["capacity"]["value"]) is int
+    assert a100["compute"]["fp32"]["value"] == 19.5
+    row = next(r for r in csv.DictReader(files["data/gpus.csv"].splitlines()) if r["id"] == "a100-sxm4-80gb")
+    assert (row["memory.capacity.value"], row["compute.fp32.value"]) == ("80", "19.5")

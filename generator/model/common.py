@@ -8,13 +8,21 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, StringConstraints
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=64)]
 # `entity#figure.path`: names one figure of one entity (see generator.figures).
 FIGURE_REF_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*#[a-z0-9_]+(?:[.][a-z0-9_-]+)*$"
 FigureRef = Annotated[str, StringConstraints(pattern=FIGURE_REF_PATTERN, max_length=160)]
+
+def _number_out(value: float) -> int | float:
+    return int(value) if value.is_integer() else value
+
+
+# A decimal field: read as a float (a spec may write 80 or 80.5), written out in the data
+# downloads without a pointless ".0" (80, not 80.0). Checks and schemas are unaffected.
+NUMBER_OUT = PlainSerializer(_number_out, return_type=int | float)
 
 MAX_TEXT = 4000
 Direction = Literal["per_direction", "bidirectional", "aggregate"]
@@ -62,14 +70,14 @@ QuotedText = Annotated[Text, Quote()]
 class Quantity(Strict):
     """One figure: value and unit, plus direction and scope for bandwidths, and its source."""
 
-    value: Annotated[float, Field(ge=0, le=1e7, allow_inf_nan=False)]
+    value: Annotated[float, Field(ge=0, le=1e7, allow_inf_nan=False), NUMBER_OUT]
     unit: Annotated[str, StringConstraints(max_length=16)]
     direction: Direction | None = None
     scope: Scope | None = None
     source: SourceRef
     # Relative tolerance when a stated figure is compared with a derived one; without it the
     # tolerance is half a unit of the last digit the value is written with.
-    tolerance_pct: Annotated[float, Field(gt=0, le=50)] | None = None
+    tolerance_pct: Annotated[float, Field(gt=0, le=50), NUMBER_OUT] | None = None
     note: Text | None = None
 
 

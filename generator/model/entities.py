@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .common import (
+    NUMBER_OUT,
     Compute,
     Count,
     DataRate,
@@ -282,19 +283,19 @@ Expr = FigureRef | RatioExpr
 
 
 class StatedValue(Strict):
-    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7)]
+    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
     unit: Annotated[str, Field(max_length=16)]
 
 
 class StatedRange(Strict):
-    low: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7)]
-    high: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7)]
+    low: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
+    high: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
     unit: Annotated[str, Field(max_length=16)]
 
 
 class StatedBound(Strict):
     bound: Literal["below", "above"]
-    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7)]
+    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
     unit: Annotated[str, Field(max_length=16)]
 
 
@@ -329,7 +330,7 @@ class Claim(Entity):
     source: SourceRef  # the article that makes the claim
     said: QuotedText  # the statement, paraphrased
     check: Check
-    tolerance_pct: Annotated[float, Field(gt=0, le=50)] = 2.0  # within: confirmed
-    approximate_pct: Annotated[float, Field(gt=0, le=100)] = 10.0  # within: approximate
+    tolerance_pct: Annotated[float, Field(gt=0, le=50), NUMBER_OUT] = 2.0  # within: confirmed
+    approximate_pct: Annotated[float, Field(gt=0, le=100), NUMBER_OUT] = 10.0  # within: approximate
     verdict: Verdict
     why: Text
