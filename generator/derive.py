@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from .figures import Figure, Formula
+from .figures import ZERO, Figure, Formula
 from .knowledge import KnowledgeBase, Loaded
 from .units import convert_direction, fmt_number
 
@@ -32,11 +32,9 @@ def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: Formu
     says otherwise) other change. Built directly: dataclasses.replace looks up every field's
     definition on each call, and a big knowledge base derives tens of thousands of figures."""
     fields = {**vars(base), "name": name, "value": value, "unit": unit, "path": None, "formula": formula,
-              "tolerance": _ZERO, "tolerance_pct": None, **changes}
+              "tolerance": ZERO, "tolerance_pct": None, **changes}
     return Figure(**fields)
 
-
-_ZERO = Fraction(0)
 
 
 class FigureIndex:

@@ -20,7 +20,7 @@ from .load import DataPath
 from .model.common import Count, Dim, Quantity
 from .units import DERIVED_UNITS, UNITS, decimals_of, float_in, from_base, to_base
 
-_ZERO = Fraction(0)
+ZERO = Fraction(0)  # shared: a figure without tolerance needs no Fraction of its own
 
 
 class Formula:
@@ -67,7 +67,7 @@ class Figure:
 
     def __init__(self, entity: str, name: str, value: Fraction, dimension: str, unit: str,
                  direction: str | None = None, scope: str | None = None, source: str | None = None,
-                 path: DataPath | None = None, formula: Formula | None = None, tolerance: Fraction = _ZERO,
+                 path: DataPath | None = None, formula: Formula | None = None, tolerance: Fraction = ZERO,
                  tolerance_pct: float | None = None, usable: bool = True) -> None:
         # The same fields as the generated __init__, filled with one dict update instead of one
         # object.__setattr__ per field (what frozen dataclasses do): a big knowledge base builds

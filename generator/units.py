@@ -104,13 +104,11 @@ def _exact_parts(value: float | int | Fraction) -> tuple[int, int]:
     if type(value) is int:
         return value, 1
     if not isinstance(value, float):
-        exact_value = Fraction(value)
-        return exact_value.numerator, exact_value.denominator
+        return Fraction(value).as_integer_ratio()
     text = repr(value)
     whole, dot, decimals = text.partition(".")
     if not dot or not decimals.isdigit() or not whole.lstrip("-").isdigit():  # 1e+20, inf, nan
-        exact_value = Fraction(text)
-        return exact_value.numerator, exact_value.denominator
+        return Fraction(text).as_integer_ratio()
     return int(whole + decimals), 10 ** len(decimals)
 
 

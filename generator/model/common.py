@@ -16,6 +16,7 @@ Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=64)]
 FIGURE_REF_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*#[a-z0-9_]+(?:[.][a-z0-9_-]+)*$"
 FigureRef = Annotated[str, StringConstraints(pattern=FIGURE_REF_PATTERN, max_length=160)]
 
+
 def _number_out(value: float) -> int | float:
     return int(value) if value.is_integer() else value
 

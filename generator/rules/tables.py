@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
-from ..knowledge import Loaded
+from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Range
 from ..model.entities import Advice
 from .base import Context, report
@@ -55,11 +55,17 @@ def _rows_for(table: Loaded, gpus: Range) -> list[tuple[int, Range, list[str]]]:
     return [(i, row.gpus, list(row.picks)) for i, row in enumerate(table.model.rows) if row.gpus.overlaps(gpus)]
 
 
-def check_recommendations(ctx: Context) -> Iterator[Diagnostic]:
+def judging_tables(kb: KnowledgeBase) -> dict[str, list[Loaded]]:
+    """Subject -> every well-formed tier table of it: each one judges other advice on its subject."""
     tables: dict[str, list[Loaded]] = {}
-    for table in ctx.kb.of_kind("tiers"):
+    for table in kb.of_kind("tiers"):
         if well_formed(table):
             tables.setdefault(table.model.subject, []).append(table)
+    return tables
+
+
+def check_recommendations(ctx: Context) -> Iterator[Diagnostic]:
+    tables = judging_tables(ctx.kb)
     for rec in ctx.kb.of_kind("recommendations"):
         for index, item in enumerate(rec.model.items):
             subject = _LAYER_SUBJECT.get(item.layer)

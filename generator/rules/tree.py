@@ -13,7 +13,7 @@ from ..model.common import Range
 from ..model.selection import Leaf, Question, Selection
 from ..tree import leaf_paths, range_on_path, variables
 from .base import Context, report
-from .tables import well_formed
+from .tables import judging_tables
 
 _SINGLE_NODE = 8  # a leaf without a network or topology must stay within one 8-GPU server
 
@@ -133,11 +133,7 @@ def _coverage(entity: Loaded, qi: int, question: Question, kind: str, low: int, 
 
 
 def check_tree_leaves(ctx: Context) -> Iterator[Diagnostic]:
-    # Every well-formed table of a subject judges, as for the recommendations (tables rule).
-    tables: dict[str, list[Loaded]] = {}
-    for table in ctx.kb.of_kind("tiers"):
-        if well_formed(table):
-            tables.setdefault(table.model.subject, []).append(table)
+    tables = judging_tables(ctx.kb)  # the same tables as judge the recommendations
     for entity in ctx.kb.of_kind("selection"):
         sel: Selection = entity.model
         if sel.root not in {q.id for q in sel.questions}:
