@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check lint schema bench build screenshots clean
+.PHONY: serve test check lint schema bench build screenshots browser-deps clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,12 @@ lint: $(STAMP)
 	$(PY) -m ruff check generator tests benchmarks tools
 	$(PY) -m mypy
 
-test: $(STAMP) lint
+# The browser tests need Debian's chromium and CJK fonts: installed here when missing (as root),
+# or a one-line message with the command to run.
+browser-deps:
+	@tools/browser-deps.sh
+
+test: browser-deps $(STAMP) lint
 	$(PY) -m generator check specs
 	$(PY) -m pytest
 
