@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..derive import FigureIndex
 from ..diagnostics import Diagnostic
 from ..figures import Figure
-from ..knowledge import Loaded
+from ..knowledge import KnowledgeBase, Loaded
 from ..load import DataPath
 from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
 from ..units import UNITS, fmt_number, from_base, other_bit_byte_unit, to_base
@@ -50,6 +51,19 @@ def evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
     if outcome is None:
         outcome = ctx.figures.memo[key] = _evaluate_claim(ctx, entity)
     return outcome
+
+
+def claim_outcome(kb: KnowledgeBase, figures: FigureIndex, claim_id: str) -> Outcome | None:
+    """The verdict the data gives for one claim, for tools outside the rules (`generator diff`
+    compares two knowledge bases' verdicts): None when `claim_id` is not a claim or the claim
+    cannot be evaluated (the claims rule reports why). Pure: no memo, no diagnostics."""
+    entity = kb.get(claim_id)
+    if entity is None or entity.kind != "claims":
+        return None
+    try:
+        return _evaluate_claim(Context(kb, figures), entity)
+    except _Problem:
+        return None
 
 
 def _evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
