@@ -1,4 +1,4 @@
-"""Command line: `python -m generator check|build|recommend|schema`. The only place, with the
+"""Command line: `python -m generator check|build|recommend|schema|diff`. The only place, with the
 MkDocs hook, that reads or writes files; everything it calls is pure."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import os
 import sys
 from pathlib import Path
 
-from .diagnostics import format_all
-from .specfiles import read_spec_tree
-from .validate import Result, validate
+from .diagnostics import Diagnostic, format_all
+from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
+from .validate import Result, SpecFile, validate
 
 
 def run_check(root: Path) -> Result:
@@ -96,6 +96,44 @@ def _recommend(args: argparse.Namespace) -> int:
     return 0
 
 
+def _spec_side(where: str, specs_dir: Path) -> tuple[list[SpecFile], list[Diagnostic]]:
+    """A spec folder when `where` is a folder, else `specs_dir` as committed in revision `where`."""
+    return read_spec_tree(Path(where)) if Path(where).is_dir() else read_spec_tree_at(where, specs_dir)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from .diff import compare
+    from .diff_format import to_json, to_markdown
+    try:
+        base, head = [_spec_side(where, Path(args.specs_dir)) for where in (args.base, args.head)]
+    except SpecSourceError as err:
+        print(f"diff: {err}", file=sys.stderr)
+        return 2
+    diff = compare(validate(*base), validate(*head))
+    sys.stdout.write((to_json if args.format == "json" else to_markdown)(diff, args.base, args.head))
+    # A diff is information, not a gate; but a HEAD that does not validate is reported as such.
+    return 0 if diff.head.ok else 1
+
+
+_DIFF_HELP = """\
+BASE and HEAD are each a spec folder or a git revision (main, HEAD~1, origin/main, a SHA); a
+revision is read from git objects (its SPECS_DIR), without a checkout. Exit status: 0, or 1
+when HEAD does not validate (its first diagnostics are printed), 2 when a side cannot be read.
+
+--format json prints one object:
+  base, head  {label, loaded, ok, errors, diagnostics: [{path, line, col, rule, severity, message}]}
+  compared    both sides loaded, so figures could be compared
+  changed     anything below is non-empty (null when not compared)
+  entities    [{entity, kind, change: added|removed}]
+  figures     [{entity, kind, figure, origin: stated|derived, change: added|removed|changed,
+                fields: which of value/unit/direction/scope/source changed, old, new:
+                {value (in unit), exact (fraction, in unit), unit, dimension, direction, scope,
+                source} or null, delta (new - old, in the new unit), delta_pct}]
+  claims      [{claim, change, old, new: {verdict (computed from the data; null when it cannot
+                be), recorded (in the claim file), actual, deviation_pct} or null}]
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m generator", description="GPU cluster knowledge base tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -115,6 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--format", choices=("text", "json"), default="text")
     rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     rec.set_defaults(func=_recommend)
+    diff = sub.add_parser("diff", help="what changed between two spec trees, figure by figure (Markdown or JSON)",
+                          epilog=_DIFF_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    diff.add_argument("base", metavar="BASE", help="spec folder or git revision")
+    diff.add_argument("head", metavar="HEAD", help="spec folder or git revision")
+    diff.add_argument("--specs-dir", default="specs", help="spec folder inside a revision (default: specs)")
+    diff.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    diff.set_defaults(func=_diff)
     args, extra = parser.parse_known_args(argv)
     if args.command != "recommend" and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
