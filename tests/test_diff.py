@@ -130,8 +130,7 @@ def test_added_and_removed_entities() -> None:
     original = paths("gpus")[0]
     gpu = data_of(original)["id"]
     copy_id = f"test-copy-{gpu}"
-    copy = (f"specs/gpus/{copy_id}.yaml", next(f.raw for f in real_files() if f.path == original).replace(
-        f"id: {gpu}\n".encode(), f"id: {copy_id}\n".encode(), 1))
+    copy = (f"specs/gpus/{copy_id}.yaml", edited(original, lambda data: data.update(id=copy_id))[1])
     head = checked(tree(copy))
     diff = compare(real_result(), head)
     assert [(r.entity, r.kind, r.change) for r in diff.entities] == [(copy_id, "gpus", "added")]
@@ -144,22 +143,25 @@ def test_added_and_removed_entities() -> None:
 
 
 def test_unit_and_direction_changes() -> None:
-    """The same rate written in GB/s instead of Gb/s is a change of unit only; a new direction on
-    a lane rate shows on it and on the port rate derived from it."""
-    path = paths("networks", lambda d: "port_rate" in d and d["port_rate"]["unit"] == "Gb/s")[0]
+    """A lane rate rewritten in the other of bits and bytes is a change of unit only, on it and on
+    the port rate derived from it; a new direction shows on both likewise."""
+    path = paths("networks")[0]
     network = data_of(path)["id"]
 
-    def in_bytes(data: dict[str, Any]) -> None:
-        data["port_rate"]["value"] = float(Fraction(str(data["port_rate"]["value"])) / 8)
-        data["port_rate"]["unit"] = "GB/s"
+    def other_unit(data: dict[str, Any]) -> None:
+        lane = data["lane_rate"]
+        factor = Fraction(1, 8) if lane["unit"].endswith("b/s") else Fraction(8)
+        lane["value"] = float(Fraction(str(lane["value"])) * factor)
+        lane["unit"] = lane["unit"][:-3] + ("B/s" if lane["unit"].endswith("b/s") else "b/s")
 
     def both_ways(data: dict[str, Any]) -> None:
         data["lane_rate"]["direction"] = "bidirectional"
 
-    diff = compare(real_result(), checked(tree(edited(path, in_bytes))))
-    (row,) = diff.figures
-    assert (row.entity, row.figure, row.fields) == (network, "port_rate", ("unit",))
-    assert "| 数值不变 | unit Gb/s → GB/s |" in to_markdown(diff, "a", "b")
+    diff = compare(real_result(), checked(tree(edited(path, other_unit))))
+    rows = rows_of(diff, network)
+    assert rows["lane_rate", False].fields == rows["port_rate", True].fields == ("unit",)
+    assert not any(row.fields and "value" in row.fields for row in diff.figures)
+    assert re.search(r"\| lane\\_rate \| 标称 \| [^|]+ \| [^|]+ \| 数值不变 \| unit \S+ → \S+ \|", to_markdown(diff, "a", "b"))
     rows = rows_of(compare(real_result(), checked(tree(edited(path, both_ways)))), network)
     assert rows["lane_rate", False].fields == ("direction",) and "direction" in rows["port_rate", True].fields
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import yaml
 from gitrepo import commit_all, spec_repo
 from support import ROOT, SPECS
 
@@ -31,12 +30,10 @@ def run_diff(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def double_first_lane_rate(specs: Path) -> str:
     """Double the lane rate of the first network (whatever it is); return the network's id."""
     path = sorted((specs / "networks").glob("*.yaml"))[0]
-    text = path.read_text(encoding="utf-8")
-    match = re.search(r"^lane_rate:\s*\{value: ([\d.]+)|^lane_rate:\n\s+value: ([\d.]+)", text, re.MULTILINE)
-    assert match is not None, f"{path} does not write lane_rate in a known way"
-    start, end = match.span(1) if match.group(1) else match.span(2)
-    path.write_text(text[:start] + str(2 * Decimal(text[start:end])) + text[end:], encoding="utf-8")
-    return path.stem
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["lane_rate"]["value"] *= 2
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return str(data["id"])
 
 
 def expected_status(specs: Path) -> int:
