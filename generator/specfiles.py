@@ -54,7 +54,10 @@ def _read_one(root: Path, real_root: Path, kind: str, path: Path) -> tuple[SpecF
         return None, None
     if path.suffix != ".yaml" or path.is_dir():
         return None, _refused(shown, _NOT_YAML)
-    real = path.resolve()
+    try:
+        real = path.resolve()
+    except (RuntimeError, OSError):  # a loop of symbolic links (RuntimeError before Python 3.13)
+        return None, _refused(shown, _NOT_REGULAR)
     if not real.is_relative_to(real_root):
         return None, _refused(shown, _OUTSIDE)
     if not real.is_file():

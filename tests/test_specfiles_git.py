@@ -32,6 +32,8 @@ def _odd_tree(repo: Path) -> None:
     (specs / "gpus" / "outside-link.yaml").symlink_to("../../outside.yaml")
     (specs / "gpus" / "dangling-link.yaml").symlink_to("nowhere.yaml")
     (specs / "gpus" / "folder-link.yaml").symlink_to("../networks")
+    (specs / "gpus" / "loop-a.yaml").symlink_to("loop-b.yaml")
+    (specs / "gpus" / "loop-b.yaml").symlink_to("loop-a.yaml")
 
 
 def test_revision_reads_like_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,7 +48,7 @@ def test_revision_reads_like_a_checkout(tmp_path: Path, monkeypatch: pytest.Monk
     refused = {d.path for d in from_disk[1]}
     assert {"specs/extra", "specs/README.md", "specs/gpus/notes.txt", "specs/gpus/huge.yaml",
             "specs/gpus/outside-link.yaml", "specs/gpus/dangling-link.yaml", "specs/gpus/folder.yaml",
-            "specs/gpus/folder-link.yaml"} == refused
+            "specs/gpus/folder-link.yaml", "specs/gpus/loop-a.yaml", "specs/gpus/loop-b.yaml"} == refused
     assert {"specs/gpus/inside-link.yaml", "specs/gpus/around-link.yaml",
             "specs/gpus/chain-link.yaml"} <= {f.path for f in from_disk[0]}
 
