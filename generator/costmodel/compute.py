@@ -10,9 +10,13 @@ The 72·B·s·L·h² term is 6 FLOPs per parameter per token for the 12·L·h² 
 transformer layers (Kaplan et al. 2020 §2.1); s/(6h) is attention over the sequence; V/(12Lh) is
 the logit layer. The forward pass is a third of F, the backward pass two thirds.
 
-Executed ("hardware") FLOPs add recomputation, which costs time but is not model FLOPs (MFU as
-defined by Chowdhery et al. 2022, PaLM, appendix B):
-- selective: 72·B·s·L·h²·(1 + s/(3h) + V/(12·L·h)) (Korthikanti et al. 2022 §6, appendix);
+Executed FLOPs add the forward FLOPs that recomputation repeats, which cost time but are not
+model FLOPs (MFU as defined by Chowdhery et al. 2022, PaLM, appendix B):
+- selective: F + 4·B·s²·L·h, the forward of the recomputed attention core (Korthikanti et al.
+  2022 §5: QKᵀ and attention over V, 2·B·s²·h each per layer; softmax and dropout add no matmul
+  FLOPs). The paper's own hardware-FLOPs figures (Table 5 HFU, "2.7 %" for GPT-3) count
+  72·B·s·L·h²·(1 + s/(3h) + V/(12Lh)), three times that; with it selective recomputation would
+  cost more than full recomputation whenever s > 3h, so the model counts the forward FLOPs;
 - full: 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)) (Narayanan et al. 2021, Eq. 3), one more forward
   pass of every layer (not of the logit layer).
 
@@ -48,9 +52,11 @@ def model_flop(batch: float, s: float, layers: float, h: float, vocabulary: floa
     return 72.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
 
 
-@formula("72·B·s·L·h²·(1 + s/(3h) + V/(12Lh))", "B s L h V", KORTHIKANTI + " (hardware FLOPs, selective recomputation)")
+@formula("72·B·s·L·h²·(1 + s/(6h) + V/(12Lh)) + 4·B·s²·L·h", "B s L h V",
+         "Korthikanti et al. 2022 §5 (selective recomputation repeats the attention core's forward)")
 def selective_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float) -> float:
-    return 72.0 * batch * s * layers * h * h * (1.0 + s / (3.0 * h) + vocabulary / (12.0 * layers * h))
+    return (72.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
+            + 4.0 * batch * s * s * layers * h)
 
 
 @formula("96·B·s·L·h²·(1 + s/(6h) + V/(16Lh))", "B s L h V", "Narayanan et al. 2021 Eq. 3 (full recomputation)")
