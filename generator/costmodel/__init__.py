@@ -4,6 +4,10 @@ GPU cluster, from a workload, a cluster, a parallel layout and stated assumption
 Pure functions over plain floats, no I/O and no imports from the rest of the generator: an
 adapter builds the inputs from the knowledge base. `estimate` gives the numbers; `explain` gives
 the same numbers as chains of figures (inputs, formula, value) for a page or the CLI.
+
+Modules: `inputs` (the records), `feasibility` (problems), `memory`, `compute`, `collectives`,
+`traffic` (what each parallelism sends), `step` (schedule, overlap, outputs), `model` (the fast
+path), `chain` and `explain` (the figures behind each output), `grid` (the benchmark's grid).
 """
 
 from __future__ import annotations

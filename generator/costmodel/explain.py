@@ -83,12 +83,12 @@ def _memory(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
             m: Figure) -> dict[str, Figure]:
     psi = derive("parameters_per_gpu", "1", me.parameters_per_gpu, x.psi, x.t, x.p)
     out = {}
-    for (field, per_parameter), partitioned in zip((
-            ("weights", assumptions.weight_bytes_per_parameter),
-            ("gradients", assumptions.gradient_bytes_per_parameter),
-            ("optimizer", assumptions.optimizer_bytes_per_parameter)), me.partitions(layout.zero_stage), strict=True):
-        bytes_each = given(f"assumptions.{field.rstrip('s')}_bytes_per_parameter", "B", per_parameter, "assumption")
-        key = f"memory.{field}_bytes"
+    for (key, assumption, per_parameter), partitioned in zip((
+            ("memory.weights_bytes", "weight", assumptions.weight_bytes_per_parameter),
+            ("memory.gradients_bytes", "gradient", assumptions.gradient_bytes_per_parameter),
+            ("memory.optimizer_bytes", "optimizer", assumptions.optimizer_bytes_per_parameter)),
+            me.partitions(layout.zero_stage), strict=True):
+        bytes_each = given(f"assumptions.{assumption}_bytes_per_parameter", "B", per_parameter, "assumption")
         out[key] = (derive(key, "B", me.partitioned_bytes, psi, bytes_each, x.d) if partitioned
                     else derive(key, "B", me.replicated_bytes, psi, bytes_each))
     per_layer = derive("memory.activation_per_layer_bytes", "B",
@@ -102,6 +102,8 @@ def _memory(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
         "memory.usable_bytes", "B", me.usable_bytes,
         given("gpu.memory_capacity_bytes", "B", cluster.node.gpu.memory_capacity_bytes, "cluster"),
         given("assumptions.memory_reserve_fraction", "1", assumptions.memory_reserve_fraction, "assumption"))
+    out["memory.headroom_bytes"] = derive("memory.headroom_bytes", "B", me.headroom_bytes, out["memory.usable_bytes"],
+                                          out["memory.total_bytes"])
     return out
 
 

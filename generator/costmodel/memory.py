@@ -30,7 +30,8 @@ KORTHIKANTI = "Korthikanti et al. 2022, §4, Table 2"
 
 @dataclass(frozen=True)
 class Memory:
-    """Bytes per GPU; `fits` says whether `total_bytes` fits in `usable_bytes`."""
+    """Bytes per GPU; `fits` says whether `total_bytes` fits in `usable_bytes`, `headroom_bytes`
+    by how much (negative: short by that much)."""
 
     weights_bytes: float
     gradients_bytes: float
@@ -40,6 +41,7 @@ class Memory:
     activations_bytes: float
     total_bytes: float
     usable_bytes: float
+    headroom_bytes: float
     fits: bool
 
 
@@ -118,3 +120,8 @@ def total_bytes(weights: float, gradients: float, optimizer: float, activations:
 @formula("M_gpu · (1 − r)", "M_gpu r", "assumption: memory reserve")
 def usable_bytes(capacity: float, reserve_fraction: float) -> float:
     return capacity * (1.0 - reserve_fraction)
+
+
+@formula("M_usable − M_total", "M_usable M_total", "negative when it does not fit")
+def headroom_bytes(usable: float, total: float) -> float:
+    return usable - total

@@ -69,7 +69,7 @@ def data_parallel_size(cluster: Cluster, layout: Layout) -> float:
 def memory_per_gpu(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions,
                    data_parallel: float, microbatches: float) -> me.Memory:
     t, p = float(layout.tensor_parallel), float(layout.pipeline_parallel)
-    psi = me.parameters_per_gpu(workload.parameter_count, t, p)
+    psi = me.parameters_per_gpu(float(workload.parameter_count), t, p)
     states = []
     for partitioned, per_parameter in zip(me.partitions(layout.zero_stage), (
             assumptions.weight_bytes_per_parameter, assumptions.gradient_bytes_per_parameter,
@@ -84,7 +84,8 @@ def memory_per_gpu(workload: Workload, cluster: Cluster, layout: Layout, assumpt
     activations = me.activations_held(per_layer, held)
     total = me.total_bytes(weights, gradients, optimizer, activations)
     usable = me.usable_bytes(cluster.node.gpu.memory_capacity_bytes, assumptions.memory_reserve_fraction)
-    return me.Memory(weights, gradients, optimizer, per_layer, held, activations, total, usable, total <= usable)
+    return me.Memory(weights, gradients, optimizer, per_layer, held, activations, total, usable,
+                     me.headroom_bytes(usable, total), total <= usable)
 
 
 def peak_flop_per_s(cluster: Cluster, layout: Layout) -> float:
@@ -131,7 +132,7 @@ def data_parallel_s(workload: Workload, cluster: Cluster, layout: Layout, a: Ass
     t, p = float(layout.tensor_parallel), float(layout.pipeline_parallel)
     k = co.dp_peers_per_node(data_parallel, float(cluster.node.gpus_per_node), t)
     n = co.dp_nodes(data_parallel, k)
-    psi = me.parameters_per_gpu(workload.parameter_count, t, p)
+    psi = me.parameters_per_gpu(float(workload.parameter_count), t, p)
     grads = me.replicated_bytes(psi, a.gradient_bytes_per_parameter)
     weights = me.replicated_bytes(psi, a.weight_bytes_per_parameter)
     n_g = tr.GRADIENT_PHASES[layout.zero_stage](m)
@@ -168,9 +169,10 @@ def reference_layout(cluster: Cluster, layout: Layout) -> Layout | str:
     """The one-node run with the same per-GPU work (same t, p, b and micro-batches per step), or
     why there is none."""
     g, replica = cluster.node.gpus_per_node, layout.tensor_parallel * layout.pipeline_parallel
-    if replica > g or g % replica:
-        return (f"no one-node reference: a model replica needs t × p = {replica} GPUs, "
-                f"which does not divide the {g} GPUs of a node")
+    if replica > g:
+        return f"no one-node reference: a model replica needs t × p = {replica} GPUs, more than a node's {g}"
+    if g % replica:
+        return f"no one-node reference: a model replica of t × p = {replica} GPUs does not divide a node's {g}"
     data_parallel = cluster.node_count * g // replica
     per_replica = layout.global_batch_size // data_parallel
     return replace(layout, global_batch_size=per_replica * (g // replica))
