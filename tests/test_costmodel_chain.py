@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.costmodel import Cluster, explain, explain_lines, walk
+from generator.costmodel import Cluster, Figure, explain, explain_lines, walk
 from generator.costmodel.chain import FORMULAS, formula
 from generator.costmodel.grid import configurations, illustrative_assumptions, synthetic_nodes, synthetic_workloads
 from generator.costmodel.inputs import Layout
@@ -26,22 +26,27 @@ def test_a_formula_with_the_wrong_symbols_is_refused() -> None:
             return a
 
 
-def _chains() -> dict[str, object]:
+def _chains() -> dict[str, Figure]:
     layout = Layout(4, 2, 3, micro_batch_size=2, sequence_length=4096, global_batch_size=256,
                     recompute="selective", sequence_parallel=True)
-    return dict(explain(synthetic_workloads()[2], Cluster(synthetic_nodes()[0], 4), layout,
-                        illustrative_assumptions()))
+    return explain(synthetic_workloads()[2], Cluster(synthetic_nodes()[0], 4), layout, illustrative_assumptions())
 
 
-def test_a_chain_reaches_back_to_inputs_in_order() -> None:
-    """Walking a chain yields inputs before what is derived from them, each key once, and every leaf
-    is an input of the workload, cluster, layout or assumptions."""
-    chains = explain(*configurations()[5000])
-    for root in chains.values():
-        figures = list(walk(root))
-        position = {figure.key: i for i, figure in enumerate(figures)}
-        assert len(position) == len(figures)
-        for figure in figures:
+def _every_figure(root: Figure) -> list[Figure]:
+    return [root] + [figure for _symbol, child in root.inputs for figure in _every_figure(child)]
+
+
+@pytest.mark.parametrize("index", [0, 5000, 9999])
+def test_a_chain_reaches_back_to_inputs_in_order(index: int) -> None:
+    """A key means one value wherever it appears in a chain (so showing it once loses nothing);
+    walking yields inputs before what is derived from them; leaves are inputs."""
+    for root in explain(*configurations()[index]).values():
+        values: dict[str, float] = {}
+        for figure in _every_figure(root):
+            assert values.setdefault(figure.key, figure.value) == figure.value, figure.key
+        position = {figure.key: i for i, figure in enumerate(walk(root))}
+        assert position.keys() == values.keys()
+        for figure in walk(root):
             assert all(position[child.key] < position[figure.key] for _symbol, child in figure.inputs)
             if figure.formula is None:
                 assert figure.origin in ("workload", "cluster", "layout", "assumption", "derived")
@@ -59,7 +64,7 @@ def test_scaling_chain_keeps_the_reference_apart() -> None:
     """The one-node reference's figures are prefixed, so the chain never shows two values under one key."""
     chains = _chains()
     root = chains["scaling_efficiency"]
-    keys = [figure.key for figure in walk(root)]  # type: ignore[arg-type]
+    keys = [figure.key for figure in walk(root)]
     assert "one_node.step.step_s" in keys and "step.step_s" in keys
     assert "one_node.layout.data_parallel" in keys and "layout.data_parallel" in keys
 
