@@ -19,7 +19,9 @@ repeats the forward pass's two.
 Pipeline parallel (Narayanan et al. 2021 §2.2 and §4.1): per micro-batch, a stage sends its
 output activations forward and receives their gradients back, b·s·h 16-bit values, each GPU of
 the tensor-parallel group sending its 1/t share (the scatter/gather optimisation). Both
-transfers sit on the critical path. They cross the network when the pipeline spans nodes.
+transfers sit on the critical path. They cross the network when the pipeline spans nodes; the
+slowest boundary sets the pace, and each GPU then has its 1/g share of the node's NICs, as for the
+data-parallel collectives.
 """
 
 from __future__ import annotations
