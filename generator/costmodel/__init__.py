@@ -1,0 +1,24 @@
+"""A training cost model: memory, compute and communication of one step of a transformer on a
+GPU cluster, from a workload, a cluster, a parallel layout and stated assumptions.
+
+Pure functions over plain floats, no I/O and no imports from the rest of the generator: an
+adapter builds the inputs from the knowledge base. `estimate` gives the numbers; `explain` gives
+the same numbers as chains of figures (inputs, formula, value) for a page or the CLI.
+
+Modules: `inputs` (the records), `feasibility` (problems), `memory`, `compute`, `collectives`,
+`traffic` (what each parallelism sends), `step` (schedule, overlap, outputs), `model` (the fast
+path), `chain` and `explain` (the figures behind each output), `grid` (the benchmark's grid).
+"""
+
+from __future__ import annotations
+
+from .chain import Figure, Formula, explain_lines, walk
+from .explain import explain
+from .feasibility import Problem, check
+from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Precision, Recompute, Workload
+from .model import Estimate, Result, estimate
+
+__all__ = [
+    "Assumptions", "Cluster", "Estimate", "Figure", "Formula", "GpuSpec", "Layout", "Node", "Precision",
+    "Problem", "Recompute", "Result", "Workload", "check", "estimate", "explain", "explain_lines", "walk",
+]

@@ -1,0 +1,87 @@
+"""Compute: FLOPs per step and per micro-batch, and the time they take.
+
+Model FLOPs of one training iteration over B sequences (Narayanan et al. 2021, "Efficient
+Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", §5.1; the no-
+recomputation form is the model-FLOPs count of Korthikanti et al. 2022, §6 and appendix):
+
+    F = 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))
+
+The 72·B·s·L·h² term is 6 FLOPs per parameter per token for the 12·L·h² parameters of the
+transformer layers (Kaplan et al. 2020 §2.1); s/(6h) is attention over the sequence; V/(12Lh) is
+the logit layer. The forward pass is a third of F, the backward pass two thirds.
+
+Executed FLOPs add the forward FLOPs that recomputation repeats, which cost time but are not
+model FLOPs (MFU as defined by Chowdhery et al. 2022, PaLM, appendix B):
+- selective: F + 4·B·s²·L·h, the forward of the recomputed attention core (Korthikanti et al.
+  2022 §5: QKᵀ and attention over V, 2·B·s²·h each per layer; softmax and dropout add no matmul
+  FLOPs). The paper's own hardware-FLOPs figures (Table 5 HFU, "2.7 %" for GPT-3) count
+  72·B·s·L·h²·(1 + s/(3h) + V/(12Lh)), three times that; with it selective recomputation would
+  cost more than full recomputation whenever s > 3h, so the model counts the forward FLOPs;
+- full: 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)) (Narayanan et al. 2021, Eq. 3), one more forward
+  pass of every layer (not of the logit layer).
+
+Per GPU, the FLOPs of a micro-batch are split evenly over the t·p GPUs of a model replica (the
+logit layer is counted as spread over the stages). Time = FLOPs ÷ (dense peak × mfu).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .chain import formula
+
+NARAYANAN = "Narayanan et al. 2021 §5.1"
+KORTHIKANTI = "Korthikanti et al. 2022 §6"
+
+
+@dataclass(frozen=True)
+class Compute:
+    """FLOPs and seconds per GPU and micro-batch, and the model FLOPs of a whole step."""
+
+    peak_flop_per_s: float
+    model_flop_per_step: float
+    model_flop_per_microbatch_per_gpu: float
+    executed_flop_per_microbatch_per_gpu: float
+    forward_s: float
+    backward_s: float
+    microbatch_s: float
+
+
+@formula("72·B·s·L·h²·(1 + s/(6h) + V/(12Lh))", "B s L h V", NARAYANAN + "; " + KORTHIKANTI + " (model FLOPs)")
+def model_flop(batch: float, s: float, layers: float, h: float, vocabulary: float) -> float:
+    return 72.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
+
+
+@formula("72·B·s·L·h²·(1 + s/(6h) + V/(12Lh)) + 4·B·s²·L·h", "B s L h V",
+         "Korthikanti et al. 2022 §5 (selective recomputation repeats the attention core's forward)")
+def selective_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float) -> float:
+    return (72.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
+            + 4.0 * batch * s * s * layers * h)
+
+
+@formula("96·B·s·L·h²·(1 + s/(6h) + V/(16Lh))", "B s L h V", "Narayanan et al. 2021 Eq. 3 (full recomputation)")
+def full_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float) -> float:
+    return 96.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (16.0 * layers * h))
+
+
+EXECUTED_FLOP = {"none": model_flop, "selective": selective_recompute_flop, "full": full_recompute_flop}
+
+
+@formula("F ÷ (t·p)", "F t p", "even split over a model replica's GPUs")
+def per_gpu(flop: float, tensor: float, pipeline: float) -> float:
+    return flop / (tensor * pipeline)
+
+
+@formula("F_model ÷ 3", "F_model", NARAYANAN + " (backward = 2 × forward)")
+def forward_flop(model: float) -> float:
+    return model / 3.0
+
+
+@formula("F ÷ (R·u)", "F R u", "assumption: mfu")
+def seconds_at_rate(flop: float, peak_flop_per_s: float, mfu: float) -> float:
+    return flop / (peak_flop_per_s * mfu)
+
+
+@formula("T_mb − T_fwd", "T_mb T_fwd", "backward includes any recomputed forward")
+def backward_s(microbatch_s: float, forward_s: float) -> float:
+    return microbatch_s - forward_s

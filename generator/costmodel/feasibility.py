@@ -1,0 +1,130 @@
+"""Whether the model can estimate a configuration at all: a list of problems, never an exception.
+
+Two kinds of problem, each with a stable code: a value outside its domain (a count below 1, a
+fraction outside [0, 1], a rate that is not positive), and a layout that cannot be placed on the
+cluster (tensor parallelism that leaves a node or does not divide the heads, pipeline
+parallelism that does not divide the layers, a GPU count that t·p does not divide, a global
+batch that N_d·b does not divide, a data-parallel group that does not map evenly onto nodes,
+FP8 on a GPU without an FP8 rate). Layout checks run only once the values are in their domains,
+so that they never divide by zero. Whether the memory fits is an output, not a problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .inputs import Assumptions, Cluster, Layout, Workload
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a configuration cannot be estimated: a stable `code`, the input `field`, a message."""
+
+    code: str
+    field: str
+    message: str
+
+
+def check(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> tuple[Problem, ...]:
+    """Every problem of a configuration; empty when the model can estimate it."""
+    problems = tuple(_domain(workload, cluster, layout, assumptions))
+    if problems:
+        return problems
+    return tuple(_placement(workload, cluster, layout))
+
+
+def _at_least_one(field: str, value: int) -> Iterator[Problem]:
+    if value < 1:
+        yield Problem("count-below-one", field, f"{field} is {value}; it must be a whole number of at least 1")
+
+
+def _positive(field: str, value: float) -> Iterator[Problem]:
+    if not value > 0.0:
+        yield Problem("not-positive", field, f"{field} is {value}; it must be greater than 0")
+
+
+def _fraction(field: str, value: float, *, zero_ok: bool, one_ok: bool) -> Iterator[Problem]:
+    low_ok = value >= 0.0 if zero_ok else value > 0.0
+    high_ok = value <= 1.0 if one_ok else value < 1.0
+    if not (low_ok and high_ok):
+        interval = f"{'[' if zero_ok else '('}0, 1{']' if one_ok else ')'}"
+        yield Problem("fraction-out-of-range", field, f"{field} is {value}; it must lie in {interval}")
+
+
+def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> Iterator[Problem]:
+    node, gpu = cluster.node, cluster.node.gpu
+    yield from _positive("workload.parameter_count", workload.parameter_count)
+    for name in ("layers", "hidden_size", "attention_heads", "vocabulary_size"):
+        yield from _at_least_one(f"workload.{name}", getattr(workload, name))
+    yield from _positive("gpu.memory_capacity_bytes", gpu.memory_capacity_bytes)
+    yield from _positive("gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s)
+    yield from _at_least_one("node.gpus_per_node", node.gpus_per_node)
+    yield from _positive("node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s)
+    yield from _at_least_one("cluster.node_count", cluster.node_count)
+    yield from _fraction("cluster.fabric_bandwidth_fraction", cluster.fabric_bandwidth_fraction, zero_ok=False, one_ok=True)
+    if cluster.node_count > 1:
+        yield from _at_least_one("node.nics_per_node", node.nics_per_node)
+        yield from _positive("node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s)
+    for name in ("tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size"):
+        yield from _at_least_one(f"layout.{name}", getattr(layout, name))
+    if layout.zero_stage not in (0, 1, 2, 3):
+        yield Problem("zero-stage", "layout.zero_stage", f"ZeRO stage {layout.zero_stage} does not exist; use 0, 1, 2 or 3")
+    if layout.recompute not in ("none", "selective", "full"):
+        yield Problem("recompute", "layout.recompute", f"recompute {layout.recompute!r} is not none, selective or full")
+    if layout.precision not in ("bf16", "fp8"):
+        yield Problem("precision", "layout.precision", f"precision {layout.precision!r} is not bf16 or fp8")
+    yield from _assumption_domain(assumptions)
+
+
+def _assumption_domain(assumptions: Assumptions) -> Iterator[Problem]:
+    for name in ("mfu", "intra_node_collective_efficiency", "network_collective_efficiency"):
+        yield from _fraction(f"assumptions.{name}", getattr(assumptions, name), zero_ok=False, one_ok=True)
+    yield from _fraction("assumptions.dp_overlap_fraction", assumptions.dp_overlap_fraction, zero_ok=True, one_ok=True)
+    yield from _fraction("assumptions.memory_reserve_fraction", assumptions.memory_reserve_fraction, zero_ok=True, one_ok=False)
+    for name in ("intra_node_step_latency_s", "network_step_latency_s", "weight_bytes_per_parameter",
+                 "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"):
+        value = getattr(assumptions, name)
+        if not value >= 0.0:
+            yield Problem("negative", f"assumptions.{name}", f"assumptions.{name} is {value}; it must not be negative")
+
+
+def _placement(workload: Workload, cluster: Cluster, layout: Layout) -> Iterator[Problem]:
+    g, t, p = cluster.node.gpus_per_node, layout.tensor_parallel, layout.pipeline_parallel
+    gpus = cluster.node_count * g
+    if t > g:
+        yield Problem("tensor-parallel-exceeds-node", "layout.tensor_parallel",
+                      f"tensor parallel {t} exceeds the {g} GPUs of a node; a tensor-parallel group must sit in one node")
+    elif g % t:
+        yield Problem("tensor-parallel-splits-node", "layout.tensor_parallel",
+                      f"tensor parallel {t} does not divide the {g} GPUs of a node")
+    if workload.attention_heads % t:
+        yield Problem("tensor-parallel-heads", "layout.tensor_parallel",
+                      f"tensor parallel {t} does not divide the {workload.attention_heads} attention heads")
+    if workload.hidden_size % workload.attention_heads:
+        yield Problem("heads-hidden", "workload.attention_heads",
+                      f"{workload.attention_heads} heads do not divide the hidden size {workload.hidden_size}")
+    if workload.layers % p:
+        yield Problem("pipeline-layers", "layout.pipeline_parallel",
+                      f"pipeline parallel {p} does not divide the {workload.layers} layers")
+    if layout.precision == "fp8" and not (cluster.node.gpu.dense_fp8_flop_per_s or 0.0) > 0.0:
+        yield Problem("fp8-unavailable", "layout.precision", f"{cluster.node.gpu.name} has no dense FP8 rate")
+    if gpus % (t * p):
+        yield Problem("gpus-indivisible", "layout",
+                      f"the {gpus} GPUs are not a multiple of tensor × pipeline parallel = {t * p}")
+        return
+    yield from _data_parallel(cluster, layout, gpus // (t * p))
+
+
+def _data_parallel(cluster: Cluster, layout: Layout, data_parallel: int) -> Iterator[Problem]:
+    g, t = cluster.node.gpus_per_node, layout.tensor_parallel
+    stage_gpus = t * data_parallel
+    if stage_gpus % g and g % stage_gpus:
+        yield Problem("data-parallel-placement", "layout",
+                      f"a pipeline stage spans t × N_d = {stage_gpus} GPUs, which neither divides nor is a multiple "
+                      f"of the {g} GPUs of a node")
+    per_step = data_parallel * layout.micro_batch_size
+    if layout.global_batch_size % per_step:
+        yield Problem("batch-indivisible", "layout.global_batch_size",
+                      f"global batch {layout.global_batch_size} is not a multiple of data parallel {data_parallel} "
+                      f"× micro-batch {layout.micro_batch_size} = {per_step}")

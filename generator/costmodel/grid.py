@@ -1,0 +1,71 @@
+"""A grid of configurations for benchmarks and tests: synthetic hardware, illustrative assumptions.
+
+DESIGN §8 budgets the cost model at 10,000 configurations in under a second, in-process; the
+benchmark times `estimate_all(configurations())`, a test does not. The hardware here is generic
+(no product), and the assumption values are placeholders inside the ranges the knowledge base
+will state; nothing on the site may quote them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
+from .model import Result, estimate
+
+Configuration = tuple[Workload, Cluster, Layout, Assumptions]
+
+
+def illustrative_assumptions() -> Assumptions:
+    """Placeholder values (the knowledge base supplies sourced ones, each with a range)."""
+    return Assumptions(
+        mfu=0.45, intra_node_collective_efficiency=0.8, network_collective_efficiency=0.85,
+        intra_node_step_latency_s=3e-6, network_step_latency_s=8e-6,
+        dp_overlap_fraction=0.7, memory_reserve_fraction=0.1)
+
+
+def synthetic_nodes() -> tuple[Node, ...]:
+    """Two generic 8-GPU nodes: a switched scale-up fabric with 8 NICs, and PCIe with 2 NICs."""
+    fast = GpuSpec("gpu-80g", 80e9, 1.0e15, 2.0e15)
+    slow = GpuSpec("gpu-48g", 48e9, 0.36e15, None)
+    return (
+        Node("node-switched", fast, 8, 450e9, 8, 50e9),
+        Node("node-pcie", slow, 8, 32e9, 2, 25e9),
+    )
+
+
+def synthetic_workloads() -> tuple[Workload, ...]:
+    """GPT-style shapes of about 1.3, 13 and 70 billion parameters."""
+    return (
+        Workload("gpt-1.3b", 1.3e9, 24, 2048, 16, 50257),
+        Workload("gpt-13b", 13e9, 40, 5120, 40, 50257),
+        Workload("gpt-70b", 70e9, 80, 8192, 64, 50257),
+    )
+
+
+def configurations(count: int = 10_000) -> list[Configuration]:
+    """The first `count` configurations of a fixed grid (13,824 in all), some of them infeasible."""
+    recompute: tuple[Recompute, ...] = ("none", "selective", "full")
+    grid = itertools.product(
+        synthetic_workloads(), synthetic_nodes(), (1, 2, 4, 8, 16, 32), (1, 2, 4, 8), (1, 2, 4, 8),
+        (0, 1, 2, 3), recompute, (False, True))
+    assumptions = illustrative_assumptions()
+    out = []
+    for workload, node, nodes, tensor, pipeline, zero, mode, sequence_parallel in itertools.islice(grid, count):
+        layout = Layout(tensor, pipeline, zero, micro_batch_size=1, sequence_length=2048, global_batch_size=1024,
+                        recompute=mode, sequence_parallel=sequence_parallel)
+        out.append((workload, Cluster(node, nodes), layout, assumptions))
+    return out
+
+
+def estimate_all(configs: list[Configuration]) -> list[Result]:
+    return [estimate(*config) for config in configs]
+
+
+def time_grid(count: int = 10_000) -> float:
+    """Seconds to estimate `count` configurations (building the grid is not timed)."""
+    configs = configurations(count)
+    start = time.perf_counter()
+    estimate_all(configs)
+    return time.perf_counter() - start

@@ -1,0 +1,119 @@
+"""The cost model's inputs: a workload, a cluster built from nodes, a parallel layout, and the
+assumptions. Plain frozen dataclasses in SI units (bytes, bytes per second, FLOP per second,
+seconds); every bandwidth is per direction, and its name says so. Counts are ints so that
+divisibility can be checked; the arithmetic converts them to floats first (see `step.py`), so
+that a JavaScript port computes the same IEEE doubles in the same order.
+
+Nothing here names a product: the knowledge base supplies GPUs, nodes, networks and the values
+of the assumptions; an adapter builds these records from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Recompute = Literal["none", "selective", "full"]
+"""Activation recomputation (Korthikanti et al. 2022, §5): `selective` recomputes the attention
+core (QKᵀ, softmax, softmax dropout, attention over V); `full` keeps only each layer's input."""
+
+Precision = Literal["bf16", "fp8"]
+"""Which dense tensor rate the compute time uses. Memory accounting stays the ZeRO paper's
+16-bit mixed precision either way (FP8 recipes keep 16-bit weights and FP32 master copies)."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A GPT-style decoder: `layers` blocks of multi-head attention (`attention_heads` heads)
+    and a 4h MLP, as in Narayanan et al. 2021 and Korthikanti et al. 2022. `parameter_count` (Ψ)
+    drives the memory and gradient traffic; the shape drives FLOPs and activations."""
+
+    name: str
+    parameter_count: float
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    vocabulary_size: int
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    """One GPU variant: memory capacity and dense (not 2:4-sparse) tensor rates."""
+
+    name: str
+    memory_capacity_bytes: float
+    dense_bf16_flop_per_s: float
+    dense_fp8_flop_per_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Node:
+    """A node is one scale-up domain: `gpus_per_node` GPUs joined by a scale-up link (NVLink,
+    NVSwitch or PCIe) of `scale_up_per_direction_bytes_per_s` per GPU, each direction, and
+    `nics_per_node` network ports of `nic_port_per_direction_bytes_per_s` each (a 400 Gb/s
+    port is 50e9 bytes/s per direction)."""
+
+    name: str
+    gpu: GpuSpec
+    gpus_per_node: int
+    scale_up_per_direction_bytes_per_s: float
+    nics_per_node: int
+    nic_port_per_direction_bytes_per_s: float
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """`node_count` identical nodes on one network. `fabric_bandwidth_fraction` is the share of
+    the nodes' injection bandwidth the topology sustains between nodes: 1 for a non-blocking
+    (rail-optimised) fat tree, 0.5 for a 2:1 taper."""
+
+    node: Node
+    node_count: int
+    fabric_bandwidth_fraction: float = 1.0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The parallel layout. Ranks are placed tensor-parallel first, then data-parallel, then
+    pipeline (Megatron-LM's default order), so a tensor-parallel group sits inside one node.
+    `zero_stage` 0-3 is ZeRO-DP (Rajbhandari et al. 2020); PyTorch FSDP's NO_SHARD,
+    SHARD_GRAD_OP and FULL_SHARD are stages 0, 2 and 3. Batch sizes count sequences."""
+
+    tensor_parallel: int
+    pipeline_parallel: int
+    zero_stage: int
+    micro_batch_size: int
+    sequence_length: int
+    global_batch_size: int
+    recompute: Recompute = "none"
+    sequence_parallel: bool = False
+    precision: Precision = "bf16"
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """What the model cannot derive. Each is a spec entity with a source and a stated range;
+    the defaults of the last three are the ZeRO paper's mixed-precision Adam (§3.1: 2 + 2 + 12
+    bytes per parameter).
+
+    - `mfu`: the fraction of the dense peak at which a GPU executes FLOPs while it computes (no
+      pipeline bubble, no exposed communication). Compute time = executed FLOPs ÷ (peak × mfu);
+      recomputed FLOPs take time but are not model FLOPs (Chowdhery et al. 2022, appendix B).
+    - `*_collective_efficiency`: achieved nccl-tests bus bandwidth ÷ per-direction link rate.
+    - `*_step_latency_s`: α of the α-β model, per ring step.
+    - `dp_overlap_fraction`: the share of data-parallel communication that can hide behind
+      compute (capped by the compute it can hide behind, see `step.py`).
+    - `memory_reserve_fraction`: the share of GPU memory kept back for the CUDA context,
+      allocator fragmentation and temporary buffers.
+    """
+
+    mfu: float
+    intra_node_collective_efficiency: float
+    network_collective_efficiency: float
+    intra_node_step_latency_s: float
+    network_step_latency_s: float
+    dp_overlap_fraction: float
+    memory_reserve_fraction: float
+    weight_bytes_per_parameter: float = 2.0
+    gradient_bytes_per_parameter: float = 2.0
+    optimizer_bytes_per_parameter: float = 12.0

@@ -1,0 +1,127 @@
+"""Memory per GPU: model states by the ZeRO paper, activations by Korthikanti et al. 2022.
+
+Model states (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training Trillion
+Parameter Models", §3.1 and Figure 1; §5.1 for the stages): mixed-precision Adam keeps 2Ψ bytes
+of 16-bit weights, 2Ψ of 16-bit gradients and KΨ of optimizer states, K = 12 (FP32 master
+weights, momentum and variance). Stage 1 (P_os) partitions the optimizer states over the N_d
+data-parallel ranks, stage 2 (P_os+g) the gradients too, stage 3 (P_os+g+p) the weights too.
+Tensor and pipeline parallelism first split the Ψ parameters evenly over t·p GPUs (embeddings
+are counted as evenly spread). Not counted: ZeRO-3's gathered-parameter buffers and other
+temporary buffers, which the memory reserve covers.
+
+Activations (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+Models", §4 and Table 2), in bytes per transformer layer and micro-batch, 16-bit activations and
+1-byte dropout masks, s = sequence, b = micro-batch, h = hidden, a = heads, t = tensor parallel.
+Pipeline parallelism (§4.2.3, Eq. 5): under 1F1B the first stage holds L/p layers for p
+micro-batches in flight, L layers' worth whatever p is; with m < p micro-batches only m are in
+flight, so we use L/p · min(p, m). Ignored as Eq. 5 does: the embedding dropout and the output
+layer's activations, and the working set of recomputing one layer under full recomputation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .chain import formula
+
+ZERO = "ZeRO (Rajbhandari et al. 2020) §3.1, §5.1, Figure 1"
+KORTHIKANTI = "Korthikanti et al. 2022, §4, Table 2"
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Bytes per GPU; `fits` says whether `total_bytes` fits in `usable_bytes`, `headroom_bytes`
+    by how much (negative: short by that much)."""
+
+    weights_bytes: float
+    gradients_bytes: float
+    optimizer_bytes: float
+    activation_per_layer_bytes: float
+    activation_layers_held: float
+    activations_bytes: float
+    total_bytes: float
+    usable_bytes: float
+    headroom_bytes: float
+    fits: bool
+
+
+@formula("Ψ ÷ (t·p)", "Ψ t p", "Shoeybi et al. 2019; Narayanan et al. 2021 §2")
+def parameters_per_gpu(parameters: float, tensor: float, pipeline: float) -> float:
+    return parameters / (tensor * pipeline)
+
+
+@formula("Ψ'·B (replicated on every data-parallel rank)", "Ψ' B", ZERO)
+def replicated_bytes(parameters: float, bytes_per_parameter: float) -> float:
+    return parameters * bytes_per_parameter
+
+
+@formula("Ψ'·B ÷ N_d (partitioned over the data-parallel ranks)", "Ψ' B N_d", ZERO)
+def partitioned_bytes(parameters: float, bytes_per_parameter: float, data_parallel: float) -> float:
+    return parameters * bytes_per_parameter / data_parallel
+
+
+def partitions(zero_stage: int) -> tuple[bool, bool, bool]:
+    """Whether ZeRO stage 0-3 partitions (weights, gradients, optimizer states)."""
+    return zero_stage >= 3, zero_stage >= 2, zero_stage >= 1
+
+
+@formula("sbh(10 + 24/t + 5as/(ht))", "s b h a t", KORTHIKANTI + ", tensor parallel (Eq. 2)")
+def activations_tensor_parallel(s: float, b: float, h: float, a: float, t: float) -> float:
+    return s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t))
+
+
+@formula("sbh(34/t + 5as/(ht))", "s b h a t", KORTHIKANTI + ", tensor + sequence parallel (Eq. 4)")
+def activations_sequence_parallel(s: float, b: float, h: float, a: float, t: float) -> float:
+    return s * b * h * (34.0 / t + 5.0 * a * s / (h * t))
+
+
+@formula("sbh(10 + 24/t)", "s b h a t", KORTHIKANTI + ", tensor parallel + selective recomputation")
+def activations_selective(s: float, b: float, h: float, a: float, t: float) -> float:
+    return s * b * h * (10.0 + 24.0 / t)
+
+
+@formula("sbh(34/t)", "s b h a t", KORTHIKANTI + ", tensor + sequence parallel + selective recomputation")
+def activations_selective_sequence_parallel(s: float, b: float, h: float, a: float, t: float) -> float:
+    return s * b * h * (34.0 / t)
+
+
+@formula("2sbh (each layer's input only)", "s b h a t", KORTHIKANTI + ", full recomputation")
+def activations_full_recompute(s: float, b: float, h: float, a: float, t: float) -> float:
+    return 2.0 * s * b * h
+
+
+ACTIVATIONS_PER_LAYER = {
+    ("none", False): activations_tensor_parallel,
+    ("none", True): activations_sequence_parallel,
+    ("selective", False): activations_selective,
+    ("selective", True): activations_selective_sequence_parallel,
+    ("full", False): activations_full_recompute,
+    ("full", True): activations_full_recompute,
+}
+"""Table 2 by (recompute, sequence parallel). With t = 1 every row reduces to Eq. 1,
+sbh(34 + 5as/h), except full recomputation."""
+
+
+@formula("L/p · min(p, m)", "L p m", "Korthikanti et al. 2022 §4.2.3 (Eq. 5); Narayanan et al. 2021 §2.2.1 (1F1B)")
+def activation_layers_held(layers: float, pipeline: float, microbatches: float) -> float:
+    return layers / pipeline * min(pipeline, microbatches)
+
+
+@formula("A_layer · n_layers", "A_layer n_layers", KORTHIKANTI)
+def activations_held(per_layer: float, layers_held: float) -> float:
+    return per_layer * layers_held
+
+
+@formula("W + G + O + A", "W G O A", ZERO + "; " + KORTHIKANTI)
+def total_bytes(weights: float, gradients: float, optimizer: float, activations: float) -> float:
+    return weights + gradients + optimizer + activations
+
+
+@formula("M_gpu · (1 − r)", "M_gpu r", "assumption: memory reserve")
+def usable_bytes(capacity: float, reserve_fraction: float) -> float:
+    return capacity * (1.0 - reserve_fraction)
+
+
+@formula("M_usable − M_total", "M_usable M_total", "negative when it does not fit")
+def headroom_bytes(usable: float, total: float) -> float:
+    return usable - total

@@ -1,0 +1,106 @@
+"""What each kind of parallelism sends, per step or per micro-batch.
+
+Data parallel (ZeRO §7, "Communication analysis of ZeRO-DP"): counted in ring phases (one
+reduce-scatter or one all-gather over the group), on S_g = Ψ'·gradient bytes or S_w = Ψ'·weight
+bytes per GPU, with m micro-batches per step:
+- stage 0: one all-reduce of the gradients per step (2 phases on S_g: 2Ψ, §7.1);
+- stage 1: reduce-scatter of the gradients, all-gather of the updated weights (§7.2.1: 2Ψ);
+- stage 2: the gradients are partitioned, so each micro-batch's gradients are reduce-scattered
+  as its backward pass makes them (m phases on S_g), then one all-gather of the weights;
+- stage 3: per micro-batch, all-gather the weights for the forward and again for the backward
+  pass, and reduce-scatter the gradients (§7.2.2: 3Ψ per micro-batch, 1.5× stage 0 when m = 1).
+
+Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 §4.2.2): per layer
+and micro-batch two all-reduces in the forward and two in the backward pass, of b·s·h 16-bit
+values, over the t GPUs on the scale-up link; sequence parallelism turns each into a
+reduce-scatter plus an all-gather of the same volume (the same α-β time); full recomputation
+repeats the forward pass's two.
+
+Pipeline parallel (Narayanan et al. 2021 §2.2 and §4.1): per micro-batch, a stage sends its
+output activations forward and receives their gradients back, b·s·h 16-bit values, each GPU of
+the tensor-parallel group sending its 1/t share (the scatter/gather optimisation). Both
+transfers sit on the critical path. They cross the network when the pipeline spans nodes; the
+slowest boundary sets the pace, and each GPU then has its 1/g share of the node's NICs, as for the
+data-parallel collectives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .chain import formula
+
+ZERO_COMM = "ZeRO (Rajbhandari et al. 2020) §7"
+ACTIVATION_BYTES = 2.0
+"""Bytes per activation value: 16-bit, as in Korthikanti et al. 2022 §4.1."""
+
+
+@formula("2 (all-reduce once per step)", "m", ZERO_COMM + ".1")
+def _two_phases(microbatches: float) -> float:
+    return 2.0
+
+
+@formula("1", "m", ZERO_COMM + ".2.1")
+def _one_phase(microbatches: float) -> float:
+    return 1.0
+
+
+@formula("0", "m", ZERO_COMM)
+def _no_phase(microbatches: float) -> float:
+    return 0.0
+
+
+@formula("m (a reduce-scatter per micro-batch)", "m", ZERO_COMM + ".2 (partitioned gradients)")
+def _per_microbatch(microbatches: float) -> float:
+    return microbatches
+
+
+@formula("2m (all-gather for forward and backward of each micro-batch)", "m", ZERO_COMM + ".2.2")
+def _twice_per_microbatch(microbatches: float) -> float:
+    return 2.0 * microbatches
+
+
+GRADIENT_PHASES: dict[int, Callable[[float], float]] = {0: _two_phases, 1: _one_phase, 2: _per_microbatch, 3: _per_microbatch}
+WEIGHT_PHASES: dict[int, Callable[[float], float]] = {0: _no_phase, 1: _one_phase, 2: _one_phase, 3: _twice_per_microbatch}
+
+
+@formula("n_g·T_g + n_w·T_w", "n_g T_g n_w T_w", ZERO_COMM)
+def phases_s(gradient_phases: float, gradient_phase_s: float, weight_phases: float, weight_phase_s: float) -> float:
+    return gradient_phases * gradient_phase_s + weight_phases * weight_phase_s
+
+
+@formula("b·s·h·2 bytes", "b s h", "16-bit activations")
+def activation_message_bytes(b: float, s: float, h: float) -> float:
+    return b * s * h * ACTIVATION_BYTES
+
+
+@formula("4 all-reduces per layer (2 forward, 2 backward)", "t", "Shoeybi et al. 2019 §3")
+def _four_per_layer(tensor: float) -> float:
+    return 4.0
+
+
+@formula("6 all-reduces per layer (the recomputed forward repeats 2)", "t", "Shoeybi et al. 2019 §3; full recomputation")
+def _six_per_layer(tensor: float) -> float:
+    return 6.0
+
+
+TP_COLLECTIVES_PER_LAYER: dict[str, Callable[[float], float]] = {
+    "none": _four_per_layer,
+    "selective": _four_per_layer,
+    "full": _six_per_layer,
+}
+
+
+@formula("n_c · L/p · T_ar", "n_c L p T_ar", "per micro-batch, on the critical path")
+def tp_microbatch_s(collectives: float, layers: float, pipeline: float, all_reduce_s: float) -> float:
+    return collectives * (layers / pipeline) * all_reduce_s
+
+
+@formula("S ÷ t (scatter/gather optimisation)", "S t", "Narayanan et al. 2021 §4.1")
+def pipeline_message_bytes(size_bytes: float, tensor: float) -> float:
+    return size_bytes / tensor
+
+
+@formula("2·min(p − 1, 1)·T_send (activation forward, gradient back)", "p T_send", "Narayanan et al. 2021 §2.2")
+def pp_microbatch_s(pipeline: float, send_s: float) -> float:
+    return 2.0 * min(pipeline - 1.0, 1.0) * send_s

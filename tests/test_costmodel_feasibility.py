@@ -1,0 +1,96 @@
+"""An impossible layout or an out-of-domain value gives a list of problems with stable codes, not
+an exception; whether the memory fits is an output, not a problem."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from generator.costmodel import Assumptions, Cluster, GpuSpec, Layout, Node, Workload, estimate
+
+WORKLOAD = Workload("w", 13e9, 40, 5120, 40, 50257)
+NODE = Node("n", GpuSpec("g", 80e9, 1e15, None), 8, 450e9, 8, 50e9)
+CLUSTER = Cluster(NODE, 4)
+LAYOUT = Layout(8, 2, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64)
+ASSUMPTIONS = Assumptions(0.45, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+
+
+def _codes(workload: Workload = WORKLOAD, cluster: Cluster = CLUSTER, layout: Layout = LAYOUT,
+           assumptions: Assumptions = ASSUMPTIONS) -> list[str]:
+    result = estimate(workload, cluster, layout, assumptions)
+    assert (result.estimate is None) == bool(result.problems)
+    return [problem.code for problem in result.problems]
+
+
+def test_the_base_configuration_is_feasible() -> None:
+    """The configuration the other tests break is itself fine."""
+    assert _codes() == []
+
+
+@pytest.mark.parametrize(("layout", "code"), [
+    (replace(LAYOUT, tensor_parallel=16), "tensor-parallel-exceeds-node"),
+    (replace(LAYOUT, tensor_parallel=3, pipeline_parallel=1), "tensor-parallel-splits-node"),
+    (replace(LAYOUT, pipeline_parallel=3), "pipeline-layers"),
+    (replace(LAYOUT, global_batch_size=63), "batch-indivisible"),
+    (replace(LAYOUT, precision="fp8"), "fp8-unavailable"),
+    (replace(LAYOUT, zero_stage=4), "zero-stage"),
+    (replace(LAYOUT, micro_batch_size=0), "count-below-one"),
+])
+def test_impossible_layouts(layout: Layout, code: str) -> None:
+    """Each impossible layout is named by its code."""
+    assert code in _codes(layout=layout)
+
+
+def test_tensor_parallel_must_divide_heads() -> None:
+    """Megatron splits attention heads over the tensor-parallel GPUs."""
+    assert _codes(workload=replace(WORKLOAD, attention_heads=20, hidden_size=5120), layout=replace(LAYOUT, tensor_parallel=8)) == ["tensor-parallel-heads"]
+
+
+def test_gpus_must_be_a_multiple_of_the_replica() -> None:
+    """t × p must divide the GPU count: 3 nodes of 8 cannot hold replicas of 16 GPUs."""
+    assert _codes(cluster=replace(CLUSTER, node_count=3)) == ["gpus-indivisible"]
+
+
+def test_a_stage_must_map_evenly_onto_nodes() -> None:
+    """t × N_d = 12 GPUs per stage neither divides nor fills whole 8-GPU nodes."""
+    layout = replace(LAYOUT, tensor_parallel=4, pipeline_parallel=2, global_batch_size=48)
+    assert _codes(cluster=replace(CLUSTER, node_count=3), layout=layout) == ["data-parallel-placement"]
+
+
+def test_a_multi_node_cluster_needs_a_network() -> None:
+    """Without NICs a cluster of several nodes cannot communicate; one node needs none."""
+    no_nics = replace(NODE, nics_per_node=0, nic_port_per_direction_bytes_per_s=0.0)
+    assert _codes(cluster=Cluster(no_nics, 4)) == ["count-below-one", "not-positive"]
+    assert _codes(cluster=Cluster(no_nics, 1), layout=replace(LAYOUT, pipeline_parallel=1, global_batch_size=16)) == []
+
+
+@pytest.mark.parametrize(("field", "value", "code"), [
+    ("mfu", 0.0, "fraction-out-of-range"),
+    ("mfu", 1.5, "fraction-out-of-range"),
+    ("memory_reserve_fraction", 1.0, "fraction-out-of-range"),
+    ("dp_overlap_fraction", -0.1, "fraction-out-of-range"),
+    ("network_step_latency_s", -1e-6, "negative"),
+    ("mfu", float("nan"), "fraction-out-of-range"),
+])
+def test_assumptions_out_of_their_domain(field: str, value: float, code: str) -> None:
+    """Assumption values outside their domain are problems naming the field."""
+    result = estimate(WORKLOAD, CLUSTER, LAYOUT, replace(ASSUMPTIONS, **{field: value}))
+    assert [(p.code, p.field) for p in result.problems] == [(code, f"assumptions.{field}")]
+
+
+def test_problems_are_all_reported_with_readable_messages() -> None:
+    """Every placement problem is listed at once, each message naming the numbers involved."""
+    layout = replace(LAYOUT, tensor_parallel=16, pipeline_parallel=3)
+    problems = estimate(WORKLOAD, CLUSTER, layout, ASSUMPTIONS).problems
+    assert [p.code for p in problems] == [
+        "tensor-parallel-exceeds-node", "tensor-parallel-heads", "pipeline-layers", "gpus-indivisible"]
+    assert "16" in problems[0].message and "8 GPUs" in problems[0].message
+
+
+def test_not_fitting_is_an_output() -> None:
+    """A layout whose memory does not fit is estimated, with memory as its bottleneck."""
+    result = estimate(WORKLOAD, CLUSTER, replace(LAYOUT, tensor_parallel=1, pipeline_parallel=1, zero_stage=0),
+                      ASSUMPTIONS)
+    assert result.estimate is not None
+    assert not result.estimate.memory.fits and result.estimate.bottleneck == "memory"
