@@ -16,7 +16,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import ROOT, copy_project, parse_pages, real_files
+from support import ROOT, add_bit_byte_slip, copy_project, parse_pages, real_files
 
 from generator.validate import SpecFile, validate
 from tools.sitekit import build_site
@@ -104,10 +104,9 @@ def test_failed_build_keeps_previous_site(tmp_path: Path) -> None:
     site = tmp_path / "site"
     assert build_site(site, project).returncode == 0
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
-    spec = project / "specs" / "gpus" / "rtx-4090.yaml"
-    spec.write_text(spec.read_text().replace("unit: TFLOPS", "unit: TFLOP", 1))
+    add_bit_byte_slip(project / "specs")
     failed = build_site(site, project)
-    assert failed.returncode == 1 and "[units-unknown]" in failed.stderr and "Traceback" not in failed.stderr
+    assert failed.returncode == 1 and "[units-bit-byte]" in failed.stderr and "Traceback" not in failed.stderr
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
 
 
