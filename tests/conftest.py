@@ -14,4 +14,5 @@ def _run_from_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-goldens", action="store_true", help="rewrite tests/golden/ from the current output")
+    parser.addoption("--update-goldens", action="store_true",
+                     help="rewrite tests/golden/<case>/expected/ from the current output (and delete orphans)")

@@ -1,5 +1,13 @@
-"""Test helpers: the real spec tree (read once) and a runner that validates it with one file
-replaced or added, the way a contributor's pull request would change it; the invalid corpus."""
+"""Test helpers. Tests never depend on what the real `specs/` says, only that it is valid: every
+value a test compares with comes from a frozen fixture knowledge base under tests/.
+
+- `tests/fixtures/base/specs/`: the fixture knowledge base (it passes `generator check`). The
+  invalid corpus (`tests/invalid/*.yaml`) replaces or adds one file of it, the way a pull request
+  would (`validate_with`); unit tests read its figures (`base_result`).
+- `tests/golden/<case>/specs/`: small knowledge bases rendered by the golden test, with their
+  expected output beside them in `tests/golden/<case>/expected/` (`pytest --update-goldens`).
+- Every id in a fixture starts with `test-` (FIXTURE_PREFIX); no real spec may use it.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +25,10 @@ from generator.validate import Result, SpecFile, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
+BASE = ROOT / "tests" / "fixtures" / "base" / "specs"
+GOLDEN = ROOT / "tests" / "golden"
 INVALID = ROOT / "tests" / "invalid"
+FIXTURE_PREFIX = "test-"
 P = TypeVar("P", bound=HTMLParser)
 
 _EXPECT = re.compile(r'^# expect: (?:(?P<path>\S+\.yaml):)?(?P<line>\d+):(?P<col>\d+) (?P<rule>[a-z0-9-]+)(?: "(?P<text>.*)")?$')
@@ -33,17 +44,35 @@ def parse_pages(site: Path, parser: Callable[[], P]) -> dict[str, P]:
     return pages
 
 
+def read_tree(root: Path) -> list[SpecFile]:
+    """A spec folder anywhere on disk, its files named as in the repository (specs/<kind>/<file>),
+    so diagnostics read the same whichever tree they come from."""
+    files, problems = read_spec_tree(root)
+    assert not problems, [p.as_text() for p in problems]
+    return [SpecFile(f"specs/{f.kind}/{f.stem}.yaml", f.kind, f.stem, f.raw) for f in files]
+
+
 @cache
 def real_files() -> tuple[SpecFile, ...]:
-    files, problems = read_spec_tree(Path("specs"))
-    assert not problems, problems
-    return tuple(files)
+    """The real knowledge base: only for tests of invariants that hold whatever it says."""
+    return tuple(read_tree(SPECS))
+
+
+@cache
+def base_files() -> tuple[SpecFile, ...]:
+    return tuple(read_tree(BASE))
+
+
+@cache
+def base_result() -> Result:
+    """The fixture knowledge base, validated (it passes: test_fixtures holds it to that)."""
+    return validate(list(base_files()))
 
 
 def with_file(target: str, raw: bytes) -> list[SpecFile]:
-    """The real tree with `target` (e.g. specs/gpus/x.yaml) replaced by, or added as, `raw`."""
+    """The fixture base with `target` (e.g. specs/gpus/test-x.yaml) replaced by, or added as, `raw`."""
     kind, name = Path(target).parts[-2:]
-    files = [f for f in real_files() if f.path != target]
+    files = [f for f in base_files() if f.path != target]
     files.append(SpecFile(target, kind, Path(name).stem, raw))
     return files
 
@@ -52,12 +81,19 @@ _MEMO: dict[SpecFile, object] = {}
 
 
 def validate_with(target: str, raw: bytes) -> Result:
+    """Validate the fixture base with one file replaced or added (see `with_file`)."""
     return validate(with_file(target, raw), memo=_MEMO)  # type: ignore[arg-type]
+
+
+def golden_cases() -> list[Path]:
+    """Each tests/golden/<case>/ folder: specs/ in, expected/ out."""
+    return sorted(path.parent for path in GOLDEN.glob("*/specs"))
 
 
 @dataclass(frozen=True)
 class Case:
-    """A file of tests/invalid/: its header names the file it stands for and what it must produce."""
+    """A file of tests/invalid/: its header names the file of the fixture base it replaces or
+    adds (`# target:`) and the diagnostics it must produce (`# expect: [file:]line:col rule`)."""
 
     name: str
     target: str
@@ -98,3 +134,19 @@ def copy_project(tmp_path: Path) -> Path:
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
     return project
+
+
+def add_bit_byte_slip(specs: Path) -> str:
+    """Add to a copy of a valid spec tree a network whose port rate is written in GB/s for Gb/s
+    (it cites the tree's first non-article source, so that slip is its only problem); returns
+    the new file as diagnostics name it. Nothing here depends on what the tree says."""
+    kb = validate(read_tree(specs)).kb
+    assert kb is not None
+    source = next(s.id for s in kb.of_kind("sources") if s.model.kind != "article")
+    (specs / "networks" / "test-slip.yaml").write_text(
+        "id: test-slip\nlast_verified: 2026-11-30\nname: Test slip\nfabric: ethernet\nrdma: none\n"
+        f"lanes: {{value: 4, source: {source}}}\n"
+        f"lane_rate: {{value: 100, unit: Gb/s, direction: per_direction, scope: per_lane, source: {source}}}\n"
+        f"port_rate: {{value: 400, unit: GB/s, direction: per_direction, scope: per_port, source: {source}}}\n"
+        "summary: {zh: 测试}\n", encoding="utf-8")
+    return "specs/networks/test-slip.yaml"

@@ -1,4 +1,5 @@
-"""The command line as a contributor and CI use it: exit status, formats, no traceback."""
+"""The command line as a contributor and CI use it: exit status, formats, no traceback. Broken
+trees are copies of the fixture knowledge base with a file of the invalid corpus dropped in."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import ROOT, SPECS
+from support import BASE, INVALID, ROOT, Case
 
 from generator.jsonschema import spec_schemas
 
@@ -26,10 +27,11 @@ def test_check_passes_on_committed_specs() -> None:
 
 
 def _broken_tree(tmp_path: Path) -> Path:
+    """The fixture base with the article's NDR port rate in GB/s (a case of the invalid corpus)."""
     tree = tmp_path / "specs"
-    shutil.copytree(SPECS, tree)
-    target = tree / "networks" / "ib-ndr.yaml"
-    target.write_text(target.read_text().replace("port_rate: {value: 400, unit: Gb/s", "port_rate: {value: 400, unit: GB/s"))
+    shutil.copytree(BASE, tree)
+    case = Case.read(INVALID / "article-ib-ndr-port-in-gbytes.yaml")
+    (tree / case.target.removeprefix("specs/")).write_bytes(case.raw)
     return tree
 
 
@@ -37,7 +39,7 @@ def test_check_reports_gcc_style_and_exits_1(tmp_path: Path) -> None:
     """A bit/byte slip gives file:line:col, the hint and the rule id; exit 1; no traceback."""
     done = _run("check", str(_broken_tree(tmp_path)), cwd=tmp_path)
     assert done.returncode == 1
-    assert "specs/networks/ib-ndr.yaml:" in done.stderr
+    assert "specs/networks/test-ib-ndr.yaml:" in done.stderr
     assert "did you mean 400 Gb/s?" in done.stderr and "[units-bit-byte]" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
 
@@ -47,7 +49,7 @@ def test_github_format_annotations(tmp_path: Path) -> None:
     _broken_tree(tmp_path)
     done = _run("check", "--format", "github", "specs", cwd=tmp_path)
     assert done.returncode == 1
-    lines = [line for line in done.stdout.splitlines() if line.startswith("::error file=specs/networks/ib-ndr.yaml")]
+    lines = [line for line in done.stdout.splitlines() if line.startswith("::error file=specs/networks/test-ib-ndr.yaml")]
     assert any("title=units-bit-byte" in line for line in lines)
 
 
@@ -60,13 +62,14 @@ def test_missing_folder_is_a_diagnostic(tmp_path: Path) -> None:
 def test_symlink_out_of_tree_is_refused(tmp_path: Path) -> None:
     """A spec that is a symbolic link to a file outside specs/ is refused, not read."""
     tree = tmp_path / "specs"
-    shutil.copytree(SPECS, tree)
+    shutil.copytree(BASE, tree)
     secret = tmp_path / "secret.yaml"
-    secret.write_text("id: secret\n")
-    (tree / "networks" / "secret.yaml").symlink_to(secret)
+    secret.write_text("id: test-secret\n")
+    (tree / "networks" / "test-secret.yaml").symlink_to(secret)
     done = _run("check", str(tree), cwd=tmp_path)
     assert done.returncode == 1
-    assert "specs/networks/secret.yaml:1:1: error: symbolic link to a file outside the spec folder [schema-folder]" in done.stderr
+    assert ("specs/networks/test-secret.yaml:1:1: error: symbolic link to a file outside the spec folder "
+            "[schema-folder]") in done.stderr
 
 
 def test_schema_is_generated_from_the_model() -> None:

@@ -1,36 +1,35 @@
-"""Derived-only figures (the GPU comparison columns) come out in their display units."""
+"""Derived-only figures (the GPU comparison columns) come out in their display units, on the
+fixture knowledge base (tests/fixtures/base/specs/)."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support import base_result
 
 from generator.figures import Figure, Formula
-from generator.specfiles import read_spec_tree
 from generator.units import UNITS, exact, float_in, from_base, to_base
-from generator.validate import validate
 
 
 @pytest.fixture(scope="module")
 def figures():  # type: ignore[no-untyped-def]
-    result = validate(read_spec_tree(Path("specs"))[0])
+    result = base_result()
     assert result.ok and result.figures is not None
     return result.figures
 
 
 @pytest.mark.parametrize(("ref", "unit", "expected"), [
-    ("a100-sxm4-80gb#nvlink_to_pcie", "x", 600 / 64),
-    ("rtx-4090#tflops_per_watt", "TFLOPS/W", 165.2 / 450),
-    ("rtx-4090#usd_per_tflops", "USD/TFLOPS", 1599 / 165.2),
-    ("a100-sxm4-80gb#bytes_per_flop", "B/FLOP", 2039e9 / 312e12),
-    ("scaling-llama-70b-64gpu#rows.ib-ndr.efficiency", "%", 38 / 64 * 100),
-    ("pcie-4-x16#total", None, None),
+    ("test-a100-sxm4#nvlink_to_pcie", "x", 600 / 64),
+    ("test-rtx-4090#tflops_per_watt", "TFLOPS/W", 165.2 / 450),
+    ("test-rtx-4090#usd_per_tflops", "USD/TFLOPS", 1599 / 165.2),
+    ("test-a100-sxm4#bytes_per_flop", "B/FLOP", 2039e9 / 312e12),
+    ("test-scaling-64gpu#rows.ndr.efficiency", "%", 38 / 64 * 100),
+    ("test-pcie-4#total", None, None),
 ])
 def test_derived_figure(figures, ref: str, unit: str | None, expected: float | None) -> None:  # type: ignore[no-untyped-def]
     """Each derived ratio has the right unit and value; unknown names give None."""

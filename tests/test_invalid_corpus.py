@@ -1,4 +1,6 @@
-"""Every file in tests/invalid/ produces exactly the diagnostics its header states."""
+"""Every file in tests/invalid/ produces exactly the diagnostics its header states, against the
+frozen fixture knowledge base (tests/fixtures/base/specs/) with that one file replaced or added:
+what the real specs/ say never changes a case's outcome."""
 
 from __future__ import annotations
 

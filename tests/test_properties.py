@@ -1,5 +1,6 @@
 """Property tests: for generated inputs that satisfy an invariant the validator is silent, and
-breaking that one invariant fires exactly the rule that guards it."""
+breaking that one invariant fires exactly the rule that guards it. Generated specs are added to
+the fixture knowledge base (tests/fixtures/base/specs/) and use its ids."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import invalid_cases, real_files, validate_with
+from support import FIXTURE_PREFIX, invalid_cases, real_files, validate_with
 
 from generator import figure_text, load
 from generator.derive import FigureIndex
@@ -22,16 +23,19 @@ SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 
 
 def _network(lanes: int, lane_rate: int, port_rate: float, unit: str = "Gb/s") -> bytes:
-    return f"""id: prop-net
+    return f"""id: test-prop-net
 last_verified: 2026-11-30
 name: Generated network
 fabric: ethernet
 rdma: rocev2
-lanes: {{value: {lanes}, source: ieee-802-3bs}}
-lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: ieee-802-3bs}}
-port_rate: {{value: {port_rate}, unit: {unit}, direction: per_direction, scope: per_port, source: ieee-802-3bs}}
+lanes: {{value: {lanes}, source: test-ethernet-standard}}
+lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: test-ethernet-standard}}
+port_rate: {{value: {port_rate}, unit: {unit}, direction: per_direction, scope: per_port, source: test-ethernet-standard}}
 summary: {{zh: 生成的网络}}
 """.encode()
+
+
+_NETWORK, _CASE = "specs/networks/test-prop-net.yaml", "specs/cases/test-prop-case.yaml"
 
 
 def _rules(result) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
@@ -42,7 +46,7 @@ def _rules(result) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
 @given(lanes=st.integers(1, 16), lane_rate=st.integers(10, 400))
 def test_port_rate_that_adds_up_passes(lanes: int, lane_rate: int) -> None:
     """lanes x lane rate stated exactly: no diagnostic."""
-    assert validate_with("specs/networks/prop-net.yaml", _network(lanes, lane_rate, lanes * lane_rate)).ok
+    assert validate_with(_NETWORK, _network(lanes, lane_rate, lanes * lane_rate)).ok
 
 
 @SLOW
@@ -52,7 +56,7 @@ def test_port_rate_off_fires_arithmetic(lanes: int, lane_rate: int, factor: floa
     stated = round(lanes * lane_rate * factor)
     if abs(stated - lanes * lane_rate) <= 0.5:
         return
-    result = validate_with("specs/networks/prop-net.yaml", _network(lanes, lane_rate, stated))
+    result = validate_with(_NETWORK, _network(lanes, lane_rate, stated))
     assert _rules(result) == [("arithmetic-port-rate", 8)]
 
 
@@ -60,31 +64,31 @@ def test_port_rate_off_fires_arithmetic(lanes: int, lane_rate: int, factor: floa
 @given(lanes=st.integers(1, 16), lane_rate=st.integers(10, 400))
 def test_port_rate_in_bytes_fires_bit_byte(lanes: int, lane_rate: int) -> None:
     """The right number with GB/s for Gb/s fires units-bit-byte alone."""
-    result = validate_with("specs/networks/prop-net.yaml", _network(lanes, lane_rate, lanes * lane_rate, "GB/s"))
+    result = validate_with(_NETWORK, _network(lanes, lane_rate, lanes * lane_rate, "GB/s"))
     assert _rules(result) == [("units-bit-byte", 8)]
 
 
 def _scaling(gpn: int, nodes: int, single: int, speedup: int, share_delta: float = 0, speed_delta: int = 0) -> bytes:
     gpus = gpn * nodes
     share = round(100 * (1 - speedup / gpus), 2) + share_delta
-    return f"""id: prop-case
+    return f"""id: test-prop-case
 last_verified: 2026-11-30
 type: scaling_study
 title: {{zh: 生成的案例}}
-source: article-cluster-network
+source: test-article-net
 workload: {{zh: 生成}}
-gpu: h100-sxm5-80gb
-nodes: {{value: {nodes}, source: article-cluster-network}}
-gpus_per_node: {{value: {gpn}, source: article-cluster-network}}
-gpus: {{value: {gpus}, source: article-cluster-network}}
+gpu: test-a100-sxm4
+nodes: {{value: {nodes}, source: test-article-net}}
+gpus_per_node: {{value: {gpn}, source: test-article-net}}
+gpus: {{value: {gpus}, source: test-article-net}}
 rows:
   - key: only
     label: {{zh: 唯一一行}}
     network: null
-    single_gpu: {{value: {single}, unit: tok/s, source: article-cluster-network}}
-    cluster: {{value: {single * speedup}, unit: tok/s, source: article-cluster-network}}
-    speedup: {{value: {speedup + speed_delta}, unit: x, source: article-cluster-network}}
-    comm_share: {{value: {share:.2f}, unit: "%", source: article-cluster-network}}
+    single_gpu: {{value: {single}, unit: tok/s, source: test-article-net}}
+    cluster: {{value: {single * speedup}, unit: tok/s, source: test-article-net}}
+    speedup: {{value: {speedup + speed_delta}, unit: x, source: test-article-net}}
+    comm_share: {{value: {share:.2f}, unit: "%", source: test-article-net}}
 caveats: []
 """.encode()
 
@@ -99,14 +103,14 @@ def _cluster(draw: st.DrawFn) -> tuple[int, int, int, int]:
 @given(_cluster())
 def test_case_table_that_adds_up_passes(c: tuple[int, int, int, int]) -> None:
     """Speed-up and share that follow from the throughputs: no diagnostic."""
-    assert validate_with("specs/cases/prop-case.yaml", _scaling(*c)).ok
+    assert validate_with(_CASE, _scaling(*c)).ok
 
 
 @SLOW
 @given(_cluster(), st.sampled_from([-3.0, -1.0, 1.0, 2.5]))
 def test_case_share_off_fires_share_rule(c: tuple[int, int, int, int], delta: float) -> None:
     """A share off by a point or more fires tables-case-share alone."""
-    result = validate_with("specs/cases/prop-case.yaml", _scaling(*c, share_delta=delta))
+    result = validate_with(_CASE, _scaling(*c, share_delta=delta))
     if result.ok:  # a negative share is refused by the schema instead: nothing to check here
         return
     assert {d.rule for d in result.diagnostics} in ({"tables-case-share"}, {"schema-value"})
@@ -116,7 +120,7 @@ def test_case_share_off_fires_share_rule(c: tuple[int, int, int, int], delta: fl
 @given(_cluster(), st.integers(1, 5))
 def test_case_speedup_off_fires_speedup_rule(c: tuple[int, int, int, int], delta: int) -> None:
     """A speed-up that the throughputs do not give fires tables-case-speedup alone."""
-    result = validate_with("specs/cases/prop-case.yaml", _scaling(*c, speed_delta=delta))
+    result = validate_with(_CASE, _scaling(*c, speed_delta=delta))
     assert [d.rule for d in result.diagnostics] == ["tables-case-speedup"]
 
 
@@ -125,17 +129,23 @@ def _tier_table(bounds: list[int]) -> str:
     for low, high in zip([1, *bounds], [*bounds, None], strict=True):
         upper = "" if high is None else f", max: {high}"
         rows.append(f"  - gpus: {{min: {low}{upper}}}\n    picks: []\n")
-    return ("id: prop-tiers\nlast_verified: 2026-11-30\ntitle: {zh: 生成}\nsubject: network\n"
-            "source: article-cluster-network\nrows:\n" + "".join(rows))
+    return ("id: test-prop-tiers\nlast_verified: 2026-11-30\ntitle: {zh: 生成}\nsubject: network\n"
+            "source: test-article-net\nrows:\n" + "".join(rows))
 
 
 def _tier_rules(text: str) -> list[str]:
-    parsed = parse_spec("specs/tiers/prop-tiers.yaml", text.encode())
+    parsed = parse_spec("specs/tiers/test-prop-tiers.yaml", text.encode())
     assert not isinstance(parsed, list), parsed
-    built = build_entity("tiers", parsed, "prop-tiers")
+    built = build_entity("tiers", parsed, "test-prop-tiers")
     assert not isinstance(built, list), built
     kb = KnowledgeBase({built.id: built})
     return sorted(d.rule for d in check_tier_tables(Context(kb, FigureIndex(kb))))
+
+
+def test_generated_specs_use_fixture_ids() -> None:
+    """Generated specs are fixtures too: their ids carry the reserved prefix (see test_fixtures)."""
+    for text in (_network(4, 100, 400).decode(), _scaling(8, 2, 100, 16).decode(), _tier_table([8])):
+        assert yaml.safe_load(text)["id"].startswith(FIXTURE_PREFIX)
 
 
 _BOUNDS = st.lists(st.integers(2, 100_000), min_size=1, max_size=6, unique=True).map(sorted)

@@ -1,6 +1,7 @@
-"""The strict MkDocs build, inspected as HTML: every page titled and described, tables hold the
-spec values with their units, admonitions and the chart render, no template syntax survives,
-every internal link resolves, and nothing is requested from another host."""
+"""The strict MkDocs build of the real site, inspected as HTML: every page titled and described,
+tables hold the spec values with their units, admonitions and the chart render, no template syntax
+survives, every internal link resolves, and nothing is requested from another host. Values are
+read from the knowledge base the site was built from, never typed here."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from support import ROOT, parse_pages
+from support import ROOT, parse_pages, real_files
 
-from generator.render.text import in_unit
-from generator.specfiles import read_spec_tree
+from generator.knowledge import KnowledgeBase
+from generator.render.text import DIRECTION_ZH, in_unit, with_unit
 from generator.units import fmt_number
-from generator.validate import validate
+from generator.validate import Result, validate
 
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -68,6 +69,18 @@ def _pages(site: Path) -> dict[str, Page]:
     return parse_pages(site, Page)
 
 
+@pytest.fixture(scope="module")
+def real() -> Result:
+    result = validate(list(real_files()))
+    assert result.kb is not None and result.figures is not None
+    return result
+
+
+def _kb(result: Result) -> KnowledgeBase:
+    assert result.kb is not None
+    return result.kb
+
+
 def test_every_page_has_title_and_description(site: Path) -> None:
     """Each page has a <title> and a non-empty meta description."""
     for name, page in _pages(site).items():
@@ -84,34 +97,45 @@ def test_no_template_syntax_left(site: Path) -> None:
             assert marker not in text, f"{marker!r} left in {name}"
 
 
-def test_gpu_table_holds_spec_values_with_units(site: Path) -> None:
+def test_gpu_table_holds_spec_values_with_units(site: Path, real: Result) -> None:
     """Every GPU's memory bandwidth and dense BF16 figure appear with their units."""
-    result = validate(read_spec_tree(Path("specs"))[0])
-    assert result.figures is not None and result.kb is not None
+    assert real.figures is not None
     text = _pages(site)["gpus/index.html"].visible
-    for gpu in result.kb.of_kind("gpus"):
+    for gpu in _kb(real).of_kind("gpus"):
         for name in ("memory.bandwidth", "compute.tensor_bf16_dense", "power"):
-            figure = result.figures.get(f"{gpu.id}#{name}")
+            figure = real.figures.get(f"{gpu.id}#{name}")
             assert figure is not None
             value, unit, _direction = in_unit(figure)
             assert f"{fmt_number(value)} {unit}" in text, (gpu.id, name)
 
 
-def test_network_page_shows_bits_and_bytes(site: Path) -> None:
-    """Port rates appear in Gb/s and in GB/s, with the direction label."""
+def test_network_page_shows_bits_and_bytes(site: Path, real: Result) -> None:
+    """Every port rate appears in Gb/s and in GB/s one way, and in GB/s both ways, with the
+    direction label."""
+    assert real.figures is not None
     text = _pages(site)["networks/index.html"].visible
-    assert "400 Gb/s 单向" in text and "50 GB/s 单向" in text and "100 GB/s 双向合计" in text
+    for network in _kb(real).of_kind("networks"):
+        figure = real.figures.get(f"{network.id}#port_rate")
+        assert figure is not None
+        for unit, direction in (("Gb/s", None), ("GB/s", None), ("GB/s", "bidirectional")):
+            value, shown_unit, shown_direction = in_unit(figure, unit, direction)
+            assert shown_direction is not None
+            assert f"{with_unit(value, shown_unit)} {DIRECTION_ZH[shown_direction]}" in text, (network.id, unit, direction)
 
 
-def test_admonitions_and_chart_render(site: Path) -> None:
-    """Pitfalls are Material admonitions of each severity; the scaling chart is inline SVG."""
+def test_admonitions_and_chart_render(site: Path, real: Result) -> None:
+    """Each pitfall is a Material admonition of its severity; each scaling study's chart is an
+    inline SVG with a title."""
     pages = _pages(site)
-    classes = {a.get("class", "") for t, a in pages["pitfalls/index.html"].tags if t == "div"}
-    for severity in ("danger", "warning", "tip"):
-        assert f"admonition {severity}" in classes
+    admonitions = {a.get("id"): a.get("class", "") for t, a in pages["pitfalls/index.html"].tags if t == "div"}
+    for pitfall in _kb(real).of_kind("pitfalls"):
+        assert admonitions.get(pitfall.id) == f"admonition {pitfall.model.severity}", pitfall.id
     scaling = pages["scaling/index.html"].tags
-    assert any(t == "svg" and "chart-svg" in a.get("class", "") for t, a in scaling)
-    assert any(t == "title" for t, _a in scaling[[t for t, _a in scaling].index("svg"):])
+    charts = [i for i, (t, a) in enumerate(scaling) if t == "svg" and "chart-svg" in a.get("class", "")]
+    studies = [c for c in _kb(real).of_kind("cases") if c.model.type == "scaling_study"]
+    assert len(charts) == len(studies)
+    for start in charts:
+        assert scaling[start + 1][0] == "title"
 
 
 def test_internal_links_resolve(site: Path) -> None:

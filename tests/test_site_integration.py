@@ -1,10 +1,12 @@
 """The site as maintainers run it: a broken spec stops `mkdocs build` with the same diagnostics
 as `check`; `generator build --out` writes the same pages and nothing on failure; and an edit
-under `mkdocs serve` shows after exactly one rebuild."""
+under `mkdocs serve` shows after exactly one rebuild. Each works on a copy of the project and
+changes it without depending on what the real specs say (a new file, not an edited value)."""
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -12,22 +14,17 @@ import time
 import urllib.request
 from pathlib import Path
 
-from support import ROOT, copy_project
+from support import ROOT, add_bit_byte_slip, copy_project, read_tree
 
 PYTHON = sys.executable
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)}
 
 
-def _break_ndr(project: Path) -> None:
-    spec = project / "specs" / "networks" / "ib-ndr.yaml"
-    spec.write_text(spec.read_text().replace("port_rate: {value: 400, unit: Gb/s", "port_rate: {value: 400, unit: GB/s"))
-
-
 def test_broken_spec_fails_build_with_check_diagnostics(tmp_path: Path) -> None:
     """mkdocs build stops, listing exactly the diagnostics that check prints; no site is made."""
     project = copy_project(tmp_path)
-    _break_ndr(project)
+    add_bit_byte_slip(project / "specs")
     check = subprocess.run([PYTHON, "-m", "generator", "check", "specs"], cwd=project, env=ENV,
                            capture_output=True, text=True, timeout=120)
     build = subprocess.run([MKDOCS, "build", "--strict", "-d", str(tmp_path / "site")], cwd=project, env=ENV,
@@ -50,7 +47,7 @@ def test_build_command_writes_pages_and_nothing_on_failure(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert out / "gpus.md" in before and out / "data" / "gpus.csv" in before
-    _break_ndr(project)
+    add_bit_byte_slip(project / "specs")
     failed = subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
                             capture_output=True, text=True, timeout=120)
     assert failed.returncode == 1 and "[units-bit-byte]" in failed.stderr
@@ -71,9 +68,22 @@ def _get(url: str) -> str:
         return ""
 
 
+def _copy_of_a_gpu(specs: Path) -> Path:
+    """A new GPU file: a copy of the first one under the id test-serve-gpu and the name "Test serve
+    GPU" (valid whatever the GPUs say: no claim or table names the new id)."""
+    original = next(f for f in read_tree(specs) if f.kind == "gpus")
+    text = re.sub(r"^id: .*$", "id: test-serve-gpu", original.raw.decode("utf-8"), count=1, flags=re.MULTILINE)
+    text = re.sub(r"^name: .*$", "name: Test serve GPU", text, count=1, flags=re.MULTILINE)
+    target = specs / "gpus" / "test-serve-gpu.yaml"
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
 def test_serve_rebuilds_once_on_spec_edit(tmp_path: Path) -> None:
-    """Editing a spec under `mkdocs serve` triggers one rebuild, and the page shows the new value."""
+    """Editing a spec under `mkdocs serve` triggers one rebuild, and the page shows the edit (the
+    spec is one the test added, so the edit does not depend on what the real specs say)."""
     project = copy_project(tmp_path)
+    spec = _copy_of_a_gpu(project / "specs")
     port = _free_port()
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen([MKDOCS, "serve", "-a", f"127.0.0.1:{port}"], cwd=project, env=ENV,
@@ -81,16 +91,14 @@ def test_serve_rebuilds_once_on_spec_edit(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{port}/gpus/"
     try:
         deadline = time.monotonic() + 120
-        while "H200" not in _get(url):
+        while "Test serve GPU" not in _get(url):
             assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
             time.sleep(0.5)
         builds_before = (tmp_path / "serve.log").read_text().count("Building documentation")
-        spec = project / "specs" / "gpus" / "h200-sxm5-141gb.yaml"
-        text = spec.read_text()
-        assert "power:\n  value: 700\n" in text
-        spec.write_text(text.replace("power:\n  value: 700\n", "power:\n  value: 650\n"))
+        spec.write_text(spec.read_text(encoding="utf-8").replace("name: Test serve GPU", "name: Test serve GPU renamed"),
+                        encoding="utf-8")
         deadline = time.monotonic() + 120
-        while "650 W" not in _get(url):
+        while "Test serve GPU renamed" not in _get(url):
             assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
             time.sleep(0.5)
         time.sleep(4)  # a loop would show up as further builds here

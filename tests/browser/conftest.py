@@ -1,15 +1,22 @@
-"""Browser fixtures: the strictly built site served on 127.0.0.1, and Debian's Chromium driven
-by Playwright (never a downloaded browser). Missing Chromium is a failure, not a skip: CI
-installs it, and these tests are what a reader sees."""
+"""Browser fixtures: the strictly built site served on 127.0.0.1, the knowledge base it was built
+from (a test that needs a value reads it there, never types it), and Debian's Chromium driven by
+Playwright (never a downloaded browser). Missing Chromium is a failure, not a skip: CI installs
+it, and these tests are what a reader sees."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from support import real_files
+
+from generator.derive import FigureIndex
+from generator.knowledge import KnowledgeBase
+from generator.validate import validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
@@ -21,6 +28,25 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = build_site(out)
     assert done.returncode == 0, done.stderr
     return out
+
+
+@cache
+def _real() -> tuple[KnowledgeBase, FigureIndex]:
+    result = validate(list(real_files()))
+    assert result.kb is not None and result.figures is not None
+    return result.kb, result.figures
+
+
+@pytest.fixture(scope="session")
+def kb() -> KnowledgeBase:
+    """The real knowledge base, as the site was built from it."""
+    return _real()[0]
+
+
+@pytest.fixture(scope="session")
+def figures() -> FigureIndex:
+    """Its figures, derived ones included."""
+    return _real()[1]
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,99 @@
+"""The real knowledge base, whatever it says: it validates, every page and data file is generated,
+every entity is shown with its anchor on its page (one table row each where it is a table row),
+every figure cell shows a unit, a direction for a bandwidth and a link to its source or its
+derivation, and two renders are identical. Nothing here compares a value or a text of specs/ (the
+golden cases check output byte for byte, on fixtures), so a valid edit of specs/ cannot fail it."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+from support import real_files
+
+from generator.jsonschema import schema_files
+from generator.model import KINDS
+from generator.render import PAGES, render_site
+from generator.render.text import ENTITY_PAGE
+from generator.tree import leaf_paths
+from generator.validate import Result, validate
+
+
+@cache
+def _real() -> tuple[Result, dict[str, str]]:
+    result = validate(list(real_files()))
+    assert result.ok and result.kb is not None and result.figures is not None, \
+        [d.as_text() for d in result.diagnostics]
+    return result, render_site(result.kb, result.figures)
+
+
+def _page_of(kind: str, model: object) -> str:
+    if kind == "cases":
+        return "scaling.md" if getattr(model, "type", "") == "scaling_study" else "field-reports.md"
+    return ENTITY_PAGE[kind] + ".md"
+
+
+def test_every_page_and_data_file_is_generated() -> None:
+    """The generated set is fixed by the code: every page, JSON and CSV per spec folder, schemas."""
+    _result, files = _real()
+    expected = set(PAGES) | {f"data/{kind}.{ext}" for kind in KINDS for ext in ("json", "csv")}
+    expected |= {f"schema/{name}" for name in schema_files()}
+    assert set(files) == expected
+
+
+def test_every_entity_is_on_its_page() -> None:
+    """Each entity has its anchor (a row id or a heading id) on the page that shows its kind, and
+    each leaf of the decision tree its own section on the flowchart page."""
+    result, files = _real()
+    assert result.kb is not None
+    missing = []
+    for entity in result.kb:
+        page = files[_page_of(entity.kind, entity.model)]
+        anchor = f"src-{entity.id}" if entity.kind == "sources" else entity.id
+        if f'id="{anchor}"' not in page and f"{{ #{anchor} }}" not in page:
+            missing.append((entity.kind, entity.id))
+        if entity.kind == "selection":
+            missing += [("leaf", leaf) for leaf in leaf_paths(entity.model) if f"{{ #leaf-{leaf} }}" not in page]
+    assert missing == []
+
+
+@pytest.mark.parametrize(("page", "kind"), [("gpus.md", "gpus"), ("interconnects.md", "interconnects"),
+                                            ("networks.md", "networks"), ("claims.md", "claims")])
+def test_tables_have_one_row_per_entity(page: str, kind: str) -> None:
+    """The comparison tables hold exactly one anchored row per entity of their kind."""
+    result, files = _real()
+    assert result.kb is not None
+    rows = re.findall(r'<tr id="([^"]+)">', files[page])
+    assert sorted(rows) == sorted(e.id for e in result.kb.of_kind(kind))
+
+
+_NUMERIC_CELL = re.compile(r'<td class="num"(?: data-sort="[^"]*")?>(.*?)</td>')
+_SHOWN = re.compile(r"^(?P<number>-?\d[\d,]*(?:\.\d+)?)(?:×|%| (?P<unit>\S+))?$")
+_BANDWIDTH = re.compile(r"^[KMGT]?[bB]/s$")
+
+
+@pytest.mark.parametrize("page", ["gpus.md", "interconnects.md", "networks.md", "layers.md", "scaling.md"])
+def test_every_figure_has_a_unit_direction_and_source(page: str) -> None:
+    """In the figure tables every number has its unit (counts have none), a bandwidth its
+    direction, and each figure links to its source or shows how it was derived."""
+    _result, files = _real()
+    cells = _NUMERIC_CELL.findall(files[page])
+    assert cells
+    for cell in cells:
+        if 'class="fig-none"' in cell:
+            continue  # a figure this entity does not have: shown as a dash
+        assert 'class="fig-src"' in cell or 'class="fig-derived"' in cell, cell
+        shown = _SHOWN.match(cell.partition(" <")[0])
+        assert shown is not None, cell
+        if shown["unit"] and _BANDWIDTH.match(shown["unit"]):
+            assert 'class="fig-dir"' in cell, cell
+
+
+def test_rendering_is_deterministic() -> None:
+    """Two renders of the same specs are identical."""
+    result, files = _real()
+    assert result.kb is not None and result.figures is not None
+    fresh = validate(list(real_files()))
+    assert fresh.kb is not None and fresh.figures is not None
+    assert render_site(fresh.kb, fresh.figures) == files
