@@ -23,7 +23,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator import fanout  # noqa: E402
 from generator.pipeline import validate_and_render  # noqa: E402
 from generator.specfiles import read_spec_tree  # noqa: E402
 from generator.validate import SpecFile  # noqa: E402
@@ -81,9 +80,6 @@ def main() -> int:
     os.chdir(ROOT)
     files, _ = read_spec_tree(Path("specs"))
     print("## Validate + render in-process (median)\n")
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"{cores} cores; from {fanout.MIN_ITEMS} files on, a forked helper takes files to parse, then pages to "
-          f"render (while the rules run here), from one queue shared with this process ({'available' if fanout.can_fork() else 'not available'} here).\n")
     print("| knowledge base | files | runs | seconds (median) | fastest run | ms per file | budget | valid |")
     print("|---|---|---|---|---|---|---|---|")
     probes: list[float] = []
@@ -97,8 +93,8 @@ def main() -> int:
         mark = "" if budget is None else (f"< {budget} s ✓" if seconds < budget else f"< {budget} s ✗")
         print(f"| {label} | {count} | {runs} | {seconds:.3f} | {min(times):.3f} | {seconds / count * 1000:.2f} | {mark} "
               f"| {ok} |")
-    # Linear: ten times the files may cost at most a quarter more per file (below 10x the
-    # helper is not used, and a run is too short to compare).
+    # Linear: ten times the files may cost at most a quarter more per file (1x is too short a
+    # run to compare).
     growth = per_file["100x"] / per_file["10x"]
     print(f"| growth 10x → 100x | | | | | ×{growth:.2f} per file | linear (≤ ×{LINEAR_GROWTH}) "
           f"{'✓' if growth <= LINEAR_GROWTH else '✗'} | |")

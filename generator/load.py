@@ -64,11 +64,6 @@ class ParsedFile:
                  positions: tuple[dict[DataPath, Mark], dict[DataPath, Mark]] | None = None) -> None:
         self.path, self.data, self._raw, self._positions = path, data, raw, positions
 
-    @property
-    def needs_positions(self) -> bool:
-        """Whether the positions are still to be worked out from the file's bytes."""
-        return self._positions is None
-
     def __repr__(self) -> str:
         return f"ParsedFile({self.path!r})"
 

@@ -1,35 +1,17 @@
-"""Validate and render in one go, for the commands that need both (`build`, the MkDocs hook).
-
-On a big knowledge base the pages are rendered while the rules run: a helper process starts on
-its share of the pages as soon as the knowledge base has loaded, and its work is thrown away if a
-rule then fails. Rendering an unchecked knowledge base is harmless there (render is pure, and
-the helper is stopped, even mid-loop, when the rules fail); the pages are only ever used when
-every rule passed.
-"""
+"""Validate, then render if the knowledge base passed: what `python -m generator build` and the
+MkDocs hook run. Pages are only rendered from a knowledge base that every rule accepted."""
 
 from __future__ import annotations
 
 from .diagnostics import Diagnostic
-from .gcpause import without_cycle_collection
-from .render import PendingRender
-from .render.context import Site
-from .validate import Built, Result, SpecFile, check, load
+from .render import render_site
+from .validate import Result, SpecFile, validate
 
 
-@without_cycle_collection
-def validate_and_render(files: list[SpecFile], early: list[Diagnostic] | None = None,
-                        memo: dict[SpecFile, Built] | None = None) -> tuple[Result, dict[str, str] | None]:
-    """The same as `validate` followed, when it passes, by `render_site`."""
-    loaded = load(files, early, memo)
-    if loaded.kb is None or loaded.figures is None:
-        return loaded, None
-    pending = PendingRender(Site(loaded.kb, loaded.figures))
-    try:
-        result = Result(loaded.kb, loaded.figures, check(loaded.kb, loaded.figures))
-    except BaseException:
-        pending.cancel()
-        raise
-    if not result.ok:
-        pending.cancel()
+def validate_and_render(files: list[SpecFile],
+                        early: list[Diagnostic] | None = None) -> tuple[Result, dict[str, str] | None]:
+    """`validate` followed, when it passes, by `render_site`; no pages when it fails."""
+    result = validate(files, early)
+    if not result.ok or result.kb is None or result.figures is None:
         return result, None
-    return result, pending.finish()
+    return result, render_site(result.kb, result.figures)
