@@ -49,7 +49,7 @@ class Formula:
         return hash(str(self))
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Figure:
     entity: str
     name: str
@@ -64,17 +64,6 @@ class Figure:
     tolerance: Fraction = Fraction(0)  # absolute, base units: how far a derived value may be
     tolerance_pct: float | None = None  # as stated in the spec, if it was
     usable: bool = True  # False when its unit is unknown or of the wrong dimension
-
-    def __init__(self, entity: str, name: str, value: Fraction, dimension: str, unit: str,
-                 direction: str | None = None, scope: str | None = None, source: str | None = None,
-                 path: DataPath | None = None, formula: Formula | None = None, tolerance: Fraction = ZERO,
-                 tolerance_pct: float | None = None, usable: bool = True) -> None:
-        # The same fields as the generated __init__, filled with one dict update instead of one
-        # object.__setattr__ per field (what frozen dataclasses do): a big knowledge base builds
-        # tens of thousands of figures. Frozen still holds: assigning an attribute raises.
-        vars(self).update(entity=entity, name=name, value=value, dimension=dimension, unit=unit,
-                          direction=direction, scope=scope, source=source, path=path, formula=formula,
-                          tolerance=tolerance, tolerance_pct=tolerance_pct, usable=usable)
 
     @property
     def ref(self) -> str:

@@ -4,7 +4,6 @@ fixture knowledge base (tests/fixtures/base/specs/)."""
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from fractions import Fraction
 
 import pytest
@@ -39,24 +38,6 @@ def test_derived_figure(figures, ref: str, unit: str | None, expected: float | N
         return
     assert figure is not None and figure.unit == unit
     assert float(figure.shown) == pytest.approx(expected, rel=1e-9)
-
-
-def test_figure_init_matches_its_fields_and_stays_frozen() -> None:
-    """Figure has a hand-written __init__ (for speed); it must take exactly the dataclass fields,
-    with the same defaults, and the figure must stay immutable."""
-    params = inspect.signature(Figure.__init__).parameters
-    fields = dataclasses.fields(Figure)
-    assert list(params)[1:] == [f.name for f in fields]
-    for f in fields:
-        default = params[f.name].default
-        assert (default is inspect.Parameter.empty) == (f.default is dataclasses.MISSING), f.name
-        if f.default is not dataclasses.MISSING:
-            assert default == f.default, f.name
-    figure = Figure("gpu", "memory", Fraction(80), "data_size", "GB", source="datasheet")
-    assert [getattr(figure, f.name) for f in fields][:5] == ["gpu", "memory", Fraction(80), "data_size", "GB"]
-    assert dataclasses.replace(figure, name="other").name == "other"
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        figure.name = "changed"  # type: ignore[misc]
 
 
 def test_derived_figure_is_the_base_with_the_changes() -> None:
