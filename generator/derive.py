@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from .figures import ZERO, Figure, Formula
+from .figures import Figure, Formula
 from .knowledge import KnowledgeBase, Loaded
 from .units import convert_direction, fmt_number
 
@@ -29,12 +29,9 @@ def _show(fig: Figure) -> str:
 
 def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: Formula, **changes: Any) -> Figure:
     """`base` with the derived value and formula, and no place, tolerance or (unless `changes`
-    says otherwise) other change. Built directly: dataclasses.replace looks up every field's
-    definition on each call, and a big knowledge base derives tens of thousands of figures."""
-    fields = {**vars(base), "name": name, "value": value, "unit": unit, "path": None, "formula": formula,
-              "tolerance": ZERO, "tolerance_pct": None, **changes}
-    return Figure(**fields)
-
+    says otherwise) other change."""
+    return replace(base, name=name, value=value, unit=unit, path=None, formula=formula, tolerance=Fraction(0),
+                   tolerance_pct=None, **changes)
 
 
 class FigureIndex:

@@ -20,8 +20,6 @@ from .load import DataPath
 from .model.common import Count, Dim, Quantity
 from .units import DERIVED_UNITS, UNITS, decimals_of, float_in, from_base, to_base
 
-ZERO = Fraction(0)  # shared: a figure without tolerance needs no Fraction of its own
-
 
 class Formula:
     """How a derived figure was computed, written out on first use: most derived figures check a

@@ -3,7 +3,6 @@ fixture knowledge base (tests/fixtures/base/specs/)."""
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -38,19 +37,6 @@ def test_derived_figure(figures, ref: str, unit: str | None, expected: float | N
         return
     assert figure is not None and figure.unit == unit
     assert float(figure.shown) == pytest.approx(expected, rel=1e-9)
-
-
-def test_derived_figure_is_the_base_with_the_changes() -> None:
-    """`_derived` builds the figure directly (for speed): the same as dataclasses.replace."""
-    from generator.derive import _derived
-    base = Figure("gpu", "memory.pin_rate", Fraction(19), "data_rate", "Gb/s", "per_direction", "per_pin",
-                  "datasheet", ("memory", "pin_rate"), None, Fraction(1, 2), 5.0, True)
-    formula = Formula(lambda: "x × y")
-    made = _derived(base, "memory.bandwidth", Fraction(7), "GB/s", formula, direction="aggregate", source=None)
-    assert made == dataclasses.replace(base, name="memory.bandwidth", value=Fraction(7), unit="GB/s", path=None,
-                                       formula=Formula(lambda: "x × y"), tolerance=Fraction(0), tolerance_pct=None,
-                                       direction="aggregate", source=None)
-    assert vars(made).keys() == {f.name for f in dataclasses.fields(Figure)}
 
 
 @given(st.one_of(st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False),
