@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from .figures import Figure, Formula
+from .figures import Figure
 from .knowledge import KnowledgeBase, Loaded
 from .units import convert_direction, fmt_number
 
@@ -27,7 +27,7 @@ def _show(fig: Figure) -> str:
     return f"{fmt_number(fig.shown_float)} {fig.unit}".strip()
 
 
-def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: Formula, **changes: Any) -> Figure:
+def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, **changes: Any) -> Figure:
     """`base` with the derived value and formula, and no place, tolerance or (unless `changes`
     says otherwise) other change."""
     return replace(base, name=name, value=value, unit=unit, path=None, formula=formula, tolerance=Fraction(0),
@@ -78,17 +78,17 @@ def _pcie(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
         rate, lanes = s["transfer_rate"], m.lanes.value
         enc = m.encoding
         per_dir = rate.value * lanes * Fraction(enc.payload_bits, enc.total_bits)
-        formula = Formula(lambda: f"{_show(rate)} × {lanes} lanes × {enc.payload_bits}/{enc.total_bits} ({enc.name}) ÷ 8")
+        formula = f"{_show(rate)} × {lanes} lanes × {enc.payload_bits}/{enc.total_bits} ({enc.name}) ÷ 8"
         base = replace(rate, dimension="data_rate", scope="per_link", source=None)
         yield Derivation(_derived(base, "per_direction", per_dir, "GB/s", formula, direction="per_direction"),
                          "arithmetic-pcie-bandwidth")
-        yield Derivation(_derived(base, "bidirectional", per_dir * 2, "GB/s", Formula(lambda: f"2 × ({formula})"),
+        yield Derivation(_derived(base, "bidirectional", per_dir * 2, "GB/s", f"2 × ({formula})",
                                   direction="bidirectional"), "arithmetic-pcie-bandwidth")
     elif m.type == "nvlink":
         per_link, links = s["per_link"], m.links_per_gpu.value
         total = convert_direction(per_link.value * links, per_link.direction, "bidirectional")
         if total is not None:
-            formula = Formula(lambda: f"{links} links × {_show(per_link)} ({per_link.direction})")
+            formula = f"{links} links × {_show(per_link)} ({per_link.direction})"
             yield Derivation(_derived(per_link, "total", total, "GB/s", formula, direction="bidirectional",
                                       scope="per_gpu", source=None), "arithmetic-nvlink-total")
     elif m.type == "nvswitch":
@@ -100,8 +100,8 @@ def _pcie(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
             links = link.model.links_per_gpu.value
             total = convert_direction(link_rate.value * links, link_rate.direction, "bidirectional")
             if total is not None:
-                formula = Formula(lambda: f"every NVLink of the GPU goes to the switches: {m.nvlink} "
-                                  f"{links} links × {_show(link_rate)} ({link_rate.direction})")
+                formula = (f"every NVLink of the GPU goes to the switches: {m.nvlink} "
+                           f"{links} links × {_show(link_rate)} ({link_rate.direction})")
                 yield Derivation(_derived(link_rate, "per_gpu", total, "GB/s", formula,
                                           entity=e.id, direction="bidirectional", scope="per_gpu",
                                           source=None), "arithmetic-nvswitch-per-gpu")
@@ -109,7 +109,7 @@ def _pcie(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
 
 def _network(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
     lane, lanes = ix.stated[e.id]["lane_rate"], e.model.lanes.value
-    formula = Formula(lambda: f"{lanes} lanes × {_show(lane)}")
+    formula = f"{lanes} lanes × {_show(lane)}"
     yield Derivation(_derived(lane, "port_rate", lane.value * lanes, lane.unit, formula, scope="per_port",
                               source=None), "arithmetic-port-rate")
 
@@ -119,13 +119,12 @@ def _gpu(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
     if "memory.bus_width" in s and "memory.pin_rate" in s:
         width, pin = s["memory.bus_width"], s["memory.pin_rate"]
         yield Derivation(_derived(pin, "memory.bandwidth", width.value * pin.value, "GB/s",
-                                  Formula(lambda: f"{fmt_number(width.value)}-bit bus × {_show(pin)} per pin ÷ 8"),
+                                  f"{fmt_number(width.value)}-bit bus × {_show(pin)} per pin ÷ 8",
                                   direction="aggregate", scope="per_gpu", source=None), "arithmetic-memory-bandwidth")
     sms, cores, clock = (s.get(k) for k in ("compute.sm_count", "compute.fp32_cores_per_sm", "compute.boost_clock"))
     if sms is not None and cores is not None and clock is not None:
         yield Derivation(_derived(clock, "compute.fp32", sms.value * cores.value * 2 * clock.value, "TFLOPS",
-                                  Formula(lambda: f"{sms.value} SMs × {cores.value} FP32 cores × 2 FLOP (FMA) × "
-                                                  f"{_show(clock)}"),
+                                  f"{sms.value} SMs × {cores.value} FP32 cores × 2 FLOP (FMA) × {_show(clock)}",
                                   dimension="compute", source=None), "arithmetic-fp32")
     if m.nvlink is not None:
         per_link = ix.get(f"{m.nvlink.interconnect}#per_link")
@@ -133,8 +132,7 @@ def _gpu(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
             total = convert_direction(per_link.value * m.nvlink.links.value, per_link.direction, "bidirectional")
             if total is not None:
                 yield Derivation(_derived(per_link, "nvlink.bandwidth", total, "GB/s",
-                                          Formula(lambda: f"{m.nvlink.links.value} links × {_show(per_link)} "
-                                                          f"({per_link.direction})"),
+                                          f"{m.nvlink.links.value} links × {_show(per_link)} ({per_link.direction})",
                                           entity=e.id, direction="bidirectional", scope="per_gpu", source=None),
                                  "arithmetic-gpu-nvlink")
     yield from _gpu_ratios(e, ix)
@@ -147,23 +145,20 @@ def _gpu_ratios(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
     nvlink, pcie = s.get("nvlink.bandwidth"), ix.get(f"{e.model.pcie}#bidirectional")
     if nvlink is not None and pcie is not None and pcie.dimension == "data_rate" and pcie.value:
         yield Derivation(_derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x",
-                                  Formula(lambda: f"NVLink {_show(nvlink)} ÷ {e.model.pcie} {_show(pcie)} "
-                                                  "(both bidirectional)"),
+                                  f"NVLink {_show(nvlink)} ÷ {e.model.pcie} {_show(pcie)} (both bidirectional)",
                                   dimension="ratio", direction=None, scope=None, source=None), None)
     if power.value:
         yield Derivation(_derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
-                                  Formula(lambda: f"BF16 dense {_show(tensor)} ÷ {_show(power)}"),
-                                  dimension="compute_per_power",
-                                  source=None), None)
+                                  f"BF16 dense {_show(tensor)} ÷ {_show(power)}",
+                                  dimension="compute_per_power", source=None), None)
     if tensor.value:
         yield Derivation(_derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP",
-                                  Formula(lambda: f"{_show(memory)} ÷ BF16 dense {_show(tensor)}"),
-                                  dimension="bits_per_flop",
-                                  direction=None, source=None), None)
+                                  f"{_show(memory)} ÷ BF16 dense {_show(tensor)}",
+                                  dimension="bits_per_flop", direction=None, source=None), None)
     price = s.get("price")
     if price is not None and tensor.value:
         yield Derivation(_derived(price, "usd_per_tflops", price.value / tensor.value,
-                                  "USD/TFLOPS", Formula(lambda: f"{_show(price)} ÷ BF16 dense {_show(tensor)}"),
+                                  "USD/TFLOPS", f"{_show(price)} ÷ BF16 dense {_show(tensor)}",
                                   dimension="currency_per_compute"), None)
 
 
@@ -173,7 +168,7 @@ def _case(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
         return
     gpus = m.nodes.value * m.gpus_per_node.value
     yield Derivation(_derived(s["gpus"], "gpus", Fraction(gpus), "",
-                              Formula(lambda: f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node")),
+                              f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node"),
                      "tables-case-gpus")
     for row in m.rows:
         single, cluster = s[f"rows.{row.key}.single_gpu"], s[f"rows.{row.key}.cluster"]
@@ -182,14 +177,13 @@ def _case(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
         speedup = cluster.value / single.value
         efficiency = speedup / gpus
         base = s[f"rows.{row.key}.speedup"]
-        # Inside the loop each formula takes its values as arguments: a closure would see the last row's.
         yield Derivation(_derived(base, f"rows.{row.key}.speedup", speedup, "x",
-                                  Formula(lambda c, g: f"{_show(c)} ÷ {_show(g)}", cluster, single)),
+                                  f"{_show(cluster)} ÷ {_show(single)}"),
                          "tables-case-speedup")
         yield Derivation(_derived(base, f"rows.{row.key}.efficiency", efficiency, "%",
-                                  Formula(lambda x: f"speed-up {fmt_number(x)} ÷ {gpus} GPUs", speedup)), None)
+                                  f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs"), None)
         yield Derivation(_derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",
-                                  Formula(lambda x: f"1 − efficiency {fmt_number(x * 100)}%", efficiency)),
+                                  f"1 − efficiency {fmt_number(efficiency * 100)}%"),
                          "tables-case-share")
 
 

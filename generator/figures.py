@@ -8,7 +8,6 @@ page can never show a number that the validator did not see.
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -19,32 +18,6 @@ from pydantic import BaseModel
 from .load import DataPath
 from .model.common import Count, Dim, Quantity
 from .units import DERIVED_UNITS, UNITS, decimals_of, float_in, from_base, to_base
-
-
-class Formula:
-    """How a derived figure was computed, written out on first use: most derived figures check a
-    stated one and are only ever shown in a diagnostic, and writing every formula out (each
-    figure converted and formatted) was a fifth of indexing a big knowledge base."""
-
-    __slots__ = ("_make", "_args", "_text")
-
-    def __init__(self, make: Callable[..., str], *args: Any) -> None:
-        self._make: Callable[..., str] | None = make
-        self._args, self._text = args, ""
-
-    def __str__(self) -> str:
-        if self._make is not None:
-            self._text, self._make, self._args = self._make(*self._args), None, ()
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"Formula({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Formula) and str(self) == str(other)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
 
 
 @dataclass(frozen=True)
@@ -58,7 +31,7 @@ class Figure:
     scope: str | None = None
     source: str | None = None
     path: DataPath | None = None  # where it is stated; None for a derived-only figure
-    formula: Formula | None = None  # how it was derived
+    formula: str | None = None  # how it was derived
     tolerance: Fraction = Fraction(0)  # absolute, base units: how far a derived value may be
     tolerance_pct: float | None = None  # as stated in the spec, if it was
     usable: bool = True  # False when its unit is unknown or of the wrong dimension

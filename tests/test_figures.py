@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import base_result
 
-from generator.figures import Figure, Formula
+from generator.figures import Figure
 from generator.units import UNITS, exact, float_in, from_base, to_base
 
 
@@ -47,19 +47,6 @@ def test_to_base_is_the_exact_value_times_the_factor(value: float | int | Fracti
     where a float counts as the decimal its shortest repr shows (46.88 is 4688/100)."""
     assert to_base(value, unit) == exact(value) * UNITS[unit].factor
     assert exact(value) == (Fraction(repr(value)) if isinstance(value, float) else Fraction(value))
-
-
-def test_formulas_are_written_from_their_own_figures(figures) -> None:  # type: ignore[no-untyped-def]
-    """Formulas are written out on first use: each row of a scaling study still shows its own
-    values, not the last row's."""
-    from generator.derive import _show
-    rows = [d.figure for ds in figures.derivations.values() for d in ds if d.figure.name.endswith(".speedup")]
-    assert len(rows) > 2
-    for derived in rows:
-        key = derived.name.removesuffix(".speedup")
-        stated = figures.stated[derived.entity]
-        assert str(derived.formula) == f"{_show(stated[key + '.cluster'])} ÷ {_show(stated[key + '.single_gpu'])}"
-    assert Formula(lambda a: f"<{a}>", 3) == Formula(lambda: "<3>") and repr(Formula(lambda: "a")) == "Formula('a')"
 
 
 @given(st.fractions(), st.sampled_from(sorted(UNITS)))

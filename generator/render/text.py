@@ -126,7 +126,7 @@ def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | N
         parts.append(f'<a class="fig-src" href="../sources/#src-{html_text(source.id)}" '
                      f'title="来源：{html_text(source.title)}">源</a>')
     elif fig.formula:
-        parts.append(f'<span class="fig-derived" title="推导：{html_text(str(fig.formula))}">推导</span>')
+        parts.append(f'<span class="fig-derived" title="推导：{html_text(fig.formula)}">推导</span>')
     return Markup(" ".join(parts))
 
 
