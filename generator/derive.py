@@ -24,7 +24,7 @@ class Derivation:
 
 
 def _show(fig: Figure) -> str:
-    return f"{fmt_number(fig.shown_float)} {fig.unit}".strip()
+    return f"{fmt_number(fig.shown)} {fig.unit}".strip()
 
 
 def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, **changes: Any) -> Figure:

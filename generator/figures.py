@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from .load import DataPath
 from .model.common import Count, Dim, Quantity
-from .units import DERIVED_UNITS, UNITS, decimals_of, float_in, from_base, to_base
+from .units import DERIVED_UNITS, UNITS, decimals_of, from_base, to_base
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,6 @@ class Figure:
         """The value in its display unit."""
         known = self.unit in UNITS or self.unit in DERIVED_UNITS
         return from_base(self.value, self.unit) if known else self.value
-
-    @property
-    def shown_float(self) -> float:
-        """`float(self.shown)`, the same float, without building a Fraction."""
-        known = self.unit in UNITS or self.unit in DERIVED_UNITS
-        return float_in(self.value, self.unit) if known else float(self.value)
 
 
 def stated_figures(entity_id: str, model: BaseModel, data: Any = None) -> dict[str, Figure]:

@@ -116,14 +116,6 @@ def from_base(value: Fraction, unit: str) -> Fraction:
     return value / (UNITS.get(unit) or DERIVED_UNITS[unit]).factor
 
 
-def float_in(value: Fraction, unit: str) -> float:
-    """`float(from_base(value, unit))` without building the Fraction (pages show tens of
-    thousands of figures): Python divides integers correctly rounded, as float(Fraction) does,
-    so it is the same float."""
-    factor = (UNITS.get(unit) or DERIVED_UNITS[unit]).factor
-    return (value.numerator * factor.denominator) / (value.denominator * factor.numerator)
-
-
 def other_bit_byte_unit(unit: str) -> str | None:
     """The same prefix in the other of bits/bytes: 'GB/s' <-> 'Gb/s'."""
     if UNITS.get(unit) is None or UNITS[unit].dimension != "data_rate":

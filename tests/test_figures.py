@@ -10,8 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import base_result
 
-from generator.figures import Figure
-from generator.units import UNITS, exact, float_in, from_base, to_base
+from generator.units import UNITS, exact, to_base
 
 
 @pytest.fixture(scope="module")
@@ -47,11 +46,3 @@ def test_to_base_is_the_exact_value_times_the_factor(value: float | int | Fracti
     where a float counts as the decimal its shortest repr shows (46.88 is 4688/100)."""
     assert to_base(value, unit) == exact(value) * UNITS[unit].factor
     assert exact(value) == (Fraction(repr(value)) if isinstance(value, float) else Fraction(value))
-
-
-@given(st.fractions(), st.sampled_from(sorted(UNITS)))
-def test_float_in_is_the_float_of_the_exact_conversion(value: Fraction, unit: str) -> None:
-    """`float_in` divides integers instead of building a Fraction: the very same float."""
-    assert float_in(value, unit) == float(from_base(value, unit))
-    figure = Figure("x", "y", value, UNITS[unit].dimension, unit)
-    assert figure.shown_float == float(figure.shown)

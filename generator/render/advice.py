@@ -78,7 +78,7 @@ def scaling(site: Site) -> dict[str, Any]:
             table.rows.append(Row([Cell(label), site.cell(f"{r}{row.key}.single_gpu"), site.cell(f"{r}{row.key}.cluster"),
                                    site.cell(f"{r}{row.key}.speedup"), site.cell(f"{r}{row.key}.efficiency"),
                                    site.cell(f"{r}{row.key}.comm_share")]))
-        bars = [(zh(row.label), site.fig(f"{r}{row.key}.speedup").shown_float)  # type: ignore[union-attr]
+        bars = [(zh(row.label), float(site.fig(f"{r}{row.key}.speedup").shown))  # type: ignore[union-attr]
                 for row in m.rows]
         studies.append({"id": e.id, "title": zh(m.title), "workload": zh(m.workload), "gpu": site.link(m.gpu),
                         "nodes": m.nodes.value, "per_node": m.gpus_per_node.value, "gpus": m.gpus.value,

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ..figure_text import FIGURE_REF
 from ..figures import Figure
-from ..units import DERIVED_UNITS, UNITS, convert_direction, float_in, fmt_number
+from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
 
 DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
 SCOPE_ZH = {
@@ -105,8 +105,8 @@ def in_unit(fig: Figure, unit: str | None = None, direction: str | None = None) 
     target = unit or fig.unit
     table = UNITS if target in UNITS else DERIVED_UNITS
     if target in table and table[target].dimension == fig.dimension:
-        return float_in(value, target), target, direction_out
-    return fig.shown_float, fig.unit, direction_out
+        return float(from_base(value, target)), target, direction_out
+    return float(fig.shown), fig.unit, direction_out
 
 
 def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | None = None,
