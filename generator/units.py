@@ -89,27 +89,9 @@ def units_of(dimension: str) -> list[str]:
 
 
 def to_base(value: float | int | Fraction, unit: str) -> Fraction:
-    factor = UNITS[unit].factor
-    numerator, denominator = _exact_parts(value)
-    # One Fraction, normalised once: a product of Fractions would build and reduce two.
-    return Fraction(numerator * factor.numerator, denominator * factor.denominator)
-
-
-def exact(value: float | int | Fraction) -> Fraction:
-    """A float through its shortest repr, so 46.88 is exactly 4688/100, as it was written."""
-    return Fraction(*_exact_parts(value))
-
-
-def _exact_parts(value: float | int | Fraction) -> tuple[int, int]:
-    if type(value) is int:
-        return value, 1
-    if not isinstance(value, float):
-        return Fraction(value).as_integer_ratio()
-    text = repr(value)
-    whole, dot, decimals = text.partition(".")
-    if not dot or not decimals.isdigit() or not whole.lstrip("-").isdigit():  # 1e+20, inf, nan
-        return Fraction(text).as_integer_ratio()
-    return int(whole + decimals), 10 ** len(decimals)
+    # A float goes through its shortest repr, so 46.88 is exactly 4688/100, as it was written.
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    return exact * UNITS[unit].factor
 
 
 def from_base(value: Fraction, unit: str) -> Fraction:
