@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from .figures import Figure
+from .figures import Figure, stated_figures
 from .knowledge import KnowledgeBase, Loaded
 from .units import convert_direction, fmt_number
 
@@ -38,7 +38,7 @@ class FigureIndex:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.stated: dict[str, dict[str, Figure]] = {
-            e.id: e.stated for e in kb if e.kind != "sources"
+            e.id: stated_figures(e.id, e.nodes, e.file.data) for e in kb if e.kind != "sources"
         }
         self.derivations: dict[str, list[Derivation]] = {}
         # Results that are a pure function of this index, kept by whoever computes them first

@@ -7,16 +7,13 @@ page can never show a number that the validator did not see.
 
 from __future__ import annotations
 
-import typing
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Any
-
-from pydantic import BaseModel
 
 from .load import DataPath
 from .model.common import Count, Dim, Quantity
+from .model.walk import Node
 from .units import DERIVED_UNITS, UNITS, decimals_of, from_base, to_base
 
 
@@ -47,78 +44,35 @@ class Figure:
         return from_base(self.value, self.unit) if known else self.value
 
 
-def stated_figures(entity_id: str, model: BaseModel, data: Any = None) -> dict[str, Figure]:
-    """All quantities and counts written in one entity, keyed by dotted name. `data` is the raw
-    parsed file: it still tells `41` from `41.0`, which sets the rounding a figure is read with."""
+def stated_figures(entity_id: str, nodes: list[Node], data: Any = None) -> dict[str, Figure]:
+    """All quantities and counts written in one entity, from its walked `nodes` (`Loaded.nodes`),
+    keyed by dotted name: field names, and list items by their `key` where they have one. `data`
+    is the raw parsed file: it still tells `41` from `41.0`, which sets the rounding a figure is
+    read with."""
     figures: dict[str, Figure] = {}
-    # Depth first with an explicit stack: (node, name parts, data path, dimension, same place in `data`).
-    stack: list[tuple[Any, tuple[str, ...], DataPath, str | None, Any]] = [(model, (), (), None, data)]
-    while stack:
-        node, names, path, dim, raw = stack.pop()
-        if isinstance(node, Quantity):
-            literal = raw.get("value") if isinstance(raw, dict) else None
-            figure = _quantity_figure(entity_id, node, names, path, dim, literal)
+    names: dict[DataPath, tuple[str, ...]] = {(): ()}
+    for path, value, marks in nodes:  # parents come before their children
+        if path:
+            last = path[-1]
+            names[path] = names[path[:-1]] + (last if isinstance(last, str) else str(getattr(value, "key", last)),)
+        if isinstance(value, Quantity):
+            dim = next((m.dimension for m in marks if isinstance(m, Dim)), None)
+            figure = _quantity_figure(entity_id, value, names[path], path, dim, _written(data, path + ("value",)))
             figures[figure.name] = figure
-        elif isinstance(node, Count):
-            name = ".".join(names)
-            figures[name] = Figure(entity_id, name, Fraction(node.value), "count", "", source=node.source, path=path)
-        elif isinstance(node, BaseModel):
-            raw_fields = raw if isinstance(raw, dict) else {}
-            for field_name, field_dim in reversed(_figure_fields(type(node))):
-                child = getattr(node, field_name)
-                if child is not None:
-                    stack.append((child, names + (field_name,), path + (field_name,), field_dim,
-                                  raw_fields.get(field_name)))
-        elif isinstance(node, list):
-            raw_items = raw if isinstance(raw, list) and len(raw) == len(node) else [None] * len(node)
-            for index in range(len(node) - 1, -1, -1):
-                item = node[index]
-                stack.append((item, names + (str(getattr(item, "key", index)),), path + (index,), dim,
-                              raw_items[index]))
+        elif isinstance(value, Count):
+            name = ".".join(names[path])
+            figures[name] = Figure(entity_id, name, Fraction(value.value), "count", "", source=value.source, path=path)
     return figures
 
 
-@cache
-def _figure_fields(model: type[BaseModel]) -> tuple[tuple[str, str | None], ...]:
-    """Per class, once: the fields that can hold a figure (a quantity or a count, or a model or
-    list that can contain one), with the dimension their annotation declares. Everything else
-    (text, ids, numbers, and models without figures such as a claim's check) is skipped
-    without a look, so an entity with no figures costs one step."""
-    return tuple((name, _dim(info.metadata, info.annotation)) for name, info in model.model_fields.items()
-                 if _holds_figure(info.annotation))
-
-
-def _holds_figure(annotation: Any) -> bool:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        # A model met again while its own fields are being looked at (a recursive model) is
-        # taken to hold a figure: walking it costs a little, skipping it could miss one.
-        return annotation in _VISITING or _model_holds_figure(annotation)
-    return any(_holds_figure(arg) for arg in typing.get_args(annotation))
-
-
-@cache
-def _model_holds_figure(model: type[BaseModel]) -> bool:
-    if issubclass(model, (Quantity, Count)):
-        return True
-    _VISITING.add(model)
-    try:
-        return any(_holds_figure(info.annotation) for info in model.model_fields.values())
-    finally:
-        _VISITING.discard(model)
-
-
-_VISITING: set[type[BaseModel]] = set()
-
-
-def _dim(metadata: list[Any], annotation: Any) -> str | None:
-    for item in metadata:
-        if isinstance(item, Dim):
-            return item.dimension
-    for arg in typing.get_args(annotation):  # Optional[Annotated[Quantity, Dim(...)]]
-        for item in getattr(arg, "__metadata__", ()):
-            if isinstance(item, Dim):
-                return item.dimension
-    return None
+def _written(data: Any, path: DataPath) -> Any:
+    """The value at `path` in the parsed file, or None."""
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
 
 
 def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None,

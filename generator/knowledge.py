@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .figures import Figure, stated_figures
 from .load import DataPath, Mark, ParsedFile
 from .model.walk import Node, cites_source, walk
 
@@ -28,11 +27,6 @@ class Loaded:
 
     def at(self, path: DataPath) -> Mark:
         return self.file.value_mark(path)
-
-    @cached_property
-    def stated(self) -> dict[str, Figure]:
-        """The figures written in this entity, by dotted name (see `figures.stated_figures`)."""
-        return stated_figures(self.id, self.model, self.file.data)
 
     @cached_property
     def nodes(self) -> list[Node]:
