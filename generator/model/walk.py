@@ -5,6 +5,7 @@ markers (`Dim`, `Ref`) of its annotation. Rules use it instead of knowing every 
 from __future__ import annotations
 
 import typing
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -25,7 +26,8 @@ def markers(annotation: Any) -> list[Any]:
 @cache
 def _fields(model: type[BaseModel]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     # Per class, once: reading annotations is the expensive part of a walk. Fields that can
-    # hold neither a model nor a reference (names, numbers, flags) are left out altogether.
+    # hold neither a model nor a reference (names, numbers, flags, dates) are left out: no rule
+    # looks at them, and every rule walks every entity.
     out = []
     for name, info in model.model_fields.items():
         marks = tuple(info.metadata) + tuple(markers(info.annotation))
@@ -44,28 +46,18 @@ def holds_model(annotation: Any) -> bool:
 Node = tuple[DataPath, Any, tuple[Any, ...]]
 
 
-def walk(root: Any) -> list[Node]:
-    """Every checkable value below `root` as (path, value, markers), depth first, parents before
-    children: models, lists of them, and reference fields (plain scalars are skipped).
-    A list rather than a generator: each entity is walked once and the result shared by every
-    rule (see `Loaded.nodes`), which matters at thousands of files."""
-    out: list[Node] = []
-    stack: list[Node] = [((), root, ())]
-    push = stack.append
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        path, value, marks = node
-        # Children go on the stack last first, so that they come off it in order.
-        if isinstance(value, BaseModel):
-            for name, field_marks in reversed(_fields(type(value))):
-                child = getattr(value, name)
-                if child is not None:
-                    push((path + (name,), child, field_marks))
-        elif isinstance(value, list):
-            for index in range(len(value) - 1, -1, -1):
-                push((path + (index,), value[index], marks))
-    return out
+def walk(node: Any, path: DataPath = (), marks: tuple[Any, ...] = ()) -> Iterator[Node]:
+    """Every checkable value below `node` as (path, value, markers), depth first, parents before
+    children: models, lists of them, and reference fields (plain scalars are skipped)."""
+    yield path, node, marks
+    if isinstance(node, BaseModel):
+        for name, field_marks in _fields(type(node)):
+            value = getattr(node, name)
+            if value is not None:
+                yield from walk(value, path + (name,), field_marks)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from walk(item, path + (index,), marks)
 
 
 @cache  # marker tuples are few (one per class and field) and hashable

@@ -74,7 +74,7 @@ def claims(site: Site) -> dict[str, Any]:
 
 
 def sources(site: Site) -> dict[str, Any]:
-    cited = site.kb.citations
+    cited = site.kb.citations()
     items = []
     for e in site.kb.of_kind("sources"):
         m = e.model

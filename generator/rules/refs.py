@@ -27,7 +27,7 @@ def check_references(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def check_unused_sources(ctx: Context) -> Iterator[Diagnostic]:
-    cited = ctx.kb.citations
+    cited = ctx.kb.citations()
     for source in ctx.kb.of_kind("sources"):
         if source.id not in cited:
             yield report(source, ("id",), "refs-unused-source",
