@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from .text import html_text, inert
+from .text import inert
 
 
 @dataclass(frozen=True)
@@ -40,14 +40,14 @@ class Table:
         if self.caption:
             parts.append(f"<caption>{escape(self.caption)}</caption>\n")
         parts.append("<thead><tr>")
-        parts.extend(f'<th class="num">{html_text(label)}</th>' if numeric else f"<th>{html_text(label)}</th>"
+        parts.extend(f'<th class="num">{escape(label)}</th>' if numeric else f"<th>{escape(label)}</th>"
                      for label, numeric in self.headers)
         parts.append("</tr></thead>\n<tbody>\n")
         for row in self.rows:
-            parts.append(f'<tr id="{html_text(row.anchor)}">' if row.anchor else "<tr>")
+            parts.append(f'<tr id="{escape(row.anchor)}">' if row.anchor else "<tr>")
             for cell in row.cells:
                 numeric = ' class="num"' if cell.numeric else ""
-                sort = f' data-sort="{html_text(cell.sort)}"' if cell.sort else ""
+                sort = f' data-sort="{escape(cell.sort)}"' if cell.sort else ""
                 html = cell.html if isinstance(cell.html, Markup) else escape(cell.html)  # as Jinja would
                 parts.append(f"<td{numeric}{sort}>{html}</td>")
             parts.append("</tr>\n")
