@@ -35,7 +35,7 @@ def topologies(site: Site) -> dict[str, Any]:
 def _tier_table(site: Site, entity: Any) -> dict[str, Any]:
     table = Table([("GPU 数", True), ("推荐", False), ("原文写法", False), ("说明", False)])
     for row in sorted(entity.model.rows, key=lambda r: r.gpus.min):
-        picks = Markup("、".join(site.link(p) for p in row.picks)) if row.picks else Markup("（来源未给出建议）")
+        picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
         table.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(picks),
                                Cell.text(row.said or "—"), Cell(site.html(zh(row.note) or "—"))]))
     return {"id": entity.id, "title": zh(entity.model.title), "subject": SUBJECT_ZH[entity.model.subject],
@@ -58,7 +58,7 @@ def tiers(site: Site) -> dict[str, Any]:
             if item.conflict is not None:
                 conflict = {"table": site.link(item.conflict.table), "note": zh(item.conflict.note)}
             items.append({"scope": " · ".join(scope), "said": zh(item.said),
-                          "picks": Markup("、".join(site.link(p) for p in item.picks)), "conflict": conflict})
+                          "picks": Markup("、").join(site.link(p) for p in item.picks), "conflict": conflict})
         recommendations.append({"id": e.id, "title": zh(e.model.title), "source": site.link(e.model.source),
                                 "advice": items, "verified": e.model.last_verified.isoformat()})
     return {"tables": tables, "recommendations": recommendations}
@@ -121,7 +121,7 @@ def pitfalls(site: Site) -> dict[str, Any]:
         groups.append({"severity": severity, "label": SEVERITY_ZH[severity], "pitfalls": [
             {"id": e.id, "title": zh(e.model.title), "body": zh(e.model.body),
              "origin": "来源文章" if e.model.origin == "article" else "编者补充",
-             "source": site.link(e.model.source), "concerns": Markup("、".join(site.link(c) for c in e.model.concerns)),
+             "source": site.link(e.model.source), "concerns": Markup("、").join(site.link(c) for c in e.model.concerns),
              "commands": [(c.command, zh(c.purpose)) for c in e.model.commands],
              "verified": e.model.last_verified.isoformat()} for e in items]})
     return {"groups": groups}

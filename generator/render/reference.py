@@ -82,7 +82,7 @@ def sources(site: Site) -> dict[str, Any]:
                       "url": m.url if m.url and url_is_safe(m.url) else None,
                       "retrieved": m.retrieved.isoformat() if m.retrieved else None,
                       "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
-                      "cited_by": Markup("、".join(site.link(c) for c in sorted(cited.get(e.id, ()))))})
+                      "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))})
     return {"items": items}
 
 

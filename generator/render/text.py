@@ -74,7 +74,7 @@ def expand_text(text: Any, shown: Callable[[str, str | None], Markup | None], *,
         parts.append(figure if figure is not None else literal(match.group(0)))
         last = match.end()
     parts.append(literal(raw[last:]))
-    return Markup("".join(parts))  # every part is already Markup: Markup.join would escape each again
+    return Markup("").join(parts)
 
 
 def zh(text: Any) -> str:
