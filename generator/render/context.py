@@ -28,26 +28,11 @@ class Site:
     def fig(self, ref: str) -> Figure | None:
         return self.figures.get(ref)
 
-    # Pages show the same entities and figures again and again (a GPU in its table, in claims,
-    # in the flowchart...): links and figure cells are made once per site, keyed by id.
-    @cached_property
-    def _links(self) -> dict[tuple[str, str | None], Markup]:
-        return {}
-
-    @cached_property
-    def _cells(self) -> dict[tuple[str, str | None, str | None, bool | None], Cell]:
-        return {}
-
     def cell(self, ref: str, *, unit: str | None = None, direction: str | None = None,
              show_direction: bool | None = None) -> Cell:
-        key = (ref, unit, direction, show_direction)
-        known = self._cells.get(key)
-        if known is None:
-            figure = self.fig(ref)
-            known = self._cells[key] = Cell(
-                figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
-                sort_key(figure, unit, direction), numeric=True)
-        return known
+        figure = self.fig(ref)
+        return Cell(figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
+                    sort_key(figure, unit, direction), numeric=True)
 
     def _shown(self, ref: str, unit: str | None) -> Markup | None:
         """A figure referenced from prose, or None when there is no such figure."""
@@ -63,12 +48,6 @@ class Site:
         """An HTML link to where an entity is shown (pages live one level below the root)."""
         if entity_id is None:
             return Markup("—")
-        known = self._links.get((entity_id, label))
-        if known is None:
-            known = self._links[(entity_id, label)] = self._link(entity_id, label)
-        return known
-
-    def _link(self, entity_id: str, label: str | None) -> Markup:
         entity = self.kb.get(entity_id)
         if entity is None:
             return escape(entity_id)

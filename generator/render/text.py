@@ -64,8 +64,6 @@ def expand_text(text: Any, shown: Callable[[str, str | None], Markup | None], *,
     escaped for a Markdown or an HTML context."""
     literal = md if markdown else inert
     raw = str(text)
-    if "[[" not in raw:
-        return literal(raw)
     parts: list[str] = []
     last = 0
     for match in FIGURE_REF.finditer(raw):
