@@ -41,10 +41,6 @@ class FigureIndex:
             e.id: stated_figures(e.id, e.nodes, e.file.data) for e in kb if e.kind != "sources"
         }
         self.derivations: dict[str, list[Derivation]] = {}
-        # Results that are a pure function of this index, kept by whoever computes them first
-        # and keyed by (what, entity id): the claims rule evaluates every claim, and the claims
-        # page shows the same outcomes. Per index, so never stale: a rebuild makes a new one.
-        self.memo: dict[tuple[str, str], Any] = {}
         # Order matters: GPUs and switches read the totals of the NVLink generations.
         for kind in ("interconnects", "networks", "gpus", "cases"):
             for entity in kb.of_kind(kind):

@@ -15,7 +15,7 @@ from ..model import KINDS
 from ..model.common import MAX_TEXT
 from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
 from ..rules.catalog import FAMILIES, RULES
-from ..rules.claims import evaluate_claim
+from ..rules.claims import claim_outcome
 from ..rules.sources import url_is_safe
 from ..units import fmt_number
 from .advice import VERDICT_ZH
@@ -43,8 +43,6 @@ def _ref(site: Site, ref: str) -> Markup:
 
 
 def claims(site: Site) -> dict[str, Any]:
-    from ..rules.base import Context
-    ctx = Context(site.kb, site.figures)
     counts = dict.fromkeys(VERDICT_ZH, 0)
     table = Table([("文章的说法", False), ("出处", False), ("数据", False), ("结论", False), ("说明", False),
                    ("核对日期", False)])
@@ -61,8 +59,8 @@ def claims(site: Site) -> dict[str, Any]:
             data = _expr(site, check.low) + Markup(" 至 ") + _expr(site, check.high)
         else:
             data = Markup("—")
-        outcome = evaluate_claim(ctx, e)
-        deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome.deviation_pct is not None else ""
+        outcome = claim_outcome(site.kb, site.figures, e.id)
+        deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome and outcome.deviation_pct is not None else ""
         verdict = Markup(f'<span class="verdict verdict-{m.verdict}">{escape(VERDICT_ZH[m.verdict])}</span>'
                          f"{escape(deviation)}")
         table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict),

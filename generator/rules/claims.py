@@ -44,29 +44,8 @@ class _Problem(Exception):
 
 
 def evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
-    """The verdict the data gives for one claim (raises _Problem for a malformed claim),
-    worked out once per figure index."""
-    key = ("claim-outcome", entity.id)
-    outcome = ctx.figures.memo.get(key)
-    if outcome is None:
-        outcome = ctx.figures.memo[key] = _evaluate_claim(ctx, entity)
-    return outcome
-
-
-def claim_outcome(kb: KnowledgeBase, figures: FigureIndex, claim_id: str) -> Outcome | None:
-    """The verdict the data gives for one claim, for tools outside the rules (`generator diff`
-    compares two knowledge bases' verdicts): None when `claim_id` is not a claim or the claim
-    cannot be evaluated (the claims rule reports why). Pure: no memo, no diagnostics."""
-    entity = kb.get(claim_id)
-    if entity is None or entity.kind != "claims":
-        return None
-    try:
-        return _evaluate_claim(Context(kb, figures), entity)
-    except _Problem:
-        return None
-
-
-def _evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
+    """The verdict the data gives for one claim; raises _Problem for a claim that cannot be
+    evaluated (the claims rule reports it). Pure: the rule and `claim_outcome` both call it."""
     claim: Claim = entity.model
     check = claim.check
     if isinstance(check, ValueCheck):
@@ -90,6 +69,19 @@ def _evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
         sign = "<" if b.bound == "below" else ">"
         return Outcome("confirmed" if holds else "corrected", f"{sign} {_show(b.value, b.unit)}", actual.text, None)
     return Outcome("unsupported", "", "", None)
+
+
+def claim_outcome(kb: KnowledgeBase, figures: FigureIndex, claim_id: str) -> Outcome | None:
+    """The verdict the data gives for one claim, for what shows or compares verdicts outside the
+    rules (the claims page, `generator diff`): None when `claim_id` is not a claim or the claim
+    cannot be evaluated (the claims rule reports why). Pure: no memo, no diagnostics."""
+    entity = kb.get(claim_id)
+    if entity is None or entity.kind != "claims":
+        return None
+    try:
+        return evaluate_claim(Context(kb, figures), entity)
+    except _Problem:
+        return None
 
 
 def check_claims(ctx: Context) -> Iterator[Diagnostic]:
