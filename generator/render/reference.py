@@ -119,16 +119,11 @@ def data_files(site: Site) -> dict[str, str]:
 
 
 def _json_lines(records: list[dict[str, Any]]) -> str:
-    """A JSON array with one entity per line: still one JSON document, easy to diff entity by
-    entity, and written by the json module's C encoder (an indented dump runs in pure Python,
-    several times slower at thousands of entities)."""
+    """A JSON array with one entity per line: still one JSON document, and easy to diff entity
+    by entity."""
     if not records:
         return "[]\n"
-    return "[\n" + ",\n".join(map(_ENCODE_RECORD, records)) + "\n]\n"
-
-
-# One encoder for every record: json.dumps with options builds a new encoder per call.
-_ENCODE_RECORD = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records) + "\n]\n"
 
 
 def _csv(records: list[dict[str, Any]]) -> str:
@@ -138,36 +133,21 @@ def _csv(records: list[dict[str, Any]]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(map(row.get, columns))  # a missing column is None: an empty cell
+        writer.writerow([row.get(column) for column in columns])  # a missing column is None: an empty cell
     return out.getvalue()
 
 
-_FORMULA = frozenset("=+-@")
-_NESTED = {dict, list}
-
-
-def _flatten(record: dict[str, Any]) -> dict[str, Any]:
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     """A nested record as dotted columns; a list of plain values becomes one '; '-joined cell.
-    A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote.
-    Leaves are written as their container is read (most values are leaves: a quantity is a
-    mapping of three), only nested containers go on the stack."""
-    out: dict[str, Any] = {}
-    stack: list[tuple[str, Any]] = [("", record)]
-    while stack:
-        prefix, container = stack.pop()
-        items = container.items() if type(container) is dict else enumerate(container)
-        for key, value in items:
-            name = f"{prefix}{key}"
-            kind = type(value)
-            if kind is dict:
-                stack.append((name + ".", value))
-                continue
-            if kind is list:
-                if not _NESTED.isdisjoint(map(type, value)):
-                    stack.append((name + ".", value))
-                    continue
-                value = "; ".join(map(str, value))
-            if type(value) is str and value[:1] in _FORMULA:
-                value = "'" + value
-            out[name] = value
-    return out
+    A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote."""
+    if isinstance(value, dict):
+        return {column: cell for key, child in value.items()
+                for column, cell in _flatten(child, f"{prefix}{key}.").items()}
+    if isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+        return {column: cell for index, child in enumerate(value)
+                for column, cell in _flatten(child, f"{prefix}{index}.").items()}
+    if isinstance(value, list):
+        value = "; ".join(str(item) for item in value)
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        value = "'" + value
+    return {prefix[:-1]: value}
