@@ -13,13 +13,11 @@ FIGURE_REF = re.compile(r"\[\[\s*([a-z0-9-]+#[a-z0-9_.-]+)(?:\s+([^\]\s]+))?\s*\
 # Units as people type them, including the spellings the unit table refuses ("Gbps").
 _TYPED_UNITS = sorted({*UNITS, *DERIVED_UNITS, "Gbps", "GBps", "Tbps", "KiB", "MiB", "MB", "kB", "TFLOPs", "PF",
                        "倍", "微秒", "毫秒", "纳秒"} - {"x"}, key=len, reverse=True)
-# A number that does not continue a word, version or id ("v2", "1.5", "#3"), then a unit. The
-# digit comes first and the look-behind checks the character before it: a pattern that opens
-# with a digit lets the regex engine skip straight to digits, several times faster on prose.
-TYPED_FIGURE = re.compile(r"\d(?<![\w.#-]\d)[\d,]*(?:\.\d+)?\s?(?:" + "|".join(re.escape(u) for u in _TYPED_UNITS)
+# A number that does not continue a word, version or id ("v2", "1.5", "#3"), then a unit.
+TYPED_FIGURE = re.compile(r"(?<![\w.#-])\d[\d,]*(?:\.\d+)?\s?(?:" + "|".join(re.escape(u) for u in _TYPED_UNITS)
                           + r")(?![A-Za-z])")
 
 
 def typed_figures(text: str) -> list[str]:
     """Hand-typed figures in `text`, ignoring what sits inside figure references."""
-    return TYPED_FIGURE.findall(FIGURE_REF.sub(" ", text) if "[[" in text else text)
+    return TYPED_FIGURE.findall(FIGURE_REF.sub(" ", text))

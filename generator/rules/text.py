@@ -4,8 +4,6 @@ except where a field records what a source said (`Quote`); every reference resol
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
-from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..figure_text import FIGURE_REF, typed_figures
@@ -20,24 +18,18 @@ def check_text_figures(ctx: Context) -> Iterator[Diagnostic]:
         for path, value, marks in entity.nodes:
             if not isinstance(value, Text):
                 continue
-            quoted = _quoted(marks)
             for lang in ("zh", "en"):
                 text = getattr(value, lang)
                 if not text:
                     continue
-                if "[[" in text:
-                    yield from _references(ctx, entity, path + (lang,), text)
-                if not quoted:
+                where = path + (lang,)
+                yield from _references(ctx, entity, where, text)
+                if not any(isinstance(m, Quote) for m in marks):
                     typed = typed_figures(text)
                     if typed:
-                        yield report(entity, path + (lang,), "text-typed-figure",
+                        yield report(entity, where, "text-typed-figure",
                                      f"typed figure {typed[0]!r} in prose: reference it as [[entity#figure]] "
                                      "(the build shows it with unit, direction and source), or leave it out")
-
-
-@cache  # marker tuples are few: one per class and field
-def _quoted(marks: tuple[Any, ...]) -> bool:
-    return any(isinstance(m, Quote) for m in marks)
 
 
 def _references(ctx: Context, entity: Loaded, where: tuple[str | int, ...], text: str) -> Iterator[Diagnostic]:
