@@ -291,20 +291,11 @@ def _fast_events(parser: Any) -> dict[str, Any]:
 
 _NO_KEY = object()
 _NONE: list[Any] = []
-# Plain scalars already resolved (all immutable: str, int, float, bool, None, date). Spec files
-# repeat the same numbers, dates and words, so resolving each text once saves most regex work.
-_PLAIN: dict[str, Any] = {}
-_PLAIN_MAX = 1 << 16
 
 
 def _plain_scalar(text: str) -> Any:
-    try:
-        return _PLAIN[text]
-    except KeyError:
-        pass
     if len(text) > MAX_SCALAR_CHARS:
         raise _Fallback
-    value: Any = text
     for tag, regexp in _RESOLVERS.get(text[:1], _NONE) + _RESOLVERS.get(None, _NONE):
         if regexp.match(text):
             if tag not in _FAST_TAGS:
@@ -312,11 +303,8 @@ def _plain_scalar(text: str) -> Any:
             value = _CONSTRUCT[tag](_CONSTRUCTOR, ScalarNode(tag, text))
             if isinstance(value, _dt.datetime):
                 raise _Fallback
-            break
-    if len(_PLAIN) >= _PLAIN_MAX:
-        _PLAIN.clear()
-    _PLAIN[text] = value
-    return value
+            return value
+    return text
 
 
 def _check_size_and_bom(raw: bytes) -> None:
