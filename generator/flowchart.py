@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from xml.etree import ElementTree
 
 import svgwrite
 from markupsafe import Markup
@@ -27,7 +25,6 @@ TRUNK = 14  # trunk offset right of the parent box
 MAX_TEXT_W = {"question": 150, "leaf": 240}
 
 
-@lru_cache(maxsize=8192)  # wrapping asks for the same characters and words again and again
 def text_width(text: str, size: int = FONT) -> float:
     """Width estimate for layout: CJK and full-width characters are one em, others ~0.66 em
     (generous: Noto's Latin glyphs under a CJK font stack run wide)."""
@@ -40,21 +37,19 @@ _NO_LINE_START = set("）)，。、；：！？」』")
 def wrap(text: str, width: float, size: int = FONT) -> list[str]:
     """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit."""
     tokens = re.findall(r"[A-Za-z0-9.+/()\-]+ ?|.", text)
-    lines, current, used = [], "", 0.0  # `used`: width of `current`, kept as it grows
+    lines, current = [], ""
     for token in tokens:
         if current and token in _NO_LINE_START:  # keep closing punctuation with its text
             current += token
-            used += text_width(token, size)
             continue
-        if current and used + text_width(token.rstrip(), size) > width:
+        if current and text_width(current + token.rstrip(), size) > width:
             lines.append(current.rstrip())
-            current, used = "", 0.0
+            current = ""
         while text_width(token, size) > width:  # a word longer than the line: cut it
             cut = max(1, int(width / (size * 0.6)))
             lines.append(token[:cut])
             token = token[cut:]
         current += token
-        used += text_width(token, size)
     return [*lines, current.rstrip()] if current.strip() else lines or [""]
 
 
@@ -209,6 +204,4 @@ def draw(result: Layout, title: str, desc: str) -> Markup:
             else:
                 group.add(text)
         dwg.add(group)
-    # svgwrite's tostring() encodes to UTF-8 and back (for Python 2); serialising to text directly,
-    # as its own comment suggests for Python 3, gives the same markup in half the time.
-    return Markup(ElementTree.tostring(dwg.get_xml(), encoding="unicode"))
+    return Markup(dwg.tostring())
