@@ -60,13 +60,11 @@ def walk(node: Any, path: DataPath = (), marks: tuple[Any, ...] = ()) -> Iterato
             yield from walk(item, path + (index,), marks)
 
 
-@cache  # marker tuples are few (one per class and field) and hashable
 def cites_source(marks: tuple[Any, ...]) -> bool:
     """Whether a field with these markers names a source."""
     return any(isinstance(m, Ref) and "sources" in m.kinds for m in marks)
 
 
-@cache
 def ref_of(marks: tuple[Any, ...]) -> Ref | None:
     """The `Ref` marker among a field's markers, if it is a reference field."""
     return next((m for m in marks if isinstance(m, Ref)), None)
