@@ -7,7 +7,9 @@ resolving scalars, but the tree is walked here so that we can (a) keep line/colu
 
 Two paths give the same data: a fast one that reads libyaml's events straight into dicts and
 lists for ordinary files, and the careful composer above for everything else. Positions are
-only needed to report a problem, so a file read fast works them out later, on first use.
+only needed to report a problem, so a file read fast works them out later, on first use. The
+fast path parses about three times faster; without it the 100x synthetic knowledge base takes
+6.7 s instead of 4.4 s to validate and render, over its 5 s budget (DESIGN.md section 8).
 """
 
 from __future__ import annotations
@@ -214,7 +216,7 @@ _FAST_TAGS = {_STD + t for t in ("int", "float", "bool", "null", "timestamp")}
 
 
 def _fast_data(raw: bytes) -> dict[str, Any] | None:
-    """The common case, about five times faster: plain mappings, lists and scalars without tags,
+    """The common case, about three times faster: plain mappings, lists and scalars without tags,
     anchors or aliases, read straight from libyaml's events with no positions kept. Returns None
     whenever the file holds anything else, or anything wrong, so that `_compose` handles it."""
     if _Scanning:  # pure-Python PyYAML: no speed to gain, keep one path
