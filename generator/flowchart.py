@@ -5,7 +5,8 @@ property-tested on random trees: leaves get rows in depth-first order, each ques
 level with its first child, columns are as wide as their widest box, and edges run
 orthogonally through the gaps between columns (a trunk just right of the parent, then straight
 into the child), so no edge crosses a box and every answer label has a row of its own.
-Coordinates are rounded and every element has an explicit id: output is byte-identical.
+Coordinates are rounded, and whatever a link or a test can point at (the chart, each node, each
+edge) has an explicit id, nothing else an id: output is byte-identical.
 """
 
 from __future__ import annotations
