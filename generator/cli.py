@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 from .diagnostics import Diagnostic, format_all
+from .repository import Repository, from_settings
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 from .validate import Result, SpecFile, validate
 
@@ -56,15 +58,29 @@ def _write_if_changed(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-def run_build(root: Path) -> tuple[Result, dict[str, str] | None]:
-    """Validate the tree and, when it passes, render every generated file (in memory)."""
+def find_repository(project: Path) -> Repository | None:
+    """Where the project is edited on the web (see `repository.from_settings`): the environment,
+    or the `origin` remote of the checkout at `project`."""
+    try:
+        done = subprocess.run(["git", "-C", str(project), "config", "--get", "remote.origin.url"],
+                              capture_output=True, text=True, timeout=10, check=False)
+        origin = done.stdout.strip() if done.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):  # no git, or it hung: no origin to read
+        origin = None
+    return from_settings(os.environ, origin)
+
+
+def run_build(root: Path, repository: Repository | None) -> tuple[Result, dict[str, str] | None]:
+    """Validate the tree and, when it passes, render every generated file (in memory), with
+    entities linked to their spec files in `repository`."""
     from .pipeline import validate_and_render
     files, early = read_spec_tree(root)
-    return validate_and_render(files, early)
+    return validate_and_render(files, early, repository)
 
 
 def _build(args: argparse.Namespace) -> int:
-    result, files = run_build(Path(args.specs))
+    specs = Path(args.specs)
+    result, files = run_build(specs, find_repository(specs.resolve().parent))
     if files is None:
         print(format_all(result.diagnostics), file=sys.stderr)
         print("nothing written: the knowledge base does not validate", file=sys.stderr)

@@ -5,6 +5,8 @@
 - on_files: add the generated pages and data files (File.generated: nothing is written into
   docs/, so `mkdocs serve` does not loop).
 - on_page_markdown: expand `[[entity#figure]]` references in hand-written pages.
+- on_page_context: point each page's edit button at what to edit in the repository: the
+  Markdown file of a hand-written page, the spec folder of a generated one.
 `specs/` and `generator/` are listed under `watch:` in mkdocs.yml, so an edit rebuilds once.
 """
 
@@ -25,22 +27,27 @@ for _name in [m for m in sys.modules if m == "generator" or m.startswith("genera
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 
-from generator.cli import run_build  # noqa: E402
+from generator.cli import find_repository, run_build  # noqa: E402
 from generator.diagnostics import format_all  # noqa: E402
 from generator.expand import expand_figures  # noqa: E402
+from generator.render import PAGE_SOURCES  # noqa: E402
 
 _state: dict[str, Any] = {}
 
 
 def on_config(config: Any) -> Any:
-    specs = Path(config.config_file_path).resolve().parent / "specs"
-    result, files = run_build(specs)
+    project = Path(config.config_file_path).resolve().parent
+    repository = find_repository(project)
+    result, files = run_build(project / "specs", repository)
     if files is None or result.kb is None or result.figures is None:
         report = format_all(result.diagnostics)
         raise PluginError(f"the knowledge base does not validate:\n{report}")
     _state["files"] = files
     _state["figures"] = result.figures
     _state["titles"] = {e.id: e.model.title for e in result.kb.of_kind("sources")}
+    _state["repository"] = repository
+    docs = Path(config.docs_dir).resolve()
+    _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None
     return config
 
 
@@ -59,3 +66,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if problems:
         raise PluginError("figure references that do not resolve:\n" + format_all(problems))
     return expanded
+
+
+def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    repository = _state.get("repository")
+    if repository is not None:
+        source = PAGE_SOURCES.get(page.file.src_uri)
+        if page.file.generated_by is not None:
+            page.edit_url = repository.folder(source) if source else None
+        elif _state["docs"] is not None:
+            page.edit_url = repository.edit(f"{_state['docs']}/{page.file.src_uri}")
+    return context

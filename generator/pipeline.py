@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from .diagnostics import Diagnostic
 from .render import render_site
+from .repository import Repository
 from .validate import Result, SpecFile, validate
 
 
-def validate_and_render(files: list[SpecFile],
-                        early: list[Diagnostic] | None = None) -> tuple[Result, dict[str, str] | None]:
+def validate_and_render(files: list[SpecFile], early: list[Diagnostic] | None = None,
+                        repository: Repository | None = None) -> tuple[Result, dict[str, str] | None]:
     """`validate` followed, when it passes, by `render_site`; no pages when it fails."""
     result = validate(files, early)
     if not result.ok or result.kb is None or result.figures is None:
         return result, None
-    return result, render_site(result.kb, result.figures)
+    return result, render_site(result.kb, result.figures, repository)

@@ -4,7 +4,8 @@ SVG), byte for byte. The cases are fixtures, so an edit of the real specs/ never
 (test_real_specs checks the real site's structure instead). After an intended change of the
 output, run `pytest --update-goldens` (it rewrites expected/ and deletes files no longer
 generated) and review the diff. A new case is a new folder with a specs/ tree; run the switch
-once to create its expected/."""
+once to create its expected/. A case may name a repository in repository.txt: its entities then
+link to their spec files there, as on the published site."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from support import base_result, golden_cases, read_tree
 from generator.render import render_site
 from generator.render.context import Site
 from generator.render.selection import flowchart_svg
+from generator.repository import Repository
 from generator.validate import validate
 
 
@@ -27,7 +29,9 @@ def render_case(specs: Path) -> dict[str, str]:
     result = validate(read_tree(specs))
     assert result.ok and result.kb is not None and result.figures is not None, \
         [d.as_text() for d in result.diagnostics]
-    files = {k: v for k, v in render_site(result.kb, result.figures).items() if not k.startswith("schema/")}
+    named = specs.parent / "repository.txt"
+    repository = Repository(named.read_text(encoding="utf-8").strip()) if named.exists() else None
+    files = {k: v for k, v in render_site(result.kb, result.figures, repository).items() if not k.startswith("schema/")}
     for tree in result.kb.of_kind("selection")[:1]:  # one tree at most (rule tree-single)
         files["flowchart.svg"] = str(flowchart_svg(Site(result.kb, result.figures), tree.model)) + "\n"
     return files

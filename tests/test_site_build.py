@@ -22,7 +22,9 @@ from generator.units import fmt_number
 from generator.validate import Result, validate
 
 MKDOCS = Path(sys.executable).with_name("mkdocs")
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+# A fixed repository, so that the edit links do not depend on the checkout's remote.
+REPOSITORY = "https://example.org/team/gpu-guide"
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_REPO_URL": REPOSITORY}
 
 
 class Page(HTMLParser):
@@ -136,6 +138,37 @@ def test_admonitions_and_chart_render(site: Path, real: Result) -> None:
     assert len(charts) == len(studies)
     for start in charts:
         assert scaling[start + 1][0] == "title"
+
+
+def test_every_page_has_an_edit_link(site: Path) -> None:
+    """Each page's edit button opens its Markdown file (hand-written) or its spec folder
+    (generated) in the repository."""
+    from generator.render import PAGE_SOURCES
+    generated = {name.removesuffix(".md") for name in PAGE_SOURCES}
+    for name, page in _pages(site).items():
+        if name == "404.html":
+            continue
+        edits = [a["href"] for t, a in page.tags if t == "a" and a.get("rel") == "edit"]
+        slug = name.removesuffix("index.html").strip("/") or "index"
+        if slug in generated:
+            assert edits == [f"{REPOSITORY}/tree/main/{PAGE_SOURCES[slug + '.md']}"], name
+        else:
+            assert edits == [f"{REPOSITORY}/edit/main/docs/{slug}.md"], name
+
+
+def test_generated_pages_link_every_entity_to_its_spec_file(site: Path, real: Result) -> None:
+    """Every entity shown on a generated page links to its own spec file in the repository."""
+    from generator.render.text import ENTITY_PAGE
+    pages = _pages(site)
+    linked: dict[str, set[str]] = {}
+    for name, page in pages.items():
+        for tag, attrs in page.tags:
+            href = attrs.get("href", "")
+            if tag == "a" and href.startswith(f"{REPOSITORY}/edit/main/specs/"):
+                linked.setdefault(href.removeprefix(f"{REPOSITORY}/edit/main/"), set()).add(name)
+    for entity in _kb(real):
+        if entity.kind in ENTITY_PAGE or entity.kind == "cases":
+            assert f"specs/{entity.kind}/{entity.id}.yaml" in linked, entity.id
 
 
 def test_internal_links_resolve(site: Path) -> None:

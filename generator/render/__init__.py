@@ -18,6 +18,7 @@ from ..derive import FigureIndex
 from ..gcpause import without_cycle_collection
 from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
+from ..repository import Repository
 from . import advice, hardware, reference, selection
 from .context import Site
 from .text import md
@@ -38,6 +39,24 @@ PAGES: dict[str, Callable[[Site], dict[str, Any]]] = {
     "sources.md": reference.sources,
     "rules.md": reference.rules,
     "downloads.md": reference.downloads,
+}
+
+# Generated page -> where its content is edited in the repository (the page's "edit" button).
+PAGE_SOURCES: dict[str, str] = {
+    "gpus.md": "specs/gpus",
+    "interconnects.md": "specs/interconnects",
+    "networks.md": "specs/networks",
+    "layers.md": "specs/layers",
+    "topologies.md": "specs/topologies",
+    "tiers.md": "specs/tiers",
+    "flowchart.md": "specs/selection",
+    "scaling.md": "specs/cases",
+    "field-reports.md": "specs/cases",
+    "pitfalls.md": "specs/pitfalls",
+    "claims.md": "specs/claims",
+    "sources.md": "specs/sources",
+    "rules.md": "generator/rules",
+    "downloads.md": "specs",
 }
 
 
@@ -73,8 +92,9 @@ def yaml_str(text: object) -> Markup:
 
 
 @without_cycle_collection
-def render_site(kb: KnowledgeBase, figures: FigureIndex) -> dict[str, str]:
-    site = Site(kb, figures)
+def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository | None = None) -> dict[str, str]:
+    """Every generated file; with a `repository`, each entity links to its spec file there."""
+    site = Site(kb, figures, repository)
     env = environment()
     files = {name: env.get_template(name + ".j2").render(site=site, **context(site)) for name, context in PAGES.items()}
     files.update(reference.data_files(site))

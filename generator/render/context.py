@@ -11,8 +11,9 @@ from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
 from ..figures import Figure
-from ..knowledge import KnowledgeBase
-from .table import Cell
+from ..knowledge import KnowledgeBase, Loaded
+from ..repository import Repository
+from .table import Cell, SpecLink
 from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
 
 
@@ -20,6 +21,7 @@ from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
 class Site:
     kb: KnowledgeBase
     figures: FigureIndex
+    repository: Repository | None = None  # where spec files are edited; None: no such links
 
     @cached_property
     def sources(self) -> dict[str, Any]:
@@ -58,9 +60,31 @@ class Site:
         anchor = f"src-{entity.id}" if entity.kind == "sources" else entity.id
         return Markup(f'<a href="../{page}/#{escape(anchor)}">{inert(text)}</a>')
 
+    def spec(self, entity_id: str) -> SpecLink | None:
+        """The link to an entity's spec file in the repository's web editor, if one is known."""
+        entity = self.kb.get(entity_id)
+        if entity is None or self.repository is None:
+            return None
+        path = spec_path(entity)
+        return SpecLink(self.repository.edit(path), path)
+
+    def spec_note(self, entity_id: str) -> Markup:
+        """` · 数据文件 specs/<kind>/<id>.yaml`, linked to its editor, for the line of facts under
+        an entity shown as a section; empty when no repository is known."""
+        link = self.spec(entity_id)
+        if link is None:
+            return Markup("")
+        return Markup(' · <a class="spec-file" href="{}" title="在仓库里编辑这个文件">数据文件 <code>{}</code></a>'
+                      ).format(link.href, link.path)
+
     def name(self, entity_id: str) -> str:
         entity = self.kb.get(entity_id)
         return _name(entity.model) if entity is not None else entity_id
+
+
+def spec_path(entity: Loaded) -> str:
+    """Where an entity's file lives in the repository (its name is its id: rule schema-id-filename)."""
+    return f"specs/{entity.kind}/{entity.id}.yaml"
 
 
 def _name(model: Any) -> str:

@@ -31,7 +31,7 @@ def gpus(site: Site) -> dict[str, Any]:
         specs.rows.append(Row([Cell.text(m.name), Cell.text(FORM_ZH[m.form_factor]), Cell.text(ARCH_ZH[m.architecture]),
                                site.cell(r + "memory.capacity"), Cell.text(m.memory.type), site.cell(r + "memory.bandwidth"), site.cell(r + "compute.fp32"),
                                site.cell(r + "compute.tensor_bf16_dense"), site.cell(r + "compute.tensor_bf16_sparse"),
-                               nvlink, Cell(site.link(m.pcie)), site.cell(r + "power"), _verified(m)], anchor=gpu.id))
+                               nvlink, Cell(site.link(m.pcie)), site.cell(r + "power"), _verified(m)], anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
         price_cell = site.cell(r + "price")
         if price is not None and m.price is not None:
@@ -66,15 +66,15 @@ def interconnects(site: Site) -> dict[str, Any]:
             pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
                                   Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),
                                   _derived_cell(site, derived.get("bidirectional")), site.cell(r + "per_direction"),
-                                  site.cell(r + "bidirectional"), _verified(m)], anchor=e.id))
+                                  site.cell(r + "bidirectional"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
         elif m.type == "nvlink":
             nvlink.rows.append(Row([Cell.text(m.name), site.cell(r + "links_per_gpu"), site.cell(r + "per_link"),
                                     site.cell(r + "total", direction="per_direction"), site.cell(r + "total"),
-                                    _verified(m)], anchor=e.id))
+                                    _verified(m)], anchor=e.id, spec=site.spec(e.id)))
         else:
             nvswitch.rows.append(Row([Cell.text(m.name), Cell(site.link(m.nvlink)), site.cell(r + "gpus"),
                                       site.cell(r + "switches"), site.cell(r + "per_gpu", show_direction=True),
-                                      _verified(m)], anchor=e.id))
+                                      _verified(m)], anchor=e.id, spec=site.spec(e.id)))
     notes = [(e.model.name, zh(e.model.summary)) for e in links]
     return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes}
 
@@ -99,7 +99,7 @@ def networks(site: Site) -> dict[str, Any]:
                                site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", direction="bidirectional", show_direction=True),
-                               site.cell(r + "latency"), _verified(m)], anchor=e.id))
+                               site.cell(r + "latency"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))
     notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_kind("networks")]

@@ -64,7 +64,7 @@ def claims(site: Site) -> dict[str, Any]:
         verdict = Markup(f'<span class="verdict verdict-{m.verdict}">{escape(VERDICT_ZH[m.verdict])}</span>'
                          f"{escape(deviation)}")
         table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict),
-                               Cell(site.html(zh(m.why))), Cell.text(m.last_verified.isoformat())], anchor=e.id))
+                               Cell(site.html(zh(m.why))), Cell.text(m.last_verified.isoformat())], anchor=e.id, spec=site.spec(e.id)))
     defaults = Claim.model_fields
     return {"claims_table": table, "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()],
             "total": sum(counts.values()), "confirmed_pct": f"{defaults['tolerance_pct'].default:g}%",

@@ -24,9 +24,16 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class SpecLink:
+    href: str  # the file in the repository's web editor
+    path: str  # the file, as named in the repository: specs/<kind>/<id>.yaml
+
+
+@dataclass(frozen=True)
 class Row:
     cells: list[Cell]
     anchor: str | None = None  # element id, so other pages can link to the row
+    spec: SpecLink | None = None  # the entity's spec file: a pencil in the first cell links to it
 
 
 @dataclass(frozen=True)
