@@ -87,6 +87,6 @@ def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: 
         tolerance = abs(value) * Fraction(q.tolerance_pct) / 100
     else:  # half a unit of the last digit as written: `41` and `41.0` are read differently
         written = literal if isinstance(literal, (int, float)) and not isinstance(literal, bool) else q.value
-        tolerance = Fraction(1, 2 * 10 ** decimals_of(written)) * unit.factor
+        tolerance = Fraction(1, 2) / Fraction(10) ** decimals_of(written) * unit.factor
     return Figure(entity_id, ".".join(names), value, unit.dimension, q.unit, q.direction, q.scope,
                   q.source, path, tolerance=tolerance, tolerance_pct=q.tolerance_pct)

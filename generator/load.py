@@ -2,8 +2,10 @@
 
 This is the only place that touches YAML. PyYAML's safe loader is used for scanning and
 resolving scalars, but the tree is walked here so that we can (a) keep line/column of every node,
-(b) reject what PyYAML silently accepts (duplicate keys, aliases, non-standard tags) and
-(c) bound the work a hostile file can cause (size, depth). Pure: bytes in, data or diagnostics out.
+(b) reject what PyYAML silently accepts (duplicate keys, aliases, non-standard tags), (c) read
+plain scalars as YAML 1.2 does, refusing the forms YAML 1.1 reads otherwise (generator.scalars),
+and (d) bound the work a hostile file can cause (size, depth). Pure: bytes in, data or
+diagnostics out.
 
 Two paths give the same data: a fast one that reads libyaml's events straight into dicts and
 lists for ordinary files, and the careful composer above for everything else. Positions are
@@ -14,7 +16,6 @@ fast path parses about three times faster; without it the 100x synthetic knowled
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .diagnostics import Diagnostic
+from .scalars import ScalarFormError, read_plain, read_tagged
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 24
@@ -43,6 +45,7 @@ PathKey = str | int
 DataPath = tuple[PathKey, ...]
 
 _STD = "tag:yaml.org,2002:"
+_PLAIN = "tag:gpu-guide:plain"  # a plain scalar: resolved by generator.scalars, not by PyYAML's YAML 1.1 rules
 _ALLOWED_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")}
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
@@ -134,6 +137,11 @@ class _BoundedLoader(yaml.composer.Composer, *_Scanning, _Parser, yaml.construct
         yaml.resolver.Resolver.__init__(self)
         self._depth = 0
 
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is ScalarNode and implicit[0]:
+            return _PLAIN
+        return super().resolve(kind, value, implicit)
+
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(AliasEvent):
             event: Any = self.peek_event()
@@ -209,12 +217,6 @@ class _Fallback(Exception):
     """The fast path met something unusual; the careful path decides what it is."""
 
 
-_RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers
-_CONSTRUCT = yaml.constructor.SafeConstructor.yaml_constructors
-_CONSTRUCTOR = yaml.constructor.SafeConstructor()
-_FAST_TAGS = {_STD + t for t in ("int", "float", "bool", "null", "timestamp")}
-
-
 def _fast_data(raw: bytes) -> dict[str, Any] | None:
     """The common case, about three times faster: plain mappings, lists and scalars without tags,
     anchors or aliases, read straight from libyaml's events with no positions kept. Returns None
@@ -224,7 +226,7 @@ def _fast_data(raw: bytes) -> dict[str, Any] | None:
     parser: Any = _Parser(raw)
     try:
         return _fast_events(parser)
-    except (_Fallback, yaml.YAMLError, ValueError, OverflowError):
+    except (_Fallback, yaml.YAMLError, ValueError, OverflowError):  # ScalarFormError is a ValueError
         return None
     finally:
         parser.dispose()
@@ -252,10 +254,10 @@ def _fast_events(parser: Any) -> dict[str, Any]:
             if event.tag is not None or event.anchor is not None:
                 raise _Fallback
             value = event.value
-            if event.implicit[0]:  # plain scalar: may be a number, date, boolean or null
-                value = _plain_scalar(value)
-            elif len(value) > MAX_SCALAR_CHARS:
+            if len(value) > MAX_SCALAR_CHARS:
                 raise _Fallback
+            if event.implicit[0]:  # plain scalar: may be a number, date, boolean or null
+                value = read_plain(value)
             if key is _NO_KEY:  # this scalar is a key
                 if type(value) is not str or value in top:
                     raise _Fallback
@@ -292,21 +294,6 @@ def _fast_events(parser: Any) -> dict[str, Any]:
 
 
 _NO_KEY = object()
-_NONE: list[Any] = []
-
-
-def _plain_scalar(text: str) -> Any:
-    if len(text) > MAX_SCALAR_CHARS:
-        raise _Fallback
-    for tag, regexp in _RESOLVERS.get(text[:1], _NONE) + _RESOLVERS.get(None, _NONE):
-        if regexp.match(text):
-            if tag not in _FAST_TAGS:
-                raise _Fallback
-            value = _CONSTRUCT[tag](_CONSTRUCTOR, ScalarNode(tag, text))
-            if isinstance(value, _dt.datetime):
-                raise _Fallback
-            return value
-    return text
 
 
 def _check_size_and_bom(raw: bytes) -> None:
@@ -347,6 +334,23 @@ def _kind_name(node: Node) -> str:
     return "list" if isinstance(node, SequenceNode) else "single value"
 
 
+def _scalar(node: ScalarNode) -> Any:
+    """A scalar's value: plain ones as generator.scalars reads them, quoted ones as text."""
+    where = _mark(node.start_mark)
+    if len(node.value) > MAX_SCALAR_CHARS:
+        raise _LoadProblem("yaml-too-large", where, f"value of {len(node.value)} characters; at most {MAX_SCALAR_CHARS}")
+    try:
+        if node.tag == _PLAIN:
+            return read_plain(node.value)
+        if node.tag not in _ALLOWED_TAGS:
+            raise _LoadProblem("yaml-tag", where, f"tag {node.tag!r} is not allowed: only plain YAML values")
+        return read_tagged(node.tag.removeprefix(_STD), node.value)
+    except ScalarFormError as err:
+        raise _LoadProblem(err.rule, where, err.message) from None
+    except (ValueError, OverflowError) as err:  # e.g. a date 2026-13-45
+        raise _LoadProblem("yaml-syntax", where, f"bad value {node.value!r}: {err}") from None
+
+
 class _Walker:
     """Turns a composed node tree into dicts/lists/scalars, recording positions."""
 
@@ -358,7 +362,7 @@ class _Walker:
 
     def build(self, node: Node, path: DataPath) -> Any:
         self.values[path] = _mark(node.start_mark)
-        if node.tag not in _ALLOWED_TAGS:
+        if node.tag not in _ALLOWED_TAGS and node.tag != _PLAIN:
             raise _LoadProblem("yaml-tag", _mark(node.start_mark),
                                f"tag {node.tag!r} is not allowed: only plain YAML values")
         if isinstance(node, MappingNode):
@@ -366,26 +370,15 @@ class _Walker:
         if isinstance(node, SequenceNode):
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
         assert isinstance(node, ScalarNode)  # the composer yields no other node type
-        if len(node.value) > MAX_SCALAR_CHARS:
-            raise _LoadProblem("yaml-too-large", _mark(node.start_mark),
-                               f"value of {len(node.value)} characters; at most {MAX_SCALAR_CHARS}")
-        try:
-            value = self._loader.construct_object(node, deep=True)
-        except (ValueError, OverflowError) as err:  # e.g. timestamp 2026-13-45
-            raise _LoadProblem("yaml-syntax", _mark(node.start_mark), f"bad value {node.value!r}: {err}") from None
-        if isinstance(value, _dt.datetime):
-            raise _LoadProblem("schema-type", _mark(node.start_mark), "write a date as YYYY-MM-DD, without a time")
-        return value
+        return _scalar(node)
 
     def _mapping(self, node: MappingNode, path: DataPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key_mark = _mark(key_node.start_mark)
-            if not isinstance(key_node, ScalarNode) or key_node.tag != _STD + "str":
-                if key_node.tag == _STD + "merge":
-                    raise _LoadProblem("yaml-tag", key_mark, "merge keys (<<) are not allowed")
+            key = _scalar(key_node) if isinstance(key_node, ScalarNode) else None
+            if not isinstance(key, str):
                 raise _LoadProblem("schema-type", key_mark, "mapping keys must be plain text")
-            key = key_node.value
             if key in result:
                 first = self.keys[path + (key,)]
                 raise _LoadProblem("yaml-duplicate-key", key_mark,

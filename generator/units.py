@@ -117,7 +117,11 @@ def fmt_number(value: Fraction | float, digits: int = 4) -> str:
 
 
 def decimals_of(value: float | int) -> int:
-    """Number of decimals a literal was written with (as Python repr keeps it)."""
+    """Number of decimals a literal was written with: as the loader recorded it (`1.50`: 2,
+    `7.5e2`: -1, see generator.scalars.Written), else as Python's repr keeps it."""
+    written = getattr(value, "decimals", None)
+    if written is not None:
+        return int(written)
     text = repr(value)
     if isinstance(value, int) or "." not in text or "e" in text:
         return 0

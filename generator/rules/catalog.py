@@ -23,6 +23,8 @@ _RULES = [
     ("yaml-too-deep", "yaml", "嵌套层数有上限。"),
     ("yaml-encoding", "yaml", "文件必须是不带 BOM 的 UTF-8，且不含 YAML 不允许的控制字符。"),
     ("yaml-empty", "yaml", "文件不能为空。"),
+    ("yaml-number-form", "yaml", "数字按 YAML 1.2 读取；YAML 1.1 会读成别的值的写法（0700、0b1010、1_000、1:30）以及十六进制、八进制都报错，并给出十进制写法。"),
+    ("yaml-boolean-form", "yaml", "yes/no/on/off/y/n 在 YAML 1.1 里是布尔值、在 YAML 1.2 里是文本：布尔值写 true/false，文本加引号。"),
     ("schema-required", "schema", "必填字段不能缺。"),
     ("schema-type", "schema", "字段类型必须正确，不做隐式转换（\"80\" 不是 80）。"),
     ("schema-enum", "schema", "枚举字段只能取列出的值。"),
