@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, PlainSerializer, StringConstraints
+
+from ..units import UNITS, units_of
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=64)]
@@ -32,9 +34,13 @@ Scope = Literal["per_lane", "per_link", "per_port", "per_gpu", "per_node", "per_
 
 @dataclass(frozen=True)
 class Dim:
-    """Field metadata: the quantity must use a unit of this dimension."""
+    """Field metadata: the quantity must use a unit of this dimension (and the JSON Schema says
+    which units those are, so that an editor offers exactly what the generator accepts)."""
 
     dimension: str
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        return {"allOf": [handler(core_schema)], "properties": {"unit": {"enum": units_of(self.dimension)}}}
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,8 @@ class Text(Strict):
 
 
 SourceRef = Annotated[Slug, Ref("sources")]
+# A unit symbol from the unit table (generator.units); a `Dim` narrows it to one dimension.
+UnitSymbol = Annotated[str, StringConstraints(max_length=16), Field(json_schema_extra={"enum": list(UNITS)})]
 QuotedText = Annotated[Text, Quote()]
 
 
@@ -72,7 +80,7 @@ class Quantity(Strict):
     """One figure: value and unit, plus direction and scope for bandwidths, and its source."""
 
     value: Annotated[float, Field(ge=0, le=1e7, allow_inf_nan=False), NUMBER_OUT]
-    unit: Annotated[str, StringConstraints(max_length=16)]
+    unit: UnitSymbol
     direction: Direction | None = None
     scope: Scope | None = None
     source: SourceRef

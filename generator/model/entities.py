@@ -34,6 +34,7 @@ from .common import (
     Text,
     TokenRate,
     TransferRate,
+    UnitSymbol,
 )
 
 GpuRef = Annotated[Slug, Ref("gpus")]
@@ -284,19 +285,19 @@ Expr = FigureRef | RatioExpr
 
 class StatedValue(Strict):
     value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
-    unit: Annotated[str, Field(max_length=16)]
+    unit: UnitSymbol
 
 
 class StatedRange(Strict):
     low: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
     high: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
-    unit: Annotated[str, Field(max_length=16)]
+    unit: UnitSymbol
 
 
 class StatedBound(Strict):
     bound: Literal["below", "above"]
     value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
-    unit: Annotated[str, Field(max_length=16)]
+    unit: UnitSymbol
 
 
 class ValueCheck(Strict):
