@@ -1,64 +1,65 @@
 """Figure references in hand-written pages: `[[entity#figure]]` or `[[entity#figure UNIT]]`
 becomes the figure with its unit, direction and a link to its source, so narrative text can
-never drift from the knowledge base. Fenced code blocks are left alone."""
+never drift from the knowledge base. Which parts of a page are text is decided by
+generator.markdown_scan (code is left alone); what is inserted is escaped for Markdown, so a
+source title cannot cut a table cell or escape the next character, and inside link text a
+figure is inserted without a link of its own."""
 
 from __future__ import annotations
 
-import re
-
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
-from .figure_text import FIGURE_REF
+from .figure_refs import Reference, line_col
+from .markdown_scan import scan_markdown
 from .render.text import DIRECTION_ZH, in_unit, md, with_unit
 from .units import DERIVED_UNITS, UNITS
 
-_FENCE = re.compile(r"^(```|~~~)", re.MULTILINE)
-
 
 def expand_figures(markdown: str, figures: FigureIndex, source_titles: dict[str, str], page: str,
-                   depth: int = 0) -> tuple[str, list[Diagnostic]]:
-    """Expand every reference outside fenced code; unknown ones become diagnostics."""
-    fences = _fenced_ranges(markdown)
+                   depth: int = 0, first_line: int = 1) -> tuple[str, list[Diagnostic]]:
+    """Expand every reference outside code; malformed and unknown ones become diagnostics.
+    `first_line` is the line of the page file that `markdown` starts on (after front matter)."""
+    scan = scan_markdown(markdown)
     problems: list[Diagnostic] = []
+    parts: list[str] = []
+    last = 0
+    for found in scan.found:
+        line, col = line_col(markdown, found.start, first_line)
+        if not isinstance(found, Reference):
+            problems.append(Diagnostic(page, line, col, "text-figure-ref-malformed", found.message))
+            continue
+        shown, problem = _shown(found, figures, source_titles, depth, linked=not scan.in_link_text(found))
+        if problem is not None:
+            problems.append(Diagnostic(page, line, col, *problem))
+            continue
+        parts += [markdown[last:found.start], shown]
+        last = found.end
+    parts.append(markdown[last:])
+    return "".join(parts), problems
 
-    def replace(match: re.Match[str]) -> str:
-        if any(start <= match.start() < end for start, end in fences):
-            return match.group(0)
-        return _one(match, markdown, figures, source_titles, page, depth, problems)
 
-    return FIGURE_REF.sub(replace, markdown), problems
-
-
-def _fenced_ranges(markdown: str) -> list[tuple[int, int]]:
-    marks = [m.start() for m in _FENCE.finditer(markdown)]
-    if len(marks) % 2:  # an unclosed fence runs to the end
-        marks.append(len(markdown))
-    return list(zip(marks[::2], marks[1::2], strict=True))
+def body_first_line(source: str, body: str) -> int:
+    """The line of `source` (a page file) on which `body` (its Markdown after MkDocs took the
+    front matter off) starts; 1 when it cannot tell."""
+    return source.count("\n", 0, len(source) - len(body)) + 1 if body and source.endswith(body) else 1
 
 
-def _one(match: re.Match[str], whole: str, figures: FigureIndex, source_titles: dict[str, str], page: str,
-         depth: int, problems: list[Diagnostic]) -> str:
-    ref, unit = match.group(1), match.group(2)
-    figure = figures.get(ref)
-    position = match.start()
-    line = whole.count("\n", 0, position) + 1
-    col = position - (whole.rfind("\n", 0, position) + 1) + 1
+def _shown(ref: Reference, figures: FigureIndex, source_titles: dict[str, str], depth: int,
+           linked: bool) -> tuple[str, tuple[str, str] | None]:
+    """The Markdown a reference becomes, or the (rule, message) of why it cannot be shown."""
+    figure = figures.get(ref.ref)
     if figure is None:
-        problems.append(Diagnostic(page, line, col, "refs-unknown-figure", f"no figure {ref!r} in the knowledge base"))
-        return match.group(0)
-    if unit is not None:
-        table = UNITS if unit in UNITS else DERIVED_UNITS
-        if unit not in table or table[unit].dimension != figure.dimension:
-            problems.append(Diagnostic(page, line, col, "units-dimension",
-                                       f"{ref} cannot be shown in {unit!r} ({figure.dimension.replace('_', ' ')})"))
-            return match.group(0)
-    value, shown_unit, direction = in_unit(figure, unit)
+        return "", ("refs-unknown-figure", f"no figure {ref.ref!r} in the knowledge base")
+    if ref.unit is not None:
+        table = UNITS if ref.unit in UNITS else DERIVED_UNITS
+        if table[ref.unit].dimension != figure.dimension:
+            return "", ("units-dimension",
+                        f"{ref.ref} cannot be shown in {ref.unit!r} ({figure.dimension.replace('_', ' ')})")
+    value, shown_unit, direction = in_unit(figure, ref.unit)
     text = with_unit(value, shown_unit)
     if direction in DIRECTION_ZH:
         text += f"（{DIRECTION_ZH[direction]}）"
-    if figure.source and figure.source in source_titles:
+    if linked and figure.source and figure.source in source_titles:
         target = "../" * depth + f"sources.md#src-{figure.source}"
-        # Python-Markdown escapes a title into the attribute itself; only a quote could end it early.
-        title = " ".join(source_titles[figure.source].replace('"', "'").split())
-        return f'[{md(text)}]({target} "来源：{title}")'
-    return str(md(text))
+        return f'[{md(text)}]({target} "来源：{md(source_titles[figure.source])}")', None
+    return str(md(text)), None

@@ -1,14 +1,12 @@
-"""Figures inside text: the `[[entity#figure]]` / `[[entity#figure UNIT]]` reference syntax, and
-the detector for figures typed by hand (a number followed by a unit), which prose may not hold:
-a typed figure can drift from the knowledge base, a reference cannot."""
+"""Figures typed by hand inside text (a number followed by a unit), which prose may not hold: a
+typed figure can drift from the knowledge base, a reference (generator.figure_refs) cannot."""
 
 from __future__ import annotations
 
 import re
 
+from .figure_refs import find_references
 from .units import DERIVED_UNITS, UNITS
-
-FIGURE_REF = re.compile(r"\[\[\s*([a-z0-9-]+#[a-z0-9_.-]+)(?:\s+([^\]\s]+))?\s*\]\]")
 
 # Units as people type them, including the spellings the unit table refuses ("Gbps").
 _TYPED_UNITS = sorted({*UNITS, *DERIVED_UNITS, "Gbps", "GBps", "Tbps", "KiB", "MiB", "MB", "kB", "TFLOPs", "PF",
@@ -19,5 +17,14 @@ TYPED_FIGURE = re.compile(r"(?<![\w.#-])\d[\d,]*(?:\.\d+)?\s?(?:" + "|".join(re.
 
 
 def typed_figures(text: str) -> list[str]:
-    """Hand-typed figures in `text`, ignoring what sits inside figure references."""
-    return TYPED_FIGURE.findall(FIGURE_REF.sub(" ", text))
+    """Hand-typed figures in `text`, ignoring what sits inside figure references (well formed or not)."""
+    return TYPED_FIGURE.findall(blank_references(text))
+
+
+def blank_references(text: str) -> str:
+    """`text` with every reference candidate replaced by one space."""
+    parts, last = [], 0
+    for found in find_references(text):
+        parts += [text[last:found.start], " "]
+        last = found.end
+    return "".join([*parts, text[last:]])

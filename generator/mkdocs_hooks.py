@@ -29,7 +29,7 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 
 from generator.cli import find_repository, run_build  # noqa: E402
 from generator.diagnostics import format_all  # noqa: E402
-from generator.expand import expand_figures  # noqa: E402
+from generator.expand import body_first_line, expand_figures  # noqa: E402
 from generator.render import PAGE_SOURCES  # noqa: E402
 
 _state: dict[str, Any] = {}
@@ -61,8 +61,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.generated_by is not None:
         return markdown
     depth = page.file.src_uri.count("/")
+    first_line = body_first_line(page.file.content_string, markdown)  # lines of front matter
     expanded, problems = expand_figures(markdown, _state["figures"], _state["titles"],
-                                        f"docs/{page.file.src_uri}", depth)
+                                        f"docs/{page.file.src_uri}", depth, first_line)
     if problems:
         raise PluginError("figure references that do not resolve:\n" + format_all(problems))
     return expanded

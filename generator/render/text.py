@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ..figure_text import FIGURE_REF
+from ..figure_refs import Reference, find_references
 from ..figures import Figure
 from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
 
@@ -66,11 +66,11 @@ def expand_text(text: Any, shown: Callable[[str, str | None], Markup | None], *,
     raw = str(text)
     parts: list[str] = []
     last = 0
-    for match in FIGURE_REF.finditer(raw):
-        parts.append(literal(raw[last:match.start()]))
-        figure = shown(match.group(1), match.group(2))
-        parts.append(figure if figure is not None else literal(match.group(0)))
-        last = match.end()
+    for found in find_references(raw):
+        parts.append(literal(raw[last:found.start]))
+        figure = shown(found.ref, found.unit) if isinstance(found, Reference) else None
+        parts.append(figure if figure is not None else literal(raw[found.start:found.end]))
+        last = found.end
     parts.append(literal(raw[last:]))
     return Markup("").join(parts)
 
@@ -136,11 +136,15 @@ def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None 
 
 def plain_text(text: Any, figures: Any) -> str:
     """Spec prose for a terminal: references become 'value unit（direction）'."""
-    def one(match: re.Match[str]) -> str:
-        figure = figures.get(match.group(1))
-        if figure is None:
-            return match.group(0)
-        value, unit, direction = in_unit(figure, match.group(2))
+    raw = str(text)
+    parts: list[str] = []
+    last = 0
+    for found in find_references(raw):
+        figure = figures.get(found.ref) if isinstance(found, Reference) else None
+        if figure is None or not isinstance(found, Reference):
+            continue
+        value, unit, direction = in_unit(figure, found.unit)
         suffix = f"（{DIRECTION_ZH[direction]}）" if direction in DIRECTION_ZH else ""
-        return with_unit(value, unit) + suffix
-    return FIGURE_REF.sub(one, str(text))
+        parts += [raw[last:found.start], with_unit(value, unit) + suffix]
+        last = found.end
+    return "".join([*parts, raw[last:]])

@@ -37,6 +37,7 @@ _RULES = [
     ("schema-folder", "schema", "规格文件必须放在已知的目录里，扩展名为 .yaml，且不能是指向 specs/ 之外的符号链接。"),
     ("refs-unknown", "refs", "引用的 id 必须存在，且属于该字段要求的类别。"),
     ("refs-unknown-figure", "refs", "引用的数字（entity#figure）必须存在。"),
+    ("text-figure-ref-malformed", "refs", "代码之外的每一处双方括号都必须是合法的数字引用：全部小写、没有多余空格、没有零宽或双向控制字符、含 #，单位在单位表里。"),
     ("refs-duplicate-id", "refs", "整个知识库里 id 唯一。"),
     ("refs-unused-source", "refs", "每个来源文件都必须至少被引用一次。"),
     ("units-unknown", "units", "单位必须在单位表里。"),

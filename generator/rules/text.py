@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
-from ..figure_text import FIGURE_REF, typed_figures
+from ..figure_refs import Malformed, find_references
+from ..figure_text import typed_figures
 from ..knowledge import Loaded
 from ..model.common import Quote, Text
 from ..units import DERIVED_UNITS, UNITS
@@ -33,8 +34,11 @@ def check_text_figures(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _references(ctx: Context, entity: Loaded, where: tuple[str | int, ...], text: str) -> Iterator[Diagnostic]:
-    for match in FIGURE_REF.finditer(text):
-        ref, unit = match.group(1), match.group(2)
+    for found in find_references(text):  # spec text is escaped, never read as Markdown: no code in it
+        if isinstance(found, Malformed):
+            yield report(entity, where, "text-figure-ref-malformed", found.message)
+            continue
+        ref, unit = found.ref, found.unit
         figure = ctx.figures.get(ref)
         if figure is None and ctx.figures.unusable(ref.partition("#")[0]):
             continue  # the figure's unit is wrong; that is reported where it is written
@@ -42,6 +46,6 @@ def _references(ctx: Context, entity: Loaded, where: tuple[str | int, ...], text
             yield report(entity, where, "refs-unknown-figure", f"text references {ref!r}, which is not a figure")
         elif unit is not None:
             table = UNITS if unit in UNITS else DERIVED_UNITS
-            if unit not in table or table[unit].dimension != figure.dimension:
+            if table[unit].dimension != figure.dimension:
                 yield report(entity, where, "units-dimension",
                              f"text shows {ref} in {unit!r}, which is not a unit of {figure.dimension.replace('_', ' ')}")
