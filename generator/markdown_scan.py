@@ -4,9 +4,10 @@ reads them, and every figure reference candidate in the text (grammar: generator
 The site renders with Python-Markdown and the extensions in mkdocs.yml, so that is what is
 followed where it differs from CommonMark (nested content is indented by 4 spaces):
 - Fenced code (superfences): 3 or more backticks or tildes, indented up to 3 spaces relative to
-  the block holding it; it ends at a fence of the same character, at least as long, indented up
-  to 3 spaces. It may interrupt a paragraph. A fence that is never closed runs to the end (as in
-  CommonMark); Python-Markdown shows it as text instead, so a candidate inside it is reported.
+  the block holding it; it may interrupt a paragraph. Unlike CommonMark, it ends only at the
+  same fence (same character, same length) at the same indentation, and no line between may be
+  indented less. A fence that does not end so is no fence to the site, which shows it as text,
+  while CommonMark would read the rest of the page as code: a candidate after it is reported.
 - Indented code: 4 or more spaces beyond the enclosing block's indentation, after a blank line
   or a heading (never continuing a paragraph); it runs until a line indented less.
 - Blocks whose content is indented 4 spaces: list items, admonitions (`!!!`, `???`), content tabs
@@ -45,20 +46,13 @@ class PageScan:
 
 
 @dataclass
-class _Fence:
-    char: str
-    length: int
-    base: int  # indentation of the block holding it
-    start: int  # offset of the opening line
-    line: int
-
-
-@dataclass
 class _Blocks:
     """The state of the line-by-line block pass."""
 
+    lines: list[tuple[int, str]]  # (offset, line without its end) of every line
     containers: list[int] = field(default_factory=lambda: [0])
-    fence: _Fence | None = None
+    fence_end: int = -1  # index of the line that closes the current fence
+    unclosed: tuple[int, int] | None = None  # (offset, line number) of the first fence that does not end
     code_base: int | None = None  # indented code: the indentation of its block
     paragraph: bool = False  # the last line was paragraph text (may continue lazily)
     run: int | None = None  # start of the current run of text lines
@@ -77,11 +71,13 @@ class _Blocks:
 
 def scan_markdown(text: str) -> PageScan:
     """Code and candidates of a page (its Markdown, without front matter)."""
-    blocks = _Blocks()
-    offset = 0
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        _line(blocks, text, offset, line.rstrip("\r\n"), number)
+    lines, offset = [], 0
+    for line in text.splitlines(keepends=True):
+        lines.append((offset, line.rstrip("\r\n")))
         offset += len(line)
+    blocks = _Blocks(lines)
+    for index in range(len(lines)):
+        _line(blocks, index)
     blocks.end_run(len(text))
     found: list[Found] = []
     links: list[tuple[int, int]] = []
@@ -93,12 +89,11 @@ def scan_markdown(text: str) -> PageScan:
         for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
             found += find_references(text, begin, stop)
         links += _link_texts(text, start, end, spans, found)
-    if blocks.fence is not None:  # never closed: code to the end, but shown as text by the site
-        fence = blocks.fence
-        code.append((fence.start, len(text)))
-        found += [Malformed(c.start, c.end, text[c.start:c.end],
-                            f"inside a code fence opened on line {fence.line} that is never closed: close it")
-                  for c in find_references(text, fence.start, len(text))]
+    if blocks.unclosed is not None:  # text to the site, code to CommonMark: neither reading is safe
+        start, number = blocks.unclosed
+        problem = (f"after the code fence on line {number}, which does not end (end it with the same fence at "
+                   "the same indentation)")
+        found = [f if f.start < start else Malformed(f.start, f.end, text[f.start:f.end], problem) for f in found]
     return PageScan(tuple(sorted(found, key=lambda f: f.start)), tuple(sorted(code)), tuple(links))
 
 
@@ -120,14 +115,20 @@ def _starts_block(rest: str) -> bool:
                 or rest.startswith(">"))
 
 
-def _line(blocks: _Blocks, text: str, offset: int, line: str, number: int) -> None:
+def _split(line: str) -> tuple[int, str]:
+    """(indentation after any blockquote markers, the rest of the line)."""
     quote = _QUOTE.match(line)
     prefix = quote.end() if quote and ">" in quote.group(0) else 0
     columns, first = _indent(line[prefix:])
-    rest, end = line[prefix + first:], offset + len(line)
-    if blocks.fence is not None:
-        _in_fence(blocks, offset, end, columns, rest)
+    return columns, line[prefix + first:]
+
+
+def _line(blocks: _Blocks, index: int) -> None:
+    offset, line = blocks.lines[index]
+    if index <= blocks.fence_end:
         return
+    columns, rest = _split(line)
+    end = offset + len(line)
     if not rest:
         blocks.end_run(offset)
         blocks.paragraph = False
@@ -147,26 +148,31 @@ def _line(blocks: _Blocks, text: str, offset: int, line: str, number: int) -> No
     if relative > 3:  # a lazy continuation line
         blocks.text(offset)
         return
-    _block_start(blocks, offset, end, rest, base, number)
-
-
-def _in_fence(blocks: _Blocks, offset: int, end: int, columns: int, rest: str) -> None:
-    fence = blocks.fence
-    assert fence is not None
-    closing = re.fullmatch(rf"{re.escape(fence.char)}{{{fence.length},}}\s*", rest)
-    if closing and columns - fence.base <= 3:
-        blocks.code.append((fence.start, end))
-        blocks.fence = None
-        blocks.paragraph = False
-
-
-def _block_start(blocks: _Blocks, offset: int, end: int, rest: str, base: int, number: int) -> None:
     fence = _FENCE_OPEN.match(rest)
     if fence:
-        blocks.end_run(offset)
-        marks = fence.group(1) or fence.group(2)
-        blocks.fence = _Fence(marks[0], len(marks), base, offset, number)
-        return
+        closing = _fence_end(blocks.lines, index, columns, fence.group(1) or fence.group(2))
+        if closing is not None:
+            blocks.end_run(offset)
+            blocks.fence_end, blocks.paragraph = closing, False
+            blocks.code.append((offset, blocks.lines[closing][0] + len(blocks.lines[closing][1])))
+            return
+        blocks.unclosed = blocks.unclosed or (offset, index + 1)
+    _block_start(blocks, offset, end, rest, base)
+
+
+def _fence_end(lines: list[tuple[int, str]], index: int, columns: int, marks: str) -> int | None:
+    """The line that ends the fence opened on line `index` (indented `columns`), as superfences
+    reads it: the same fence at the same indentation, no line between indented less."""
+    for later in range(index + 1, len(lines)):
+        indent, rest = _split(lines[later][1])
+        if rest and indent < columns:
+            return None
+        if indent == columns and rest.rstrip(" \t") == marks:
+            return later
+    return None
+
+
+def _block_start(blocks: _Blocks, offset: int, end: int, rest: str, base: int) -> None:
     opener = _OPENER.match(rest) or _HEADING.match(rest)
     item = _LIST_ITEM.match(rest) or _DEFINITION.match(rest)
     if opener or item:
