@@ -1,11 +1,11 @@
 """Parse one spec file's bytes into plain data plus the exact position of every key and value.
 
-This is the only place that touches YAML. PyYAML's safe loader is used for scanning and
-resolving scalars, but the tree is walked here so that we can (a) keep line/column of every node,
-(b) reject what PyYAML silently accepts (duplicate keys, aliases, non-standard tags), (c) read
-plain scalars as YAML 1.2 does, refusing the forms YAML 1.1 reads otherwise (generator.scalars),
-and (d) bound the work a hostile file can cause (size, depth). Pure: bytes in, data or
-diagnostics out.
+This is the only place that touches YAML. PyYAML (libyaml) scans and parses, but the tree is
+walked here so that we can (a) keep line/column of every node, (b) reject what PyYAML silently
+accepts (duplicate keys, aliases, non-standard tags), (c) read plain scalars as YAML 1.2 does,
+not by PyYAML's YAML 1.1 rules, refusing the forms YAML 1.1 reads otherwise (generator.scalars
+has the table), and (d) bound the work a hostile file can cause (size, depth). Pure: bytes in,
+data or diagnostics out.
 
 Two paths give the same data: a fast one that reads libyaml's events straight into dicts and
 lists for ordinary files, and the careful composer above for everything else. Positions are
