@@ -120,8 +120,8 @@ def layout(shape: Shape) -> Layout:
         col_w[depth[n]] = max(col_w[depth[n]], sizes[n][0])
     col_x: list[float] = []
     left: float = 0  # 0, not 0.0: the first column stays at x="1", as before (byte-identical output)
-    for c, width in enumerate(col_w):
-        col_x.append(left + c * GAP + 1)
+    for column, width in enumerate(col_w):
+        col_x.append(left + column * GAP + 1)
         left += width
     y_top = _rows(order, kids, {n: h for n, (_w, h) in sizes.items()})
     result = Layout()

@@ -113,11 +113,17 @@ def range_on_path(path: tuple[Step, ...], variable: str, domain_min: int) -> Ran
 
 
 def example_values(selection: Selection, path: tuple[Step, ...]) -> dict[str, Value]:
-    """One set of answers that follows `path` (the smallest value of each range)."""
+    """One set of answers that follows `path`: for a count, the smallest value that every step
+    asking it allows; for a category, the value answered. (When the steps contradict each other,
+    no answers follow the path, and `recommend` with these leads elsewhere.)"""
     values: dict[str, Value] = {}
     for step in path:
-        answer = step.answer
-        values[step.question.variable] = answer.range.min if answer.range is not None else str(answer.value)
+        answer, variable = step.answer, step.question.variable
+        if answer.range is not None:
+            low = values.get(variable)
+            values[variable] = max(low, answer.range.min) if isinstance(low, int) else answer.range.min
+        else:
+            values[variable] = str(answer.value)
     return values
 
 

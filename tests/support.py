@@ -136,6 +136,22 @@ def copy_project(tmp_path: Path) -> Path:
     return project
 
 
+def fixture_project(tmp_path: Path, files: list[SpecFile]) -> Path:
+    """A project copy whose specs/ holds `files` (a fixture knowledge base), and whose hand-written
+    pages cite no figure of the real one (each `[[entity#figure]]` becomes plain text): a site
+    that `mkdocs build --strict` can build from any valid fixture base."""
+    project = copy_project(tmp_path)
+    shutil.rmtree(project / "specs")
+    for spec in files:
+        target = project / spec.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(spec.raw)
+    for page in (project / "docs").rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        page.write_text(re.sub(r"\[\[[^\]]*\]\]", "（数字）", text), encoding="utf-8")
+    return project
+
+
 def add_bit_byte_slip(specs: Path) -> str:
     """Add to a copy of a valid spec tree a network whose port rate is written in GB/s for Gb/s
     (it cites the tree's first non-article source, so that slip is its only problem); returns
