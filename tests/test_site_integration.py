@@ -54,6 +54,24 @@ def test_build_command_writes_pages_and_nothing_on_failure(tmp_path: Path) -> No
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
+def test_build_command_writes_all_or_nothing(tmp_path: Path) -> None:
+    """When one generated file cannot be written, `generator build --out` writes none of them and
+    leaves no temporary behind (the others are written to temporaries first)."""
+    project = copy_project(tmp_path)
+    out = tmp_path / "out"
+    assert subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
+                          capture_output=True, text=True, timeout=120).returncode == 0
+    last = max(p for p in out.iterdir() if p.suffix == ".md")  # written after every other page
+    last.unlink()
+    last.mkdir()  # a folder in the way of one file
+    _copy_of_a_gpu(project / "specs")  # a valid edit: the GPU page and the data files change
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    failed = subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
+                            capture_output=True, text=True, timeout=120)
+    assert failed.returncode == 1 and "nothing written" in failed.stderr and "Traceback" not in failed.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
