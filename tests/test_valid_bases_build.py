@@ -57,7 +57,7 @@ def test_sample_builds_with_mkdocs(tmp_path: Path, name: str) -> None:
     files = SAMPLES[name]()
     _renders(files)
     project = fixture_project(tmp_path, files)
-    done = subprocess.run([MKDOCS, "build", "--strict", "-q"], cwd=project, env=ENV, capture_output=True, text=True,
+    done = subprocess.run([MKDOCS, "build", "--strict"], cwd=project, env=ENV, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
     assert (project / "site" / "flowchart" / "index.html").is_file()
