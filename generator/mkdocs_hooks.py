@@ -7,11 +7,17 @@
 - on_page_markdown: expand `[[entity#figure]]` references in hand-written pages.
 - on_page_context: point each page's edit button at what to edit in the repository: the
   Markdown file of a hand-written page, the spec folder of a generated one.
+- The site folder is replaced whole or not at all (`mkdocs build`, `gh-deploy`): the build writes
+  into a sibling folder that takes the old site's place in on_post_build, after every other
+  plugin and only if strict mode has nothing to abort on; a failed build deletes it
+  (on_build_error, or on_shutdown after an interrupt). `mkdocs serve` builds into its own
+  temporary folder and is left alone.
 `specs/` and `generator/` are listed under `watch:` in mkdocs.yml, so an edit rebuilds once.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,14 +31,21 @@ for _name in [m for m in sys.modules if m == "generator" or m.startswith("genera
     del sys.modules[_name]
 
 from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
+from mkdocs.utils import CountHandler  # noqa: E402
 
+from generator import sitedir  # noqa: E402
 from generator.cli import find_repository, run_build  # noqa: E402
 from generator.diagnostics import format_all  # noqa: E402
 from generator.expand import expand_figures  # noqa: E402
 from generator.render import PAGE_SOURCES  # noqa: E402
 
-_state: dict[str, Any] = {}
+_state: dict[str, Any] = {"command": "build", "dirty": False}
+
+
+def on_startup(*, command: str, dirty: bool) -> None:
+    _state.update(command=command, dirty=dirty)
 
 
 def on_config(config: Any) -> Any:
@@ -48,6 +61,8 @@ def on_config(config: Any) -> Any:
     _state["repository"] = repository
     docs = Path(config.docs_dir).resolve()
     _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None
+    if _state["command"] != "serve":
+        _build_beside(config)
     return config
 
 
@@ -77,3 +92,56 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
         elif _state["docs"] is not None:
             page.edit_url = repository.edit(f"{_state['docs']}/{page.file.src_uri}")
     return context
+
+
+def _build_beside(config: Any) -> None:
+    """Point the build at a fresh folder beside the site, and count warnings as strict mode does."""
+    sibling = sitedir.start(config.site_dir, dirty=_state["dirty"])
+    if sibling is None:
+        return  # no folder can be made beside it: MkDocs writes in place, as it always did
+    counter = CountHandler()
+    counter.setLevel(logging.WARNING)
+    logging.getLogger("mkdocs").addHandler(counter)
+    _state["pending"] = (config, config.site_dir, sibling, counter)
+    config.site_dir = str(sibling)
+
+
+@event_priority(-100)  # last: the search plugin writes its index in its own on_post_build
+def on_post_build(config: Any) -> None:
+    pending = _end_pending()
+    if pending is None:
+        return
+    _config, site_dir, sibling, counter = pending
+    if config.strict and counter.get_counts():
+        sitedir.discard(sibling)  # MkDocs aborts right after this hook: the old site stays
+        return
+    try:
+        sitedir.finish(sibling, site_dir)
+    except OSError as err:
+        sitedir.discard(sibling)
+        raise PluginError(f"the new site could not replace {site_dir}: {err}") from None
+
+
+def on_build_error(error: Exception) -> None:
+    _abandon_pending()
+
+
+def on_shutdown() -> None:
+    _abandon_pending()  # a build interrupted by Ctrl-C is no build error, but ends here too
+
+
+def _abandon_pending() -> None:
+    pending = _end_pending()
+    if pending is not None:
+        sitedir.discard(pending[2])
+
+
+def _end_pending() -> tuple[Any, str, Path, CountHandler] | None:
+    """The build in progress, if any, with the site folder given back to the configuration
+    (`gh-deploy` publishes `config.site_dir` after the build) and the counter detached."""
+    pending = _state.pop("pending", None)
+    if pending is not None:
+        config, site_dir, _sibling, counter = pending
+        config.site_dir = site_dir
+        logging.getLogger("mkdocs").removeHandler(counter)
+    return pending
