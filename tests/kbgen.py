@@ -1,7 +1,7 @@
 """Knowledge bases in odd shapes, for the property that every one that passes `check` builds: the
 fixture base (tests/fixtures/base/specs/) with its decision tree made very deep or very wide,
-its texts very long or full of markup and unusual characters, odd but valid variables, and
-copies of its entities added. Edits work on plain YAML data and name only what the base's own
+its texts very long or full of markup and unusual characters, odd but valid variables, a zero
+where a derived column divides, and copies of its entities added. Edits work on plain YAML data and name only what the base's own
 tree declares (its variables, answers and leaves), never a value typed here; every new id
 starts with `test-`."""
 
@@ -47,8 +47,10 @@ def base_tree() -> Tree:
 
 
 def assemble(tree: Tree, extra: list[SpecFile] = ()) -> list[SpecFile]:  # type: ignore[assignment]
-    """The fixture base with its selection tree replaced by `tree`, plus `extra` files."""
-    files = [f for f in base_files() if f.kind != "selection"]
+    """The fixture base with its selection tree replaced by `tree`, and `extra` files replacing
+    or added to its own."""
+    replaced = {f.path for f in extra}
+    files = [f for f in base_files() if f.kind != "selection" and f.path not in replaced]
     selection = next(f for f in base_files() if f.kind == "selection")
     raw = yaml.safe_dump(tree, allow_unicode=True, sort_keys=False).encode("utf-8")
     return [*files, SpecFile(selection.path, selection.kind, selection.stem, raw), *extra]
@@ -124,20 +126,34 @@ def copy_entity(kind: str, tag: str, new_text: Any) -> SpecFile:
     return SpecFile(f"specs/{kind}/test-gen-{tag}.yaml", kind, f"test-gen-{tag}", raw)
 
 
+def zeroed_case(denominator: str, row_at: int) -> SpecFile:
+    """The base's first scaling study with a denominator of its derived columns at zero: its
+    GPUs per node (and so its stated GPU count), or one row's single-GPU throughput."""
+    original = next(f for f in base_files() if f.kind == "cases" and b"type: scaling_study" in f.raw)
+    data = yaml.safe_load(original.raw)
+    if denominator == "gpus_per_node":
+        data["gpus_per_node"]["value"] = data["gpus"]["value"] = 0
+    else:
+        data["rows"][row_at % len(data["rows"])]["single_gpu"]["value"] = 0
+    raw = yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+    return SpecFile(original.path, original.kind, original.stem, raw)
+
+
 _SUFFIX_CHARS = st.sampled_from([*"B<>&\"'|*_`\\[]#%", "亿", "😀", "\u200b", " "])
 
 
 @st.composite
 def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
-    """The fixture base after a few drawn edits: deepen, widen, new texts, odd variables, copies."""
+    """The fixture base after a few drawn edits: deepen, widen, new texts, odd variables, copies,
+    a zero denominator."""
     tree = base_tree()
     extra: list[SpecFile] = []
 
     def new_text(limit: int) -> str:
         return draw(texts(limit))
 
-    for step, edit in enumerate(draw(st.lists(st.sampled_from(["deep", "wide", "text", "variable", "copy"]),
-                                              min_size=1, max_size=4))):
+    edits = ["deep", "wide", "text", "variable", "copy", "zero"]
+    for step, edit in enumerate(draw(st.lists(st.sampled_from(edits), min_size=1, max_size=4))):
         tag = f"{edit}{step}"
         if edit == "deep":
             tree = deepen(tree, tag, draw(st.integers(0, 50)), draw(st.sampled_from([1, 2, 30, 300])),
@@ -151,6 +167,8 @@ def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
             for variable in _counts(tree):
                 variable["suffix"] = "".join(draw(st.lists(_SUFFIX_CHARS, max_size=8)))
                 variable["name"] = {"zh": new_text(MAX_TEXT)}
+        elif edit == "zero":
+            extra.append(zeroed_case(draw(st.sampled_from(["gpus_per_node", "single_gpu"])), draw(st.integers(0, 9))))
         else:
             extra.append(copy_entity(draw(st.sampled_from(COPYABLE)), tag, new_text))
     return assemble(tree, extra)
