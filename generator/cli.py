@@ -4,6 +4,7 @@ MkDocs hook, that reads or writes files; everything it calls is pure."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -40,22 +41,43 @@ def _check(args: argparse.Namespace) -> int:
 def _schema(args: argparse.Namespace) -> int:
     from .jsonschema import schema_files, spec_schemas
     if args.out:
-        for name, text in schema_files().items():
-            _write_if_changed(Path(args.out) / name, text)
+        problem = write_all(Path(args.out), schema_files())
+        if problem:
+            print(f"nothing written: {problem}", file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(json.dumps(spec_schemas(), ensure_ascii=False, indent=2, sort_keys=True) + "\n")
     return 0
 
 
-def _write_if_changed(path: Path, text: str) -> None:
-    """Write atomically, and only when the content differs (keeps mtimes for tools that watch)."""
-    data = text.encode("utf-8")
-    if path.is_file() and path.read_bytes() == data:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+def write_all(out: Path, files: dict[str, str]) -> str | None:
+    """Write the files that differ from what `out` holds (keeping mtimes for tools that watch),
+    all or none: each is first written beside its target as `.NAME.tmp`, and only when every one
+    is written are they renamed into place. Returns why nothing was written, or None."""
+    staged: list[tuple[Path, Path]] = []
+    made: list[Path] = []  # folders this run created, removed again if it fails
+    try:
+        for relative, text in sorted(files.items()):
+            target, data = out / relative, text.encode("utf-8")
+            if target.exists() and not target.is_file():
+                raise IsADirectoryError(f"{target} is in the way: it is not a file")
+            if target.is_file() and target.read_bytes() == data:
+                continue
+            missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made += reversed(missing)
+            staged.append((target.with_name(f".{target.name}.tmp"), target))
+            staged[-1][0].write_bytes(data)
+        for temporary, target in staged:
+            os.replace(temporary, target)
+    except OSError as err:
+        for temporary, _target in staged:
+            temporary.unlink(missing_ok=True)
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        return str(err)
+    return None
 
 
 def find_repository(project: Path) -> Repository | None:
@@ -91,8 +113,10 @@ def _build(args: argparse.Namespace) -> int:
         if not target.is_relative_to(out):  # generated names are ours, but never write outside
             print(f"refusing to write outside {out}: {relative}", file=sys.stderr)
             return 1
-    for relative, text in sorted(files.items()):
-        _write_if_changed(out / relative, text)
+    problem = write_all(out, files)
+    if problem:
+        print(f"nothing written: {problem}", file=sys.stderr)
+        return 1
     print(f"{len(files)} files up to date in {args.out}", file=sys.stderr)
     return 0
 

@@ -169,13 +169,15 @@ def _case(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
     for row in m.rows:
         single, cluster = s[f"rows.{row.key}.single_gpu"], s[f"rows.{row.key}.cluster"]
         if not single.value:
-            continue
+            continue  # no speed-up over a zero baseline
         speedup = cluster.value / single.value
-        efficiency = speedup / gpus
         base = s[f"rows.{row.key}.speedup"]
         yield Derivation(_derived(base, f"rows.{row.key}.speedup", speedup, "x",
                                   f"{_show(cluster)} ÷ {_show(single)}"),
                          "tables-case-speedup")
+        if not gpus:
+            continue  # no efficiency over zero GPUs
+        efficiency = speedup / gpus
         yield Derivation(_derived(base, f"rows.{row.key}.efficiency", efficiency, "%",
                                   f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs"), None)
         yield Derivation(_derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",

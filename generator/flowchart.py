@@ -110,43 +110,20 @@ class Layout:
 
 
 def layout(shape: Shape) -> Layout:
-    depth: dict[str, int] = {}
-    order: list[str] = []
-    stack = [(shape.root, 0)]
-    while stack:  # depth-first, children in the order given
-        node_id, d = stack.pop()
-        if node_id in depth:
-            continue
-        depth[node_id] = d
-        order.append(node_id)
-        for child, _label in reversed(shape.children.get(node_id, ())):
-            stack.append((child, d + 1))
+    order, depth, kids = _spanning_tree(shape)
     wrapped = {n: _wrap_lines(shape.nodes[n]) for n in order}
     sizes = {n: (max(text_width(line.text, FONT) for line in wrapped[n]) + 2 * PAD,
                  len(wrapped[n]) * LINE + 2 * PAD - (LINE - FONT)) for n in order}
     columns = max(depth.values()) + 1
-    col_w = [max((sizes[n][0] for n in order if depth[n] == c), default=0) for c in range(columns)]
-    col_x = [sum(col_w[:c]) + c * GAP + 1 for c in range(columns)]
-    # Every leaf gets a slot at least as tall as the tallest box, and is centred in it; a
-    # question is level with its first child, so it stays inside that child's slot and never
-    # meets a box of another branch in its column.
-    slot = max(h for _w, h in sizes.values())
-    y_top: dict[str, float] = {}
-    cursor = 1.0
-
-    def place(node_id: str) -> None:
-        nonlocal cursor
-        kids = [c for c, _l in shape.children.get(node_id, ()) if depth.get(c) == depth[node_id] + 1]
-        for kid in kids:
-            place(kid)
-        h = sizes[node_id][1]
-        if kids:  # level with the first child: the root sits top left, where a reader starts
-            y_top[node_id] = y_top[kids[0]] + sizes[kids[0]][1] / 2 - h / 2
-        else:
-            y_top[node_id] = cursor + (slot - h) / 2
-            cursor += slot + ROW_GAP
-
-    place(shape.root)
+    col_w = [0.0] * columns
+    for n in order:
+        col_w[depth[n]] = max(col_w[depth[n]], sizes[n][0])
+    col_x: list[float] = []
+    left: float = 0  # 0, not 0.0: the first column stays at x="1", as before (byte-identical output)
+    for column, width in enumerate(col_w):
+        col_x.append(left + column * GAP + 1)
+        left += width
+    y_top = _rows(order, kids, {n: h for n, (_w, h) in sizes.items()})
     result = Layout()
     for n in order:
         w, h = sizes[n]
@@ -165,6 +142,47 @@ def layout(shape: Shape) -> Layout:
     result.width = round(max(b.x + b.w for b in result.boxes.values()) + 2, 1)
     result.height = round(max(b.y + b.h for b in result.boxes.values()) + 2, 1)
     return result
+
+
+def _spanning_tree(shape: Shape) -> tuple[list[str], dict[str, int], dict[str, list[str]]]:
+    """Depth-first order from the root (children in the order given), each node's column, and
+    the children each node is the first to reach. A loop, not recursion: no depth of tree can
+    overflow the stack, and a node reached twice is placed once."""
+    depth: dict[str, int] = {}
+    order: list[str] = []
+    kids: dict[str, list[str]] = {}
+    stack: list[tuple[str, str | None]] = [(shape.root, None)]
+    while stack:
+        node_id, parent = stack.pop()
+        if node_id in depth or node_id not in shape.nodes:
+            continue
+        depth[node_id] = 0 if parent is None else depth[parent] + 1
+        order.append(node_id)
+        kids[node_id] = []
+        if parent is not None:
+            kids[parent].append(node_id)
+        for child, _label in reversed(shape.children.get(node_id, ())):
+            stack.append((child, node_id))
+    return order, depth, kids
+
+
+def _rows(order: list[str], kids: dict[str, list[str]], heights: dict[str, float]) -> dict[str, float]:
+    """Top of each box. Every leaf gets a slot at least as tall as the tallest box, in depth-first
+    order, and is centred in it; a question is level with its first child, so it stays inside
+    that child's slot and never meets a box of another branch in its column (and the root sits
+    top left, where a reader starts)."""
+    slot = max(heights.values())
+    y_top: dict[str, float] = {}
+    cursor = 1.0
+    for n in order:
+        if not kids[n]:
+            y_top[n] = cursor + (slot - heights[n]) / 2
+            cursor += slot + ROW_GAP
+    for n in reversed(order):  # children come after their parent in `order`
+        if kids[n]:
+            first = kids[n][0]
+            y_top[n] = y_top[first] + heights[first] / 2 - heights[n] / 2
+    return y_top
 
 
 def _wrap_lines(node: ShapeNode) -> tuple[Line, ...]:

@@ -71,23 +71,34 @@ def recommend(selection: Selection, values: dict[str, Value]) -> Recommendation:
 
 
 def leaf_paths(selection: Selection) -> dict[str, tuple[Step, ...]]:
-    """Each reachable leaf with the steps that lead to it (first path found, depth first)."""
+    """Each reachable leaf with the steps that lead to it (first path found, depth first). Each
+    node keeps only the step it was reached by, so a deep tree costs no more than its paths."""
     by_id = nodes(selection)
-    paths: dict[str, tuple[Step, ...]] = {}
-    stack: list[tuple[str, tuple[Step, ...]]] = [(selection.root, ())]
-    seen: set[str] = set()
+    reached_by: dict[str, tuple[str, Step] | None] = {}
+    leaves: list[str] = []
+    stack: list[tuple[str, tuple[str, Step] | None]] = [(selection.root, None)]
     while stack:
-        node_id, path = stack.pop()
-        if node_id in seen:
+        node_id, via = stack.pop()
+        if node_id in reached_by:
             continue
-        seen.add(node_id)
+        reached_by[node_id] = via
         node = by_id.get(node_id)
         if isinstance(node, Leaf):
-            paths.setdefault(node_id, path)
+            leaves.append(node_id)
         elif isinstance(node, Question):
             for answer in reversed(node.answers):
-                stack.append((answer.next, (*path, Step(node, answer))))
-    return paths
+                stack.append((answer.next, (node_id, Step(node, answer))))
+    return {leaf: _path_to(leaf, reached_by) for leaf in leaves}
+
+
+def _path_to(node_id: str, reached_by: dict[str, tuple[str, Step] | None]) -> tuple[Step, ...]:
+    steps: list[Step] = []
+    via = reached_by[node_id]
+    while via is not None:  # every node was reached from one seen before it: this ends at the root
+        parent, step = via
+        steps.append(step)
+        via = reached_by[parent]
+    return tuple(reversed(steps))
 
 
 def range_on_path(path: tuple[Step, ...], variable: str, domain_min: int) -> Range:
@@ -102,11 +113,17 @@ def range_on_path(path: tuple[Step, ...], variable: str, domain_min: int) -> Ran
 
 
 def example_values(selection: Selection, path: tuple[Step, ...]) -> dict[str, Value]:
-    """One set of answers that follows `path` (the smallest value of each range)."""
+    """One set of answers that follows `path`: for a count, the smallest value that every step
+    asking it allows; for a category, the value answered. (When the steps contradict each other,
+    no answers follow the path, and `recommend` with these leads elsewhere.)"""
     values: dict[str, Value] = {}
     for step in path:
-        answer = step.answer
-        values[step.question.variable] = answer.range.min if answer.range is not None else str(answer.value)
+        answer, variable = step.answer, step.question.variable
+        if answer.range is not None:
+            low = values.get(variable)
+            values[variable] = max(low, answer.range.min) if isinstance(low, int) else answer.range.min
+        else:
+            values[variable] = str(answer.value)
     return values
 
 

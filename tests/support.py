@@ -11,9 +11,17 @@ value a test compares with comes from a frozen fixture knowledge base under test
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
-from collections.abc import Callable
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from html.parser import HTMLParser
@@ -136,6 +144,22 @@ def copy_project(tmp_path: Path) -> Path:
     return project
 
 
+def fixture_project(tmp_path: Path, files: list[SpecFile]) -> Path:
+    """A project copy whose specs/ holds `files` (a fixture knowledge base), and whose hand-written
+    pages cite no figure of the real one (each `[[entity#figure]]` becomes plain text): a site
+    that `mkdocs build --strict` can build from any valid fixture base."""
+    project = copy_project(tmp_path)
+    shutil.rmtree(project / "specs")
+    for spec in files:
+        target = project / spec.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(spec.raw)
+    for page in (project / "docs").rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        page.write_text(re.sub(r"\[\[[^\]]*\]\]", "（数字）", text), encoding="utf-8")
+    return project
+
+
 def add_bit_byte_slip(specs: Path) -> str:
     """Add to a copy of a valid spec tree a network whose port rate is written in GB/s for Gb/s
     (it cites the tree's first non-article source, so that slip is its only problem); returns
@@ -150,3 +174,43 @@ def add_bit_byte_slip(specs: Path) -> str:
         f"port_rate: {{value: 400, unit: GB/s, direction: per_direction, scope: per_port, source: {source}}}\n"
         "summary: {zh: 测试}\n", encoding="utf-8")
     return "specs/networks/test-slip.yaml"
+
+
+def fetch(url: str) -> tuple[int, str]:
+    """(HTTP status, body) of a GET; status 0 when nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return int(response.status), str(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as err:
+        return int(err.code), ""
+    except OSError:
+        return 0, ""
+
+
+def wait_for(condition: Callable[[], bool], what: str, log: Path, seconds: float = 120) -> None:
+    """Poll `condition` until it holds; fail with the server log after `seconds` (a deadline for
+    a hung server, not a timing being tested)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}\n{log.read_text(encoding='utf-8')[-4000:]}"
+        time.sleep(0.3)
+
+
+@contextmanager
+def mkdocs_serve(project: Path, log: Path) -> Iterator[str]:
+    """`mkdocs serve` of `project` on a free loopback port, its output in `log`; yields the base
+    URL (no trailing slash) once the home page answers, and stops the server afterwards."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    with log.open("w", encoding="utf-8") as out:
+        server = subprocess.Popen([str(Path(sys.executable).with_name("mkdocs")), "serve", "-a", f"127.0.0.1:{port}"],
+                                  cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_for(lambda: fetch(url + "/")[0] == 200, "mkdocs serve never answered", log)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=30)

@@ -102,6 +102,19 @@ def test_drawing_is_deterministic(shape: Shape) -> None:
     assert draw(layout(shape), "t", "d") == draw(layout(shape), "t", "d")
 
 
+def test_layout_of_a_tree_deeper_than_the_recursion_limit() -> None:
+    """A chain of questions three times deeper than Python's recursion limit lays out, each box
+    one column right of its parent and level with it."""
+    depth = 3 * sys.getrecursionlimit()
+    nodes = {f"q{i}": ShapeNode(f"q{i}", "question", (Line("再问一次？", bold=True),)) for i in range(depth)}
+    nodes["leaf"] = ShapeNode("leaf", "leaf", (Line("推荐"),))
+    children = {f"q{i}": ((f"q{i + 1}" if i + 1 < depth else "leaf", "全部"),) for i in range(depth)}
+    result = layout(Shape("q0", nodes, children))
+    boxes = [result.boxes[f"q{i}"] for i in range(depth)] + [result.boxes["leaf"]]
+    assert all(a.x < b.x and abs((a.y + a.h / 2) - (b.y + b.h / 2)) <= 0.1 for a, b in zip(boxes, boxes[1:], strict=False))
+    assert len(result.edges) == depth
+
+
 @pytest.fixture(scope="module")
 def site() -> Site:
     result = validate(read_spec_tree(Path("specs"))[0])

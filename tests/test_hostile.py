@@ -1,6 +1,6 @@
 """Hostile and broken specs: markup in every text field comes out inert, random mutations of the
-real specs never raise, huge inputs are refused cheaply, and a failed build keeps the old site.
-What the real specs say does not matter here, only that they are valid."""
+real specs never raise, and huge inputs are refused cheaply (a failed build keeping the old site is
+tests/test_site_atomic.py). What the real specs say does not matter here, only that they are valid."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import ROOT, add_bit_byte_slip, copy_project, parse_pages, real_files
+from support import ROOT, copy_project, parse_pages, real_files
 
 from generator.model.common import MAX_TEXT
 from generator.validate import SpecFile, validate
@@ -106,18 +106,6 @@ def _clean_site(tmp_path: Path) -> Path:
     done = build_site(out)
     assert done.returncode == 0, done.stderr
     return out
-
-
-def test_failed_build_keeps_previous_site(tmp_path: Path) -> None:
-    """A spec that breaks makes mkdocs fail before it touches the previous good site."""
-    project = copy_project(tmp_path)
-    site = tmp_path / "site"
-    assert build_site(site, project).returncode == 0
-    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
-    add_bit_byte_slip(project / "specs")
-    failed = build_site(site, project)
-    assert failed.returncode == 1 and "[units-bit-byte]" in failed.stderr and "Traceback" not in failed.stderr
-    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
 
 
 def _limit_memory() -> None:

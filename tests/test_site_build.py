@@ -61,7 +61,7 @@ class Page(HTMLParser):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    done = subprocess.run([str(MKDOCS), "build", "--strict", "-q", "-d", str(out)], cwd=ROOT, env=ENV,
+    done = subprocess.run([str(MKDOCS), "build", "--strict", "-d", str(out)], cwd=ROOT, env=ENV,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return out

@@ -1,7 +1,9 @@
 """The site as maintainers run it: a broken spec stops `mkdocs build` with the same diagnostics
-as `check`; `generator build --out` writes the same pages and nothing on failure; and an edit
-under `mkdocs serve` shows after exactly one rebuild. Each works on a copy of the project and
-changes it without depending on what the real specs say (a new file, not an edited value)."""
+as `check`; `generator build --out` writes the same pages, all or none; an edit under
+`mkdocs serve` shows after exactly one rebuild, and a broken spec or figure reference there gives
+the pages the list of problems while the server keeps answering. Each works on a copy of the
+project and changes it without depending on what the real specs say (a new file, not an edited
+value)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
 
-from support import ROOT, add_bit_byte_slip, copy_project, read_tree
+from support import ROOT, add_bit_byte_slip, copy_project, fetch, mkdocs_serve, read_tree, wait_for
 
 PYTHON = sys.executable
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
@@ -51,6 +54,24 @@ def test_build_command_writes_pages_and_nothing_on_failure(tmp_path: Path) -> No
     failed = subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
                             capture_output=True, text=True, timeout=120)
     assert failed.returncode == 1 and "[units-bit-byte]" in failed.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_build_command_writes_all_or_nothing(tmp_path: Path) -> None:
+    """When one generated file cannot be written, `generator build --out` writes none of them and
+    leaves no temporary behind (the others are written to temporaries first)."""
+    project = copy_project(tmp_path)
+    out = tmp_path / "out"
+    assert subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
+                          capture_output=True, text=True, timeout=120).returncode == 0
+    last = max(p for p in out.iterdir() if p.suffix == ".md")  # written after every other page
+    last.unlink()
+    last.mkdir()  # a folder in the way of one file
+    _copy_of_a_gpu(project / "specs")  # a valid edit: the GPU page and the data files change
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    failed = subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
+                            capture_output=True, text=True, timeout=120)
+    assert failed.returncode == 1 and "nothing written" in failed.stderr and "Traceback" not in failed.stderr
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
@@ -108,3 +129,62 @@ def test_serve_rebuilds_once_on_spec_edit(tmp_path: Path) -> None:
         server.terminate()
         server.wait(timeout=30)
         log.close()
+
+
+HOSTILE_KEY = "<img src=x onerror=alert(1)>"
+
+
+class _Text(HTMLParser):
+    """A page's text (entities decoded) and its elements' tags with their attribute names."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.tags: list[tuple[str, list[str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, [k for k, _v in attrs]))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def _read(url: str) -> tuple[int, str, _Text]:
+    status, body = fetch(url)
+    page = _Text()
+    page.feed(body)
+    return status, body, page
+
+
+def _lists_problems(url: str) -> bool:
+    return "kb-problems" in fetch(url)[1]
+
+
+def test_serve_lists_problems_and_keeps_answering(tmp_path: Path) -> None:
+    """Under `mkdocs serve`, a spec that does not validate gives every page the list of its
+    diagnostics, escaped, and every request an answer; fixing it brings the pages back. The same
+    for a bad figure reference in a hand-written page, on that page."""
+    project, log = copy_project(tmp_path), tmp_path / "serve.log"
+    hostile = project / "specs" / "gpus" / "test-hostile.yaml"
+    with mkdocs_serve(project, log) as url:
+        hostile.write_text(f'id: test-hostile\n"{HOSTILE_KEY}": 1\n', encoding="utf-8")
+        wait_for(lambda: _lists_problems(url + "/gpus/"), "no problem list after breaking a spec", log)
+        for path in ("/", "/gpus/", "/flowchart/", "/reading/", "/contributing/"):
+            status, body, page = _read(url + path)
+            text = "".join(page.text)
+            assert status == 200 and "kb-problems" in body, path
+            assert f"specs/gpus/test-hostile.yaml:2:1 错误：unknown key '{HOSTILE_KEY}'" in text, path
+            assert "[schema-unknown-key]" in text and "[schema-required]" in text, path
+            assert not [t for t, attributes in page.tags if t == "img" or "onerror" in attributes], path
+        hostile.unlink()
+        wait_for(lambda: not _lists_problems(url + "/gpus/"), "the problem list stayed after the fix", log)
+        reading = project / "docs" / "reading.md"
+        original = reading.read_text(encoding="utf-8")
+        reading.write_text(original + "\n不存在的数字：[[test-no-such-entity#port_rate]]\n", encoding="utf-8")
+        wait_for(lambda: _lists_problems(url + "/reading/"), "no problem list on a page with a bad reference", log)
+        text = "".join(_read(url + "/reading/")[2].text)
+        assert "docs/reading.md:" in text and "[refs-unknown-figure]" in text
+        assert not _lists_problems(url + "/gpus/")
+        reading.write_text(original, encoding="utf-8")
+        wait_for(lambda: not _lists_problems(url + "/reading/"), "the problem list stayed on the fixed page", log)
+    assert "Traceback" not in log.read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from ..flowchart import Line, Shape, ShapeNode, draw, layout
 from ..model.selection import Leaf, Selection
-from ..tree import answer_label, example_values, leaf_paths, recommend, variables
+from ..tree import NoAnswer, Step, answer_label, example_values, leaf_paths, recommend, variables
 from .context import Site
 from .text import ENTITY_PAGE, zh
 
@@ -54,14 +54,24 @@ def flowchart(site: Site) -> dict[str, Any]:
             path = paths.get(leaf.id)
             if path is None:
                 continue
-            found = recommend(sel, example_values(sel, path))  # the command's function, same answer
-            leaves.append(_leaf_context(site, found.leaf, [
+            leaves.append(_leaf_context(site, leaf, [
                 (zh(step.question.ask), answer_label(known[step.question.variable], step.answer))
-                for step in found.steps]))
+                for step in _steps_to(sel, leaf, path)]))
         trees.append({"id": entity.id, "title": zh(sel.title), "source": site.link(sel.source),
                       "svg": flowchart_svg(site, sel), "leaves": leaves, "verified": sel.last_verified.isoformat(),
                       "variables": [(zh(v.name), v.id) for v in sel.variables]})
     return {"trees": trees}
+
+
+def _steps_to(sel: Selection, leaf: Leaf, path: tuple[Step, ...]) -> tuple[Step, ...]:
+    """The steps the command's own `recommend` takes to `leaf` with answers that follow `path`;
+    `path` itself when no answers reach the leaf (its questions contradict each other), so the
+    leaf the chart draws keeps its section."""
+    try:
+        found = recommend(sel, example_values(sel, path))
+    except NoAnswer:
+        return path
+    return found.steps if found.leaf.id == leaf.id else path
 
 
 def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[str, Any]:

@@ -1,0 +1,181 @@
+"""Knowledge bases in odd shapes, for the property that every one that passes `check` builds: the
+fixture base (tests/fixtures/base/specs/) with its decision tree made very deep or very wide,
+its texts very long or full of markup and unusual characters, odd but valid variables, a zero
+where a derived column divides, and copies of its entities added. Edits work on plain YAML data and name only what the base's own
+tree declares (its variables, answers and leaves), never a value typed here; every new id
+starts with `test-`."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import yaml
+from hypothesis import strategies as st
+from support import base_files
+
+from generator.model.common import MAX_TEXT
+from generator.validate import SpecFile
+
+Tree = dict[str, Any]
+
+# Pieces of text: Chinese, Latin, every ASCII punctuation mark, markup and template syntax,
+# figure references of the base, and characters that trip layouts (zero-width, right-to-left
+# override, combining accent, full-width, emoji, non-breaking and ideographic spaces).
+TOKENS = [*"模型多卡训练集群选型网络拓扑带宽，。：；（）「」", *"abcXYZ xyz", *"<>&\"'`*_[]()#|\\~!{}%$=+-:;.,/?@^",
+          "\n", "\t", "\u200b", "\u202e", "e\u0301", "😀", "\u3000", "\u00a0", "ＡＢＣ", "<script>alert(1)</script>",
+          "{{ 7*7 }}", "{% raw %}", "<!--", "-->", "]]>", "[x](javascript:alert(1))", "    indented",
+          "[[test-ib-ndr#port_rate]]", "[[test-ib-ndr#port_rate GB/s]]", "InfiniBand", "A" * 70]
+SHORT_LIMIT = 80  # the tightest limit of the short plain-text fields (`name`, a tier row's `said`)
+SHORT_KEYS = {"name", "title", "publisher", "said", "command"}
+COPYABLE = ("cases", "claims", "gpus", "interconnects", "layers", "networks", "pitfalls", "recommendations",
+            "topologies")  # a copy under a new id passes check on its own (no orphan, no tier table)
+
+
+@st.composite
+def texts(draw: st.DrawFn, limit: int = MAX_TEXT) -> str:
+    """A text of 1 to `limit` characters made of TOKENS; long ones repeat a drawn stretch."""
+    stretch = "".join(draw(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=12)))
+    length = draw(st.sampled_from([1, 5, 40, limit // 2, limit]))
+    return (stretch * (length // len(stretch) + 1))[:length]
+
+
+def base_tree() -> Tree:
+    selection = next(f for f in base_files() if f.kind == "selection")
+    return dict(yaml.safe_load(selection.raw))
+
+
+def assemble(tree: Tree, extra: list[SpecFile] = ()) -> list[SpecFile]:  # type: ignore[assignment]
+    """The fixture base with its selection tree replaced by `tree`, and `extra` files replacing
+    or added to its own."""
+    replaced = {f.path for f in extra}
+    files = [f for f in base_files() if f.kind != "selection" and f.path not in replaced]
+    selection = next(f for f in base_files() if f.kind == "selection")
+    raw = yaml.safe_dump(tree, allow_unicode=True, sort_keys=False).encode("utf-8")
+    return [*files, SpecFile(selection.path, selection.kind, selection.stem, raw), *extra]
+
+
+def _counts(tree: Tree) -> list[dict[str, Any]]:
+    return [v for v in tree["variables"] if v["kind"] == "count"]
+
+
+def deepen(tree: Tree, tag: str, answer_at: int, depth: int, variable_at: int = 0) -> Tree:
+    """`depth` questions in a chain before the node answer number `answer_at` leads to; each
+    has one answer covering its (count) variable's whole domain."""
+    tree = copy.deepcopy(tree)
+    answers = [a for q in tree["questions"] for a in q["answers"]]
+    answer = answers[answer_at % len(answers)]
+    variable = _counts(tree)[variable_at % len(_counts(tree))]
+    target = answer["next"]
+    for i in range(depth):
+        node = f"test-gen-{tag}-{i}"
+        answer["next"] = node
+        answer = {"range": {"min": variable.get("min") or 0}, "next": target}
+        tree["questions"].append({"id": node, "ask": {"zh": f"第 {i + 1} 问"}, "variable": variable["id"],
+                                  "answers": [answer]})
+    return tree
+
+
+def widen(tree: Tree, tag: str, leaf_at: int, cuts: list[int], variable_at: int = 0) -> Tree:
+    """The answer that leads to leaf number `leaf_at` leads instead to a new question whose
+    answers split a count variable's domain at `cuts`: the first to the leaf, each other one to
+    a copy of it."""
+    tree = copy.deepcopy(tree)
+    leaf = tree["leaves"][leaf_at % len(tree["leaves"])]
+    variable = _counts(tree)[variable_at % len(_counts(tree))]
+    low = variable.get("min") or 0
+    bounds = [low, *sorted({c for c in cuts if c > low})]
+    question = f"test-gen-{tag}"
+    answers = []
+    for i, start in enumerate(bounds):
+        target = leaf["id"] if i == 0 else f"test-gen-{tag}-{i}"
+        answer: dict[str, Any] = {"range": {"min": start}, "next": target}
+        if i + 1 < len(bounds):
+            answer["range"]["max"] = bounds[i + 1]
+        answers.append(answer)
+        if i:
+            tree["leaves"].append({**copy.deepcopy(leaf), "id": target})
+    for q in tree["questions"]:
+        for a in q["answers"]:
+            if a["next"] == leaf["id"]:
+                a["next"] = question
+    tree["questions"].append({"id": question, "ask": {"zh": "再细分一次？"}, "variable": variable["id"],
+                              "answers": answers})
+    return tree
+
+
+def retext(data: Any, new_text: Any) -> Any:
+    """`data` with every Text (`zh`/`en`) replaced by `new_text(limit)`, and every short plain
+    text by one of at most SHORT_LIMIT characters."""
+    if isinstance(data, dict):
+        return {k: new_text(MAX_TEXT) if k in ("zh", "en") and isinstance(v, str) else
+                new_text(SHORT_LIMIT) if k in SHORT_KEYS and isinstance(v, str) else retext(v, new_text)
+                for k, v in data.items()}
+    if isinstance(data, list):
+        return [retext(v, new_text) for v in data]
+    return data
+
+
+def copy_entity(kind: str, tag: str, new_text: Any) -> SpecFile:
+    """A copy of the base's first entity of `kind` under the id test-gen-<tag>, texts replaced."""
+    original = next(f for f in base_files() if f.kind == kind)
+    data = retext(yaml.safe_load(original.raw), new_text)
+    data["id"] = f"test-gen-{tag}"
+    raw = yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+    return SpecFile(f"specs/{kind}/test-gen-{tag}.yaml", kind, f"test-gen-{tag}", raw)
+
+
+def zeroed_case(denominator: str, row_at: int) -> SpecFile:
+    """The base's first scaling study with a denominator of its derived columns at zero: its
+    GPUs per node (and so its stated GPU count), or one row's single-GPU throughput."""
+    original = next(f for f in base_files() if f.kind == "cases" and b"type: scaling_study" in f.raw)
+    data = yaml.safe_load(original.raw)
+    if denominator == "gpus_per_node":
+        data["gpus_per_node"]["value"] = data["gpus"]["value"] = 0
+    else:
+        data["rows"][row_at % len(data["rows"])]["single_gpu"]["value"] = 0
+    raw = yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+    return SpecFile(original.path, original.kind, original.stem, raw)
+
+
+_SUFFIX_CHARS = st.sampled_from([*"B<>&\"'|*_`\\[]#%", "亿", "😀", "\u200b", " "])
+
+
+@st.composite
+def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
+    """The fixture base after a few drawn edits: deepen, widen, new texts, odd variables, copies,
+    a zero denominator."""
+    tree = base_tree()
+    extra: list[SpecFile] = []
+
+    def new_text(limit: int) -> str:
+        return draw(texts(limit))
+
+    edits = ["deep", "wide", "text", "variable", "copy", "zero"]
+    for step, edit in enumerate(draw(st.lists(st.sampled_from(edits), min_size=1, max_size=4))):
+        tag = f"{edit}{step}"
+        if edit == "deep":
+            tree = deepen(tree, tag, draw(st.integers(0, 50)), draw(st.sampled_from([1, 2, 30, 300])),
+                          draw(st.integers(0, 3)))
+        elif edit == "wide":
+            cuts = draw(st.lists(st.integers(1, 10_000_000), min_size=1, max_size=draw(st.sampled_from([3, 150]))))
+            tree = widen(tree, tag, draw(st.integers(0, 50)), cuts, draw(st.integers(0, 3)))
+        elif edit == "text":
+            tree = retext(tree, new_text)
+        elif edit == "variable":
+            for variable in _counts(tree):
+                variable["suffix"] = "".join(draw(st.lists(_SUFFIX_CHARS, max_size=8)))
+                variable["name"] = {"zh": new_text(MAX_TEXT)}
+        elif edit == "zero":
+            extra.append(zeroed_case(draw(st.sampled_from(["gpus_per_node", "single_gpu"])), draw(st.integers(0, 9))))
+        else:
+            extra.append(copy_entity(draw(st.sampled_from(COPYABLE)), tag, new_text))
+    return assemble(tree, extra)
+
+
+def leaf_anchors(flowchart_md: str) -> tuple[set[str], set[str]]:
+    """The leaf sections the flowchart's SVG links to, and those the page has."""
+    linked = set(re.findall(r'href="#leaf-([a-z0-9-]+)"', flowchart_md))
+    present = set(re.findall(r"\{ #leaf-([a-z0-9-]+) \}", flowchart_md))
+    return linked, present
