@@ -86,8 +86,9 @@ def test_gpt_3_175b_cross_check() -> None:
     """GPT-3 175B (Brown et al. 2020, Table 2.1: 96 layers, d_model 12288, 96 heads, context 2048;
     GPT-2's 50,257-token vocabulary, tied embeddings, biases, LayerNorm, learned positions) has
     174.60B parameters by this count, 0.23 % under the paper's "175.0B": the paper gives no exact
-    count, and the gap is not in the shape (Narayanan et al. 2021's 12lh²(1 + 13/12h + (V + s)/12lh)
-    gives the same 174.6B with V = 51,200)."""
+    count, and the gap is not in the shape: Megatron's count 12lh²(1 + 13/12h + (V + s)/12lh)
+    (Narayanan et al. 2021 Eq. 2, recalled, not re-read for this test) gives the same 174.6B with
+    Megatron's padded V = 51,200."""
     gpt3 = Workload("gpt-3", 175.0e9, 96, 12288, 96, 50257, position_embeddings=2048)
     assert sh.parameters_from_shape(gpt3) == 174_604_259_328.0
     assert abs(sh.parameters_from_shape(gpt3) / 175.0e9 - 1.0) < 0.003
