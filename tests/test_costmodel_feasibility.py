@@ -47,6 +47,39 @@ def test_tensor_parallel_must_divide_heads() -> None:
     assert _codes(workload=replace(WORKLOAD, attention_heads=20, hidden_size=5120), layout=replace(LAYOUT, tensor_parallel=8)) == ["tensor-parallel-heads"]
 
 
+GQA = Workload("gqa", 69e9, 80, 8192, 64, 32000, ffn_hidden_size=28672, kv_heads=8, gated_mlp=True,
+               tied_embeddings=False, linear_biases=False, norm="rmsnorm")
+
+
+def test_a_gqa_swiglu_workload_is_feasible() -> None:
+    """Eight key/value heads and a 28,672-wide SwiGLU MLP split over eight GPUs."""
+    assert _codes(workload=GQA) == []
+
+
+@pytest.mark.parametrize(("workload", "layout", "code"), [
+    (replace(GQA, kv_heads=6), replace(LAYOUT, tensor_parallel=2, pipeline_parallel=1, global_batch_size=16),
+     "kv-heads-heads"),
+    (replace(GQA, kv_heads=4), LAYOUT, "tensor-parallel-kv-heads"),
+    (replace(GQA, ffn_hidden_size=28676), LAYOUT, "tensor-parallel-ffn"),
+])
+def test_tensor_parallelism_must_split_the_block(workload: Workload, layout: Layout, code: str) -> None:
+    """Megatron-LM splits key/value heads and MLP width over the tensor-parallel GPUs; key/value heads
+    must group the query heads evenly."""
+    assert _codes(workload=workload, layout=layout) == [code]
+
+
+@pytest.mark.parametrize(("change", "field", "code"), [
+    ({"kv_heads": 0}, "workload.kv_heads", "count-below-one"),
+    ({"ffn_hidden_size": 0}, "workload.ffn_hidden_size", "count-below-one"),
+    ({"position_embeddings": -1}, "workload.position_embeddings", "negative"),
+    ({"norm": "batchnorm"}, "workload.norm", "norm"),
+])
+def test_workload_fields_out_of_their_domain(change: dict[str, object], field: str, code: str) -> None:
+    """A stated block field outside its domain is a problem naming the field."""
+    result = estimate(replace(GQA, **change), CLUSTER, LAYOUT, ASSUMPTIONS)  # type: ignore[arg-type]
+    assert [(p.code, p.field) for p in result.problems] == [(code, field)]
+
+
 def test_gpus_must_be_a_multiple_of_the_replica() -> None:
     """t × p must divide the GPU count: 3 nodes of 8 cannot hold replicas of 16 GPUs."""
     assert _codes(cluster=replace(CLUSTER, node_count=3)) == ["gpus-indivisible"]

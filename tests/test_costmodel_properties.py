@@ -33,11 +33,15 @@ def configs(draw: st.DrawFn) -> Config:
     t = draw(st.sampled_from([d for d in (1, 2, 4, 8) if g % d == 0]))
     p = draw(st.sampled_from([1, 2, 3, 4]))
     nodes = draw(st.integers(1, 8))
-    heads = t * draw(st.integers(1, 8))
+    groups = draw(st.integers(1, 8))
+    heads = t * groups
     hidden = heads * draw(st.sampled_from([32, 64, 128]))
     layers = p * draw(st.integers(1, 12))
     psi = 12.0 * layers * hidden * hidden * draw(st.floats(1.0, 1.5))
-    workload = Workload("w", psi, layers, hidden, heads, draw(st.integers(1000, 130000)))
+    kv = draw(st.one_of(st.none(), st.sampled_from([t * d for d in range(1, groups + 1) if groups % d == 0])))
+    ffn = draw(st.one_of(st.none(), st.integers(2, 6).map(lambda k: k * hidden)))
+    workload = Workload("w", psi, layers, hidden, heads, draw(st.integers(1000, 130000)), ffn_hidden_size=ffn,
+                        kv_heads=kv, gated_mlp=draw(st.booleans()), tied_embeddings=draw(st.booleans()))
     gpu = GpuSpec("g", draw(st.floats(8e9, 200e9)), draw(st.floats(1e13, 3e15)), draw(st.floats(1e13, 6e15)))
     node = Node("n", gpu, g, draw(st.floats(8e9, 1e12)), draw(st.integers(1, 8)), draw(st.floats(1e9, 1e11)))
     cluster = Cluster(node, nodes, draw(st.floats(0.25, 1.0)))
@@ -83,8 +87,8 @@ def test_more_zero_never_needs_more_memory(config: Config) -> None:
 @SETTINGS
 @given(configs())
 def test_recomputation_trades_memory_for_time(config: Config) -> None:
-    """none → selective → full never needs more activation memory (t ≤ 8 < 17, where 34/t ≥ 2) and
-    never takes less time."""
+    """none → selective → full never needs more activation memory (selective with sequence
+    parallelism keeps sbh(10 + 24r)/t ≥ 2sbh, as r ≥ 1/2 and t ≤ 8) and never takes less time."""
     workload, cluster, layout, assumptions = config
     runs = [_run((workload, cluster, replace(layout, recompute=mode), assumptions))
             for mode in ("none", "selective", "full")]
@@ -92,6 +96,18 @@ def test_recomputation_trades_memory_for_time(config: Config) -> None:
     seconds = [run.step.step_s for run in runs]
     assert _non_increasing(memory)
     assert _non_increasing(seconds[::-1])
+
+
+@SETTINGS
+@given(configs())
+def test_fewer_key_value_heads_never_cost_more(config: Config) -> None:
+    """Grouping the query heads onto fewer key/value heads (down to one per tensor-parallel GPU)
+    narrows K and V, so activation memory and compute time never grow."""
+    workload, cluster, layout, assumptions = config
+    fewest = replace(workload, kv_heads=layout.tensor_parallel)
+    runs = [_run((w, cluster, layout, assumptions)) for w in (workload, fewest)]
+    assert _non_increasing([run.memory.activations_bytes for run in runs])
+    assert _non_increasing([run.step.compute_s for run in runs])
 
 
 @SETTINGS

@@ -5,7 +5,8 @@ Pure functions over plain floats, no I/O and no imports from the rest of the gen
 adapter builds the inputs from the knowledge base. `estimate` gives the numbers; `explain` gives
 the same numbers as chains of figures (inputs, formula, value) for a page or the CLI.
 
-Modules: `inputs` (the records), `feasibility` (problems), `memory`, `compute`, `collectives`,
+Modules: `inputs` (the records), `shape` (a block's width ratio and parameter count, for GPT- and
+Llama-style blocks), `feasibility` (problems), `memory`, `compute`, `collectives`,
 `traffic` (what each parallelism sends), `step` (schedule, overlap, outputs), `model` (the fast
 path), `chain` and `explain` (the figures behind each output), `grid` (the benchmark's grid).
 """
@@ -15,10 +16,12 @@ from __future__ import annotations
 from .chain import Figure, Formula, explain_lines, walk
 from .explain import explain
 from .feasibility import Problem, check
-from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Precision, Recompute, Workload
+from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Norm, Precision, Recompute, Workload
 from .model import Estimate, Result, estimate
+from .shape import parameters_chain, parameters_from_shape
 
 __all__ = [
-    "Assumptions", "Cluster", "Estimate", "Figure", "Formula", "GpuSpec", "Layout", "Node", "Precision",
-    "Problem", "Recompute", "Result", "Workload", "check", "estimate", "explain", "explain_lines", "walk",
+    "Assumptions", "Cluster", "Estimate", "Figure", "Formula", "GpuSpec", "Layout", "Node", "Norm", "Precision",
+    "Problem", "Recompute", "Result", "Workload", "check", "estimate", "explain", "explain_lines",
+    "parameters_chain", "parameters_from_shape", "walk",
 ]

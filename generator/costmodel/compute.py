@@ -20,6 +20,13 @@ model FLOPs (MFU as defined by Chowdhery et al. 2022, PaLM, appendix B):
 - full: 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)) (Narayanan et al. 2021, Eq. 3), one more forward
   pass of every layer (not of the logit layer).
 
+Llama-style blocks (grouped-query attention, SwiGLU MLP, any MLP width): the 12·L·h² weights
+become 12·L·h²·r with r the block's width ratio (`shape.py`: r = (2h + 2h_kv + n·f) ÷ (12h)),
+so 72·B·s·L·h²·(1 + …) becomes 72·B·s·L·h²·(r + s/(6h) + V/(12Lh)) and the full-recomputation
+form 96·B·s·L·h²·(r + s/(6h) + V/(16Lh)). What stays: the attention term s/(6h), because every
+query head scores every key whatever the number of key/value heads, and the logit term. r = 1
+for the GPT block, so its figures are unchanged bit for bit (r is the parameter's default).
+
 Per GPU, the FLOPs of a micro-batch are split evenly over the t·p GPUs of a model replica (the
 logit layer is counted as spread over the stages). Time = FLOPs ÷ (dense peak × mfu).
 """
@@ -47,21 +54,24 @@ class Compute:
     microbatch_s: float
 
 
-@formula("72·B·s·L·h²·(1 + s/(6h) + V/(12Lh))", "B s L h V", NARAYANAN + "; " + KORTHIKANTI + " (model FLOPs)")
-def model_flop(batch: float, s: float, layers: float, h: float, vocabulary: float) -> float:
-    return 72.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
+@formula("72·B·s·L·h²·(r + s/(6h) + V/(12Lh))", "B s L h V r",
+         NARAYANAN + "; " + KORTHIKANTI + " (model FLOPs); r: shape.py")
+def model_flop(batch: float, s: float, layers: float, h: float, vocabulary: float, ratio: float = 1.0) -> float:
+    return 72.0 * batch * s * layers * h * h * (ratio + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
 
 
-@formula("72·B·s·L·h²·(1 + s/(6h) + V/(12Lh)) + 4·B·s²·L·h", "B s L h V",
+@formula("72·B·s·L·h²·(r + s/(6h) + V/(12Lh)) + 4·B·s²·L·h", "B s L h V r",
          "Korthikanti et al. 2022 §5 (selective recomputation repeats the attention core's forward)")
-def selective_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float) -> float:
-    return (72.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
+def selective_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float,
+                             ratio: float = 1.0) -> float:
+    return (72.0 * batch * s * layers * h * h * (ratio + s / (6.0 * h) + vocabulary / (12.0 * layers * h))
             + 4.0 * batch * s * s * layers * h)
 
 
-@formula("96·B·s·L·h²·(1 + s/(6h) + V/(16Lh))", "B s L h V", "Narayanan et al. 2021 Eq. 3 (full recomputation)")
-def full_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float) -> float:
-    return 96.0 * batch * s * layers * h * h * (1.0 + s / (6.0 * h) + vocabulary / (16.0 * layers * h))
+@formula("96·B·s·L·h²·(r + s/(6h) + V/(16Lh))", "B s L h V r", "Narayanan et al. 2021 Eq. 3 (full recomputation)")
+def full_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float,
+                        ratio: float = 1.0) -> float:
+    return 96.0 * batch * s * layers * h * h * (ratio + s / (6.0 * h) + vocabulary / (16.0 * layers * h))
 
 
 EXECUTED_FLOP = {"none": model_flop, "selective": selective_recompute_flop, "full": full_recompute_flop}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from . import collectives as co
 from . import compute as cp
 from . import memory as me
+from . import shape as sh
 from . import step as st
 from . import traffic as tr
 from .chain import Figure, derive, given
@@ -39,15 +40,16 @@ class _Leaves:
     gpus: Figure
     peak: Figure
     mfu: Figure
+    r: Figure
 
 
 def _leaves(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> _Leaves:
     g = cluster.node.gpus_per_node
+    h = given("workload.hidden_size", "1", workload.hidden_size, "workload")
+    a = given("workload.attention_heads", "1", workload.attention_heads, "workload")
     return _Leaves(
         given("workload.parameter_count", "1", workload.parameter_count, "workload"),
-        given("workload.layers", "1", workload.layers, "workload"),
-        given("workload.hidden_size", "1", workload.hidden_size, "workload"),
-        given("workload.attention_heads", "1", workload.attention_heads, "workload"),
+        given("workload.layers", "1", workload.layers, "workload"), h, a,
         given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload"),
         given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout"),
         given("layout.pipeline_parallel", "1", layout.pipeline_parallel, "layout"),
@@ -59,6 +61,7 @@ def _leaves(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
         given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
         given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
         given("assumptions.mfu", "1", assumptions.mfu, "assumption"),
+        sh.width_ratio_chain(workload, h, a),
     )
 
 
@@ -92,7 +95,7 @@ def _memory(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
         out[key] = (derive(key, "B", me.partitioned_bytes, psi, bytes_each, x.d) if partitioned
                     else derive(key, "B", me.replicated_bytes, psi, bytes_each))
     per_layer = derive("memory.activation_per_layer_bytes", "B",
-                       me.ACTIVATIONS_PER_LAYER[(layout.recompute, layout.sequence_parallel)], x.s, x.b, x.h, x.a, x.t)
+                       me.ACTIVATIONS_PER_LAYER[(layout.recompute, layout.sequence_parallel)], x.s, x.b, x.h, x.a, x.t, x.r)
     held = derive("memory.activation_layers_held", "1", me.activation_layers_held, x.L, x.p, m)
     out["memory.activations_bytes"] = derive("memory.activations_bytes", "B", me.activations_held, per_layer, held)
     out["memory.total_bytes"] = derive("memory.total_bytes", "B", me.total_bytes, out["memory.weights_bytes"],
@@ -109,16 +112,17 @@ def _memory(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
 
 def _compute(layout: Layout, x: _Leaves) -> dict[str, Figure]:
     model_mb = derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu,
-                      derive("model_flop_per_microbatch", "FLOP", cp.model_flop, x.b, x.s, x.L, x.h, x.V), x.t, x.p)
+                      derive("model_flop_per_microbatch", "FLOP", cp.model_flop, x.b, x.s, x.L, x.h, x.V, x.r),
+                      x.t, x.p)
     executed_mb = derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu,
                          derive("executed_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute],
-                                x.b, x.s, x.L, x.h, x.V), x.t, x.p)
+                                x.b, x.s, x.L, x.h, x.V, x.r), x.t, x.p)
     forward = derive("compute.forward_s", "s", cp.seconds_at_rate,
                      derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop, model_mb), x.peak, x.mfu)
     microbatch = derive("compute.microbatch_s", "s", cp.seconds_at_rate, executed_mb, x.peak, x.mfu)
     return {
         "compute.model_flop_per_step": derive("compute.model_flop_per_step", "FLOP", cp.model_flop,
-                                              x.B, x.s, x.L, x.h, x.V),
+                                              x.B, x.s, x.L, x.h, x.V, x.r),
         "compute.forward_s": forward,
         "compute.backward_s": derive("compute.backward_s", "s", cp.backward_s, microbatch, forward),
         "compute.microbatch_s": microbatch,

@@ -2,7 +2,8 @@
 
 Two kinds of problem, each with a stable code: a value outside its domain (a count below 1, a
 fraction outside [0, 1], a rate that is not positive), and a layout that cannot be placed on the
-cluster (tensor parallelism that leaves a node or does not divide the heads, pipeline
+cluster (tensor parallelism that leaves a node or does not divide the heads, the key/value
+heads or the MLP width as Megatron-LM requires, key/value heads that do not group the heads, pipeline
 parallelism that does not divide the layers, a GPU count that t·p does not divide, a global
 batch that N_d·b does not divide, a data-parallel group that does not map evenly onto nodes,
 FP8 on a GPU without an FP8 rate). Layout checks run only once the values are in their domains,
@@ -57,6 +58,14 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     yield from _positive("workload.parameter_count", workload.parameter_count)
     for name in ("layers", "hidden_size", "attention_heads", "vocabulary_size"):
         yield from _at_least_one(f"workload.{name}", getattr(workload, name))
+    for name in ("ffn_hidden_size", "kv_heads"):
+        if getattr(workload, name) is not None:
+            yield from _at_least_one(f"workload.{name}", getattr(workload, name))
+    if workload.position_embeddings < 0:
+        yield Problem("negative", "workload.position_embeddings",
+                      f"workload.position_embeddings is {workload.position_embeddings}; it must not be negative")
+    if workload.norm not in ("layernorm", "rmsnorm"):
+        yield Problem("norm", "workload.norm", f"norm {workload.norm!r} is not layernorm or rmsnorm")
     yield from _positive("gpu.memory_capacity_bytes", gpu.memory_capacity_bytes)
     yield from _positive("gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s)
     yield from _at_least_one("node.gpus_per_node", node.gpus_per_node)
@@ -98,12 +107,7 @@ def _placement(workload: Workload, cluster: Cluster, layout: Layout) -> Iterator
     elif g % t:
         yield Problem("tensor-parallel-splits-node", "layout.tensor_parallel",
                       f"tensor parallel {t} does not divide the {g} GPUs of a node")
-    if workload.attention_heads % t:
-        yield Problem("tensor-parallel-heads", "layout.tensor_parallel",
-                      f"tensor parallel {t} does not divide the {workload.attention_heads} attention heads")
-    if workload.hidden_size % workload.attention_heads:
-        yield Problem("heads-hidden", "workload.attention_heads",
-                      f"{workload.attention_heads} heads do not divide the hidden size {workload.hidden_size}")
+    yield from _shape(workload, t)
     if workload.layers % p:
         yield Problem("pipeline-layers", "layout.pipeline_parallel",
                       f"pipeline parallel {p} does not divide the {workload.layers} layers")
@@ -114,6 +118,27 @@ def _placement(workload: Workload, cluster: Cluster, layout: Layout) -> Iterator
                       f"the {gpus} GPUs are not a multiple of tensor × pipeline parallel = {t * p}")
         return
     yield from _data_parallel(cluster, layout, gpus // (t * p))
+
+
+def _shape(workload: Workload, t: int) -> Iterator[Problem]:
+    """The block must split over t GPUs: heads, key/value heads and MLP width (checked only when
+    stated, since the defaults follow from the heads and the hidden size)."""
+    heads, kv, ffn = workload.attention_heads, workload.kv_heads, workload.ffn_hidden_size
+    if heads % t:
+        yield Problem("tensor-parallel-heads", "layout.tensor_parallel",
+                      f"tensor parallel {t} does not divide the {heads} attention heads")
+    if workload.hidden_size % heads:
+        yield Problem("heads-hidden", "workload.attention_heads",
+                      f"{heads} heads do not divide the hidden size {workload.hidden_size}")
+    if kv is not None and heads % kv:
+        yield Problem("kv-heads-heads", "workload.kv_heads",
+                      f"{kv} key/value heads do not divide the {heads} attention heads into equal groups")
+    if kv is not None and kv % t:
+        yield Problem("tensor-parallel-kv-heads", "layout.tensor_parallel",
+                      f"tensor parallel {t} does not divide the {kv} key/value heads")
+    if ffn is not None and ffn % t:
+        yield Problem("tensor-parallel-ffn", "layout.tensor_parallel",
+                      f"tensor parallel {t} does not divide the MLP width {ffn}")
 
 
 def _data_parallel(cluster: Cluster, layout: Layout, data_parallel: int) -> Iterator[Problem]:

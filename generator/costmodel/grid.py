@@ -36,11 +36,14 @@ def synthetic_nodes() -> tuple[Node, ...]:
 
 
 def synthetic_workloads() -> tuple[Workload, ...]:
-    """GPT-style shapes of about 1.3, 13 and 70 billion parameters."""
+    """Two GPT-style shapes of about 1.3 and 13 billion parameters, and a 69-billion-parameter one
+    with grouped-query attention (8 key/value heads) and a SwiGLU MLP, so that the grid exercises
+    both kinds of block."""
     return (
         Workload("gpt-1.3b", 1.3e9, 24, 2048, 16, 50257),
         Workload("gpt-13b", 13e9, 40, 5120, 40, 50257),
-        Workload("gpt-70b", 70e9, 80, 8192, 64, 50257),
+        Workload("gqa-swiglu-69b", 69e9, 80, 8192, 64, 32000, ffn_hidden_size=28672, kv_heads=8,
+                 gated_mlp=True, tied_embeddings=False, linear_biases=False, norm="rmsnorm"),
     )
 
 

@@ -22,11 +22,30 @@ Precision = Literal["bf16", "fp8"]
 16-bit mixed precision either way (FP8 recipes keep 16-bit weights and FP32 master copies)."""
 
 
+Norm = Literal["layernorm", "rmsnorm"]
+"""The block's normalisation: LayerNorm has a scale and a bias per channel (GPT-2/3, Megatron
+GPT), RMSNorm a scale only (Zhang and Sennrich 2019; Llama). It only changes the parameter count."""
+
+
 @dataclass(frozen=True)
 class Workload:
-    """A GPT-style decoder: `layers` blocks of multi-head attention (`attention_heads` heads)
-    and a 4h MLP, as in Narayanan et al. 2021 and Korthikanti et al. 2022. `parameter_count` (Ψ)
-    drives the memory and gradient traffic; the shape drives FLOPs and activations."""
+    """A decoder-only transformer: `layers` blocks of self-attention and an MLP.
+
+    The defaults describe the GPT block of Narayanan et al. 2021 and Korthikanti et al. 2022,
+    for which every result of the model is the one computed before these fields existed:
+    `ffn_hidden_size` None means 4h; `kv_heads` None means multi-head attention (as many key/value
+    heads as query heads); `gated_mlp` False means two MLP matrices (h×f and f×h) around a GeLU;
+    `tied_embeddings` True means the output layer reuses the input embedding (Megatron's GPT);
+    `linear_biases`, `norm` and `position_embeddings` (rows of a learned absolute position table,
+    0 for rotary embeddings) only enter `shape.parameters_from_shape`.
+
+    A Llama block (Touvron et al. 2023; Llama 3 paper §3.2) sets `kv_heads` below the heads
+    (grouped-query attention), `gated_mlp` True (SwiGLU: three h×f matrices), `tied_embeddings`
+    False, `linear_biases` False and `norm` "rmsnorm". Head width is h ÷ `attention_heads` for
+    queries and keys/values alike, as in every model the knowledge base holds.
+
+    `parameter_count` (Ψ) drives the model states and the data-parallel traffic; it is stated, not
+    derived, so that a published count can be checked against `shape.parameters_from_shape`."""
 
     name: str
     parameter_count: float
@@ -34,6 +53,13 @@ class Workload:
     hidden_size: int
     attention_heads: int
     vocabulary_size: int
+    ffn_hidden_size: int | None = None
+    kv_heads: int | None = None
+    gated_mlp: bool = False
+    tied_embeddings: bool = True
+    linear_biases: bool = True
+    norm: Norm = "layernorm"
+    position_embeddings: int = 0
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,16 @@ Pipeline parallelism (§4.2.3, Eq. 5): under 1F1B the first stage holds L/p laye
 micro-batches in flight, L layers' worth whatever p is; with m < p micro-batches only m are in
 flight, so we use L/p · min(p, m). Ignored as Eq. 5 does: the embedding dropout and the output
 layer's activations, and the working set of recomputing one layer under full recomputation.
+
+Llama-style blocks: Table 2's 24/t term (Q and K 4sbh, V 2sbh, projection input 2sbh, GeLU
+input and output 16sbh) becomes 24r/t with r the block's width ratio (`shape.py`): K and V are
+h_kv wide under grouped-query attention, and a SwiGLU MLP stores 3f (Megatron-LM's fused SwiGLU
+saves its 2f-wide input, the down projection its f-wide input) where the GeLU MLP stores 2f. So
+Eq. 2 becomes sbh(10 + 24r/t + 5as/(ht)) and Eq. 4 sbh((10 + 24r)/t + 5as/(ht)). Unchanged: the
+10sbh that tensor parallelism does not split (two norm inputs, the attention and MLP inputs, two
+dropout masks), kept although Llama trains without dropout (an overestimate of 2sbh), and the
+5as²b of the attention core, which has one score matrix per query head. r = 1 for the GPT block
+(the parameter's default): 10 + 24·1 = 34, so every Table 2 row is computed as before, bit for bit.
 """
 
 from __future__ import annotations
@@ -65,28 +75,28 @@ def partitions(zero_stage: int) -> tuple[bool, bool, bool]:
     return zero_stage >= 3, zero_stage >= 2, zero_stage >= 1
 
 
-@formula("sbh(10 + 24/t + 5as/(ht))", "s b h a t", KORTHIKANTI + ", tensor parallel (Eq. 2)")
-def activations_tensor_parallel(s: float, b: float, h: float, a: float, t: float) -> float:
-    return s * b * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t))
+@formula("sbh(10 + 24r/t + 5as/(ht))", "s b h a t r", KORTHIKANTI + ", tensor parallel (Eq. 2)")
+def activations_tensor_parallel(s: float, b: float, h: float, a: float, t: float, r: float = 1.0) -> float:
+    return s * b * h * (10.0 + 24.0 * r / t + 5.0 * a * s / (h * t))
 
 
-@formula("sbh(34/t + 5as/(ht))", "s b h a t", KORTHIKANTI + ", tensor + sequence parallel (Eq. 4)")
-def activations_sequence_parallel(s: float, b: float, h: float, a: float, t: float) -> float:
-    return s * b * h * (34.0 / t + 5.0 * a * s / (h * t))
+@formula("sbh((10 + 24r)/t + 5as/(ht))", "s b h a t r", KORTHIKANTI + ", tensor + sequence parallel (Eq. 4)")
+def activations_sequence_parallel(s: float, b: float, h: float, a: float, t: float, r: float = 1.0) -> float:
+    return s * b * h * ((10.0 + 24.0 * r) / t + 5.0 * a * s / (h * t))
 
 
-@formula("sbh(10 + 24/t)", "s b h a t", KORTHIKANTI + ", tensor parallel + selective recomputation")
-def activations_selective(s: float, b: float, h: float, a: float, t: float) -> float:
-    return s * b * h * (10.0 + 24.0 / t)
+@formula("sbh(10 + 24r/t)", "s b h a t r", KORTHIKANTI + ", tensor parallel + selective recomputation")
+def activations_selective(s: float, b: float, h: float, a: float, t: float, r: float = 1.0) -> float:
+    return s * b * h * (10.0 + 24.0 * r / t)
 
 
-@formula("sbh(34/t)", "s b h a t", KORTHIKANTI + ", tensor + sequence parallel + selective recomputation")
-def activations_selective_sequence_parallel(s: float, b: float, h: float, a: float, t: float) -> float:
-    return s * b * h * (34.0 / t)
+@formula("sbh((10 + 24r)/t)", "s b h a t r", KORTHIKANTI + ", tensor + sequence parallel + selective recomputation")
+def activations_selective_sequence_parallel(s: float, b: float, h: float, a: float, t: float, r: float = 1.0) -> float:
+    return s * b * h * ((10.0 + 24.0 * r) / t)
 
 
-@formula("2sbh (each layer's input only)", "s b h a t", KORTHIKANTI + ", full recomputation")
-def activations_full_recompute(s: float, b: float, h: float, a: float, t: float) -> float:
+@formula("2sbh (each layer's input only)", "s b h a t r", KORTHIKANTI + ", full recomputation")
+def activations_full_recompute(s: float, b: float, h: float, a: float, t: float, r: float = 1.0) -> float:
     return 2.0 * s * b * h
 
 
@@ -98,7 +108,7 @@ ACTIVATIONS_PER_LAYER = {
     ("full", False): activations_full_recompute,
     ("full", True): activations_full_recompute,
 }
-"""Table 2 by (recompute, sequence parallel). With t = 1 every row reduces to Eq. 1,
+"""Table 2 by (recompute, sequence parallel). With t = 1 and r = 1 every row reduces to Eq. 1,
 sbh(34 + 5as/h), except full recomputation."""
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from . import collectives as co
 from . import compute as cp
 from . import memory as me
+from . import shape as sh
 from . import step as st
 from . import traffic as tr
 from .chain import formula
@@ -79,7 +80,7 @@ def memory_per_gpu(workload: Workload, cluster: Cluster, layout: Layout, assumpt
     weights, gradients, optimizer = states
     per_layer = me.ACTIVATIONS_PER_LAYER[(layout.recompute, layout.sequence_parallel)](
         float(layout.sequence_length), float(layout.micro_batch_size), float(workload.hidden_size),
-        float(workload.attention_heads), t)
+        float(workload.attention_heads), t, sh.width_ratio_of(workload))
     held = me.activation_layers_held(float(workload.layers), p, microbatches)
     activations = me.activations_held(per_layer, held)
     total = me.total_bytes(weights, gradients, optimizer, activations)
@@ -97,10 +98,10 @@ def compute(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     s, b = float(layout.sequence_length), float(layout.micro_batch_size)
     layers, h, v = float(workload.layers), float(workload.hidden_size), float(workload.vocabulary_size)
     t, p = float(layout.tensor_parallel), float(layout.pipeline_parallel)
-    peak = peak_flop_per_s(cluster, layout)
-    per_step = cp.model_flop(float(layout.global_batch_size), s, layers, h, v)
-    model_mb = cp.per_gpu(cp.model_flop(b, s, layers, h, v), t, p)
-    executed_mb = cp.per_gpu(cp.EXECUTED_FLOP[layout.recompute](b, s, layers, h, v), t, p)
+    peak, r = peak_flop_per_s(cluster, layout), sh.width_ratio_of(workload)
+    per_step = cp.model_flop(float(layout.global_batch_size), s, layers, h, v, r)
+    model_mb = cp.per_gpu(cp.model_flop(b, s, layers, h, v, r), t, p)
+    executed_mb = cp.per_gpu(cp.EXECUTED_FLOP[layout.recompute](b, s, layers, h, v, r), t, p)
     forward = cp.seconds_at_rate(cp.forward_flop(model_mb), peak, assumptions.mfu)
     microbatch = cp.seconds_at_rate(executed_mb, peak, assumptions.mfu)
     return cp.Compute(peak, per_step, model_mb, executed_mb, forward, cp.backward_s(microbatch, forward), microbatch)

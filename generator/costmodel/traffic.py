@@ -14,12 +14,15 @@ Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 �
 and micro-batch two all-reduces in the forward and two in the backward pass, of b·s·h 16-bit
 values, over the t GPUs on the scale-up link; sequence parallelism turns each into a
 reduce-scatter plus an all-gather of the same volume (the same α-β time); full recomputation
-repeats the forward pass's two.
+repeats the forward pass's two. Grouped-query attention and gated MLPs change none of this: the
+all-reduced tensors are the outputs of the row-parallel layers (the attention's output projection
+and the MLP's down projection), b·s·h whatever the key/value heads and the MLP width.
 
 Pipeline parallel (Narayanan et al. 2021 §2.2 and §4.1): per micro-batch, a stage sends its
 output activations forward and receives their gradients back, b·s·h 16-bit values, each GPU of
 the tensor-parallel group sending its 1/t share (the scatter/gather optimisation). Both
-transfers sit on the critical path. They cross the network when the pipeline spans nodes; the
+transfers sit on the critical path (b·s·h for any block shape: a stage's output is the residual
+stream). They cross the network when the pipeline spans nodes; the
 slowest boundary sets the pace, and each GPU then has its 1/g share of the node's NICs, as for the
 data-parallel collectives.
 """
