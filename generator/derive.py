@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from enum import Enum
 from fractions import Fraction
-from typing import Any
 
 from .figures import Figure, stated_figures
-from .knowledge import KnowledgeBase, Loaded
+from .knowledge import KnowledgeBase, Loaded, T
+from .model.entities import Gpu, Network, Nvlink, Nvswitch, Pcie, ScalingStudy
 from .units import convert_direction, fmt_number
 
 
@@ -27,11 +28,23 @@ def _show(fig: Figure) -> str:
     return f"{fmt_number(fig.shown)} {fig.unit}".strip()
 
 
-def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, **changes: Any) -> Figure:
-    """`base` with the derived value and formula, and no place, tolerance or (unless `changes`
-    says otherwise) other change."""
-    return replace(base, name=name, value=value, unit=unit, path=None, formula=formula, tolerance=Fraction(0),
-                   tolerance_pct=None, **changes)
+class _Keep(Enum):
+    """A field of a derived figure that stays as in the figure it is derived from."""
+
+    KEEP = 0
+
+
+_KEEP = _Keep.KEEP
+
+
+def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, *, entity: str | None = None,
+             dimension: str | None = None, direction: str | None | _Keep = _KEEP, scope: str | None | _Keep = _KEEP,
+             source: str | None | _Keep = _KEEP) -> Figure:
+    """`base` with the derived value and formula, and no place or tolerance; entity, dimension,
+    direction, scope and source as `base` has them unless given."""
+    return Figure(entity or base.entity, name, value, dimension or base.dimension, unit,
+                  base.direction if direction is _KEEP else direction, base.scope if scope is _KEEP else scope,
+                  base.source if source is _KEEP else source, formula=formula)
 
 
 class FigureIndex:
@@ -41,11 +54,20 @@ class FigureIndex:
             e.id: stated_figures(e.id, e.nodes, e.file.data) for e in kb if e.kind != "sources"
         }
         self.derivations: dict[str, list[Derivation]] = {}
-        # Order matters: GPUs and switches read the totals of the NVLink generations.
-        for kind in ("interconnects", "networks", "gpus", "cases"):
-            for entity in kb.of_kind(kind):
-                if all(f.usable for f in self.stated[entity.id].values()):
-                    self.derivations[entity.id] = list(_DERIVERS[kind](entity, self))
+        # Order matters: GPUs read the bidirectional rate of their PCIe generation.
+        self._derive(kb.of_type(Pcie), _pcie)
+        self._derive(kb.of_type(Nvlink), _nvlink)
+        self._derive(kb.of_type(Nvswitch), _nvswitch)
+        self._derive(kb.of_type(Network), _network)
+        self._derive(kb.of_type(Gpu), _gpu)
+        self._derive(kb.of_type(ScalingStudy), _case)
+
+    def _derive(self, entities: list[Loaded[T]], derive: Callable[[T, FigureIndex], Iterator[Derivation]]) -> None:
+        """The figures that follow from each entity's, for those whose stated figures are all
+        usable (a figure in a wrong unit is reported by the units rule, and derives nothing)."""
+        for entity in entities:
+            if all(f.usable for f in self.stated[entity.id].values()):
+                self.derivations[entity.id] = list(derive(entity.model, self))
 
     def get(self, ref: str) -> Figure | None:
         entity_id, _, name = ref.partition("#")
@@ -68,50 +90,52 @@ class FigureIndex:
         return sorted(names)
 
 
-def _pcie(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
-    m, s = e.model, ix.stated[e.id]
-    if m.type == "pcie":
-        rate, lanes = s["transfer_rate"], m.lanes.value
-        enc = m.encoding
-        per_dir = rate.value * lanes * Fraction(enc.payload_bits, enc.total_bits)
-        formula = f"{_show(rate)} × {lanes} lanes × {enc.payload_bits}/{enc.total_bits} ({enc.name}) ÷ 8"
-        base = replace(rate, dimension="data_rate", scope="per_link", source=None)
-        yield Derivation(_derived(base, "per_direction", per_dir, "GB/s", formula, direction="per_direction"),
-                         "arithmetic-pcie-bandwidth")
-        yield Derivation(_derived(base, "bidirectional", per_dir * 2, "GB/s", f"2 × ({formula})",
-                                  direction="bidirectional"), "arithmetic-pcie-bandwidth")
-    elif m.type == "nvlink":
-        per_link, links = s["per_link"], m.links_per_gpu.value
-        total = convert_direction(per_link.value * links, per_link.direction, "bidirectional")
+def _pcie(m: Pcie, ix: FigureIndex) -> Iterator[Derivation]:
+    rate, lanes = ix.stated[m.id]["transfer_rate"], m.lanes.value
+    enc = m.encoding
+    per_dir = rate.value * lanes * Fraction(enc.payload_bits, enc.total_bits)
+    formula = f"{_show(rate)} × {lanes} lanes × {enc.payload_bits}/{enc.total_bits} ({enc.name}) ÷ 8"
+    base = replace(rate, dimension="data_rate", scope="per_link", source=None)
+    yield Derivation(_derived(base, "per_direction", per_dir, "GB/s", formula, direction="per_direction"),
+                     "arithmetic-pcie-bandwidth")
+    yield Derivation(_derived(base, "bidirectional", per_dir * 2, "GB/s", f"2 × ({formula})",
+                              direction="bidirectional"), "arithmetic-pcie-bandwidth")
+
+
+def _nvlink(m: Nvlink, ix: FigureIndex) -> Iterator[Derivation]:
+    per_link, links = ix.stated[m.id]["per_link"], m.links_per_gpu.value
+    total = convert_direction(per_link.value * links, per_link.direction, "bidirectional")
+    if total is not None:
+        formula = f"{links} links × {_show(per_link)} ({per_link.direction})"
+        yield Derivation(_derived(per_link, "total", total, "GB/s", formula, direction="bidirectional",
+                                  scope="per_gpu", source=None), "arithmetic-nvlink-total")
+
+
+def _nvswitch(m: Nvswitch, ix: FigureIndex) -> Iterator[Derivation]:
+    # From the NVLink generation's own links and per-link rate, so that a wrong stated total
+    # there is reported once, where it is written, and does not ripple into every switch.
+    link = ix.kb.get(m.nvlink, Nvlink)
+    link_rate = ix.stated.get(m.nvlink, {}).get("per_link")
+    if link is not None and link_rate is not None:
+        links = link.model.links_per_gpu.value
+        total = convert_direction(link_rate.value * links, link_rate.direction, "bidirectional")
         if total is not None:
-            formula = f"{links} links × {_show(per_link)} ({per_link.direction})"
-            yield Derivation(_derived(per_link, "total", total, "GB/s", formula, direction="bidirectional",
-                                      scope="per_gpu", source=None), "arithmetic-nvlink-total")
-    elif m.type == "nvswitch":
-        # From the NVLink generation's *derived* total, so that a wrong stated total there is
-        # reported once, where it is written, and does not ripple into every switch.
-        link = ix.kb.get(m.nvlink)
-        link_rate = ix.stated.get(m.nvlink, {}).get("per_link")
-        if link is not None and getattr(link.model, "type", None) == "nvlink" and link_rate is not None:
-            links = link.model.links_per_gpu.value
-            total = convert_direction(link_rate.value * links, link_rate.direction, "bidirectional")
-            if total is not None:
-                formula = (f"every NVLink of the GPU goes to the switches: {m.nvlink} "
-                           f"{links} links × {_show(link_rate)} ({link_rate.direction})")
-                yield Derivation(_derived(link_rate, "per_gpu", total, "GB/s", formula,
-                                          entity=e.id, direction="bidirectional", scope="per_gpu",
-                                          source=None), "arithmetic-nvswitch-per-gpu")
+            formula = (f"every NVLink of the GPU goes to the switches: {m.nvlink} "
+                       f"{links} links × {_show(link_rate)} ({link_rate.direction})")
+            yield Derivation(_derived(link_rate, "per_gpu", total, "GB/s", formula, entity=m.id,
+                                      direction="bidirectional", scope="per_gpu", source=None),
+                             "arithmetic-nvswitch-per-gpu")
 
 
-def _network(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
-    lane, lanes = ix.stated[e.id]["lane_rate"], e.model.lanes.value
+def _network(m: Network, ix: FigureIndex) -> Iterator[Derivation]:
+    lane, lanes = ix.stated[m.id]["lane_rate"], m.lanes.value
     formula = f"{lanes} lanes × {_show(lane)}"
     yield Derivation(_derived(lane, "port_rate", lane.value * lanes, lane.unit, formula, scope="per_port",
                               source=None), "arithmetic-port-rate")
 
 
-def _gpu(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
-    m, s = e.model, ix.stated[e.id]
+def _gpu(m: Gpu, ix: FigureIndex) -> Iterator[Derivation]:
+    s = ix.stated[m.id]
     if "memory.bus_width" in s and "memory.pin_rate" in s:
         width, pin = s["memory.bus_width"], s["memory.pin_rate"]
         yield Derivation(_derived(pin, "memory.bandwidth", width.value * pin.value, "GB/s",
@@ -129,19 +153,19 @@ def _gpu(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
             if total is not None:
                 yield Derivation(_derived(per_link, "nvlink.bandwidth", total, "GB/s",
                                           f"{m.nvlink.links.value} links × {_show(per_link)} ({per_link.direction})",
-                                          entity=e.id, direction="bidirectional", scope="per_gpu", source=None),
+                                          entity=m.id, direction="bidirectional", scope="per_gpu", source=None),
                                  "arithmetic-gpu-nvlink")
-    yield from _gpu_ratios(e, ix)
+    yield from _gpu_ratios(m, ix)
 
 
-def _gpu_ratios(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
+def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Derivation]:
     """Derived-only comparison columns for the GPU table (no stated counterpart)."""
-    s = ix.stated[e.id]
+    s = ix.stated[m.id]
     tensor, power, memory = s["compute.tensor_bf16_dense"], s["power"], s["memory.bandwidth"]
-    nvlink, pcie = s.get("nvlink.bandwidth"), ix.get(f"{e.model.pcie}#bidirectional")
+    nvlink, pcie = s.get("nvlink.bandwidth"), ix.get(f"{m.pcie}#bidirectional")
     if nvlink is not None and pcie is not None and pcie.dimension == "data_rate" and pcie.value:
         yield Derivation(_derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x",
-                                  f"NVLink {_show(nvlink)} ÷ {e.model.pcie} {_show(pcie)} (both bidirectional)",
+                                  f"NVLink {_show(nvlink)} ÷ {m.pcie} {_show(pcie)} (both bidirectional)",
                                   dimension="ratio", direction=None, scope=None, source=None), None)
     if power.value:
         yield Derivation(_derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
@@ -158,10 +182,8 @@ def _gpu_ratios(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
                                   dimension="currency_per_compute"), None)
 
 
-def _case(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
-    m, s = e.model, ix.stated[e.id]
-    if m.type != "scaling_study":
-        return
+def _case(m: ScalingStudy, ix: FigureIndex) -> Iterator[Derivation]:
+    s = ix.stated[m.id]
     gpus = m.nodes.value * m.gpus_per_node.value
     yield Derivation(_derived(s["gpus"], "gpus", Fraction(gpus), "",
                               f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node"),
@@ -183,11 +205,3 @@ def _case(e: Loaded, ix: FigureIndex) -> Iterator[Derivation]:
         yield Derivation(_derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",
                                   f"1 − efficiency {fmt_number(efficiency * 100)}%"),
                          "tables-case-share")
-
-
-_DERIVERS: dict[str, Callable[[Loaded, FigureIndex], Iterator[Derivation]]] = {
-    "interconnects": _pcie,
-    "networks": _network,
-    "gpus": _gpu,
-    "cases": _case,
-}

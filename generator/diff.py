@@ -16,6 +16,7 @@ from .derive import FigureIndex
 from .diagnostics import Diagnostic, has_errors
 from .figures import Figure
 from .knowledge import KnowledgeBase
+from .model.entities import Claim
 from .rules.claims import claim_outcome
 from .units import DERIVED_UNITS, UNITS, from_base
 from .validate import Result
@@ -78,7 +79,7 @@ def _side(kb: KnowledgeBase, index: FigureIndex) -> Side:
         for derivation in index.derivations.get(entity_id, []):
             figures[entity_id, derivation.figure.name, True] = _shown(derivation.figure)
     claims: dict[str, Verdict] = {}
-    for entity in kb.of_kind("claims"):
+    for entity in kb.of_type(Claim):
         outcome = claim_outcome(kb, index, entity.id)
         recorded = str(entity.model.verdict)
         claims[entity.id] = (Verdict(None, "", None, recorded) if outcome is None else

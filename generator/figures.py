@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from .load import DataPath
-from .model.common import Count, Dim, Quantity
+from .model.common import Count, Dim, Keyed, Quantity
 from .model.walk import Node
 from .units import DERIVED_UNITS, UNITS, decimals_of, from_base, to_base
 
@@ -54,7 +54,7 @@ def stated_figures(entity_id: str, nodes: list[Node], data: Any = None) -> dict[
     for path, value, marks in nodes:  # parents come before their children
         if path:
             last = path[-1]
-            names[path] = names[path[:-1]] + (last if isinstance(last, str) else str(getattr(value, "key", last)),)
+            names[path] = names[path[:-1]] + (str(value.key if isinstance(value, Keyed) else last),)
         if isinstance(value, Quantity):
             dim = next((m.dimension for m in marks if isinstance(m, Dim)), None)
             figure = _quantity_figure(entity_id, value, names[path], path, dim, _written(data, path + ("value",)))

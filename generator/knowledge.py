@@ -1,29 +1,75 @@
-"""The loaded knowledge base: every entity with its kind, typed model and source positions."""
+"""The loaded knowledge base: every entity with its kind, typed model and source positions.
+
+This is the typed boundary between the parsed files and everything that reads them: an entity
+is a `Loaded[M]` whose `model` is its pydantic model `M`, and the knowledge base hands them out
+by model type (`kb.of_type(Gpu)` is a `list[Loaded[Gpu]]`, `kb.get(id, Pcie)` a
+`Loaded[Pcie] | None`), so every attribute a rule or a renderer reads is checked by mypy.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Generic, TypeVar, overload
 
 from .load import DataPath, Mark, ParsedFile
+from .model.common import Identified, Text
+from .model.entities import (
+    FieldReport,
+    Gpu,
+    Layer,
+    Network,
+    Nvlink,
+    Nvswitch,
+    Pcie,
+    Pitfall,
+    Recommendation,
+    ScalingStudy,
+    Source,
+    TierTable,
+    Topology,
+)
+from .model.selection import Selection
 from .model.walk import Node, cites_source, walk
+
+M = TypeVar("M", bound=Identified, covariant=True)
+T = TypeVar("T", bound=Identified)
+U = TypeVar("U", bound=Identified)
+V = TypeVar("V", bound=Identified)
+
+# The models named by a `name`, and those named by a `title`; a claim has neither.
+_NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology)
+_TITLED = (Source, TierTable, Recommendation, ScalingStudy, FieldReport, Pitfall, Selection)
 
 
 @dataclass(frozen=True)
-class Loaded:
+class Loaded(Generic[M]):
     kind: str  # the spec folder, e.g. "gpus"
-    model: Any
+    model: M
     file: ParsedFile = field(repr=False)
 
     @property
     def id(self) -> str:
-        return str(self.model.id)
+        return self.model.id
 
     @property
     def path(self) -> str:
         return self.file.path
+
+    @property
+    def label(self) -> str:
+        """How pages and the recommender name the entity: its name or title (in Chinese where it
+        is a text), or, for a claim, which has neither, its id."""
+        model: Identified = self.model
+        name: str | Text
+        if isinstance(model, _NAMED):
+            name = model.name
+        elif isinstance(model, _TITLED):
+            name = model.title
+        else:
+            return model.id
+        return name if isinstance(name, str) else name.zh
 
     def at(self, path: DataPath) -> Mark:
         return self.file.value_mark(path)
@@ -39,18 +85,32 @@ class Loaded:
 
 @dataclass(frozen=True)
 class KnowledgeBase:
-    entities: dict[str, Loaded]
+    entities: dict[str, Loaded[Identified]]
 
-    def get(self, entity_id: str) -> Loaded | None:
-        return self.entities.get(entity_id)
+    @overload
+    def get(self, entity_id: str) -> Loaded[Identified] | None: ...
+    @overload
+    def get(self, entity_id: str, model_type: type[T]) -> Loaded[T] | None: ...
+
+    def get(self, entity_id: str, model_type: type[Identified] = Identified) -> Loaded[Identified] | None:
+        """The entity `entity_id`; with `model_type`, only if its model is of that type."""
+        entity = self.entities.get(entity_id)
+        return entity if entity is not None and isinstance(entity.model, model_type) else None
 
     @cached_property
-    def _by_kind(self) -> dict[str, list[Loaded]]:
+    def _by_kind(self) -> dict[str, list[Loaded[Identified]]]:
         # Computed once: rules and renderers ask for a kind many times per build.
-        by_kind: dict[str, list[Loaded]] = {}
+        by_kind: dict[str, list[Loaded[Identified]]] = {}
         for entity in sorted(self.entities.values(), key=lambda e: (e.kind, e.id)):
             by_kind.setdefault(entity.kind, []).append(entity)
         return by_kind
+
+    @cached_property
+    def _by_type(self) -> dict[type[Identified], list[Loaded[Identified]]]:
+        by_type: dict[type[Identified], list[Loaded[Identified]]] = {}
+        for entity in self:
+            by_type.setdefault(type(entity.model), []).append(entity)
+        return by_type
 
     def citations(self) -> dict[str, set[str]]:
         """Source id -> the ids of the entities that cite it (any field that references a source)."""
@@ -63,8 +123,26 @@ class KnowledgeBase:
                     cited.setdefault(value, set()).add(entity.id)
         return cited
 
-    def of_kind(self, kind: str) -> list[Loaded]:
+    def of_kind(self, kind: str) -> list[Loaded[Identified]]:
+        """Every entity of one spec folder, by id (for what treats them alike: links, pages)."""
         return list(self._by_kind.get(kind, []))
 
-    def __iter__(self) -> Iterator[Loaded]:
+    @overload
+    def of_type(self, t: type[T], /) -> list[Loaded[T]]: ...
+    @overload
+    def of_type(self, t: type[T], u: type[U], /) -> list[Loaded[T | U]]: ...
+    @overload
+    def of_type(self, t: type[T], u: type[U], v: type[V], /) -> list[Loaded[T | U | V]]: ...
+
+    def of_type(self, *model_types: type[Identified]) -> Sequence[Loaded[Identified]]:
+        """Every entity whose model is one of `model_types` (a spec folder's type, or some of the
+        types a folder holds: `of_type(Pcie)`, or `of_type(Pcie, Nvlink, Nvswitch)` for all the
+        interconnects), by folder and id."""
+        groups = [group for cls, group in self._by_type.items() if issubclass(cls, model_types)]
+        found = [entity for group in groups for entity in group]
+        if len(groups) > 1:
+            found.sort(key=lambda e: (e.kind, e.id))
+        return found
+
+    def __iter__(self) -> Iterator[Loaded[Identified]]:
         return (entity for kind in sorted(self._by_kind) for entity in self._by_kind[kind])

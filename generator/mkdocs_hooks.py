@@ -46,6 +46,7 @@ from generator import sitedir  # noqa: E402
 from generator.cli import find_repository, run_build  # noqa: E402
 from generator.diagnostics import Diagnostic, format_all  # noqa: E402
 from generator.expand import body_first_line, expand_figures  # noqa: E402
+from generator.model.entities import Source  # noqa: E402
 from generator.render import PAGE_SOURCES  # noqa: E402
 from generator.render.problems import problems_banner, problems_pages  # noqa: E402
 
@@ -65,7 +66,7 @@ def on_config(config: Any) -> Any:
         _invalid(result.diagnostics, project)
     else:
         _state.update(files=files, figures=result.figures, problems=[],
-                      titles={e.id: e.model.title for e in result.kb.of_kind("sources")})
+                      titles={e.id: e.model.title for e in result.kb.of_type(Source)})
     _state["repository"] = repository
     docs = Path(config.docs_dir).resolve()
     _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None

@@ -10,6 +10,7 @@ from typing import Any
 
 from .derive import FigureIndex
 from .knowledge import KnowledgeBase
+from .model.entities import Pitfall
 from .model.selection import Selection
 from .render.text import plain_text
 from .tree import NoAnswer, Recommendation, Value, answer_label, parse_value, recommend, variables
@@ -33,14 +34,13 @@ def as_data(kb: KnowledgeBase, figures: FigureIndex, sel: Selection, found: Reco
     leaf = found.leaf
     picks = {}
     for field, _label in PICKS:
-        pick = getattr(leaf.picks, field)
+        pick = leaf.picks.by_field()[field]
         if pick is not None:
             entity = kb.get(pick)
-            name = getattr(entity.model, "name", pick) if entity else pick
-            picks[field] = {"id": pick, "name": str(getattr(name, "zh", name))}
+            picks[field] = {"id": pick, "name": entity.label if entity is not None else pick}
     pitfalls = []
     for pitfall_id in leaf.pitfalls:
-        entity = kb.get(pitfall_id)
+        entity = kb.get(pitfall_id, Pitfall)
         if entity is not None:
             pitfalls.append({"id": pitfall_id, "severity": entity.model.severity, "title": entity.model.title.zh})
     return {
@@ -73,9 +73,9 @@ def as_text(data: dict[str, Any]) -> str:
 
 def run(kb: KnowledgeBase, figures: FigureIndex, argv: list[str], fmt: str) -> str:
     """The recommendation for `argv` (flags of the tree's variables), formatted."""
-    trees = kb.of_kind("selection")
+    trees = kb.of_type(Selection)
     if not trees:
         raise NoAnswer("no selection tree in specs/selection/")
-    sel: Selection = trees[0].model
+    sel = trees[0].model
     data = as_data(kb, figures, sel, recommend(sel, parse_answers(sel, argv)))
     return json.dumps(data, ensure_ascii=False, indent=2) if fmt == "json" else as_text(data)

@@ -14,7 +14,7 @@ from .diagnostics import Diagnostic
 from .knowledge import Loaded
 from .load import DataPath, ParsedFile
 from .model import ADAPTERS
-from .model.common import FIGURE_REF_PATTERN, SLUG_PATTERN
+from .model.common import FIGURE_REF_PATTERN, SLUG_PATTERN, Identified
 
 _TYPE_RULES = {
     "missing": "schema-required",
@@ -35,10 +35,11 @@ _TYPE_RULES = {
 }
 
 
-def build_entity(kind: str, parsed: ParsedFile, stem: str) -> Loaded | list[Diagnostic]:
+def build_entity(kind: str, parsed: ParsedFile, stem: str) -> Loaded[Identified] | list[Diagnostic]:
     """Validate `parsed` as an entity of `kind`; `stem` is the file name without `.yaml`."""
     try:
-        model = ADAPTERS[kind].validate_python(parsed.data)
+        # The typed boundary: each adapter of a folder returns one of that folder's models.
+        model: Identified = ADAPTERS[kind].validate_python(parsed.data)
     except ValidationError as err:
         return [_diagnostic(parsed, kind, e) for e in err.errors(include_url=False)]
     if model.id != stem:

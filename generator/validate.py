@@ -15,6 +15,7 @@ from .gcpause import without_cycle_collection
 from .knowledge import KnowledgeBase, Loaded
 from .load import parse_spec
 from .model import KINDS
+from .model.common import Identified
 from .rules import RULE_CHECKS, Context
 from .schema import build_entity
 
@@ -39,7 +40,7 @@ class Result:
 
 
 # What one file turns into: an entity, or the diagnostics that stopped it.
-Built = Loaded | list[Diagnostic]
+Built = Loaded[Identified] | list[Diagnostic]
 
 
 def _built(spec: SpecFile) -> Built:
@@ -59,7 +60,7 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
     """Check a whole tree. `memo` (owned by the caller, e.g. the tests) lets unchanged files
     skip parsing; results are the same with or without it."""
     diagnostics: list[Diagnostic] = list(early or [])
-    entities: dict[str, Loaded] = {}
+    entities: dict[str, Loaded[Identified]] = {}
     ordered = sorted(files, key=lambda f: f.path)
     built_now = {spec: _built(spec) for spec in ordered if memo is None or spec not in memo}
     if memo is not None:

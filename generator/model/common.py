@@ -119,9 +119,22 @@ class Range(Strict):
         return (self.max is None or other.min < self.max) and (other.max is None or self.min < other.max)
 
 
-class Entity(Strict):
+class Identified(Strict):
+    """What every spec file holds at its top: a model with an id (a source, or an `Entity`)."""
+
     id: Slug
+
+
+class Entity(Identified):
+    """A spec file's model other than a source: it also says when it was last checked."""
+
     last_verified: dt.date
+
+
+class Keyed(Strict):
+    """A list item named by its `key` (a figure below it is named `list.<key>.field`, not by index)."""
+
+    key: Slug
 
 
 DataRate = Annotated[Quantity, Dim("data_rate")]

@@ -21,6 +21,8 @@ from .common import (
     Entity,
     FigureRef,
     Frequency,
+    Identified,
+    Keyed,
     LatencyFigure,
     Power,
     PriceFigure,
@@ -46,8 +48,7 @@ PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies")
 TableRef = Annotated[Slug, Ref("tiers")]
 
 
-class Source(Strict):
-    id: Slug
+class Source(Identified):
     title: Annotated[str, Field(min_length=1, max_length=300)]
     publisher: Annotated[str, Field(min_length=1, max_length=120)]
     kind: Literal["datasheet", "standard", "documentation", "paper", "measurement", "article", "estimate"]
@@ -216,8 +217,7 @@ class Recommendation(Entity):
     items: list[Advice]
 
 
-class ScalingRow(Strict):
-    key: Slug
+class ScalingRow(Keyed):
     label: Text
     network: NetworkRef | None  # null: the no-communication ideal
     single_gpu: TokenRate

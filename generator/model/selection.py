@@ -43,6 +43,10 @@ class Picks(Strict):
     network: Annotated[Slug, Ref("networks")] | None = None  # None: one node, no cluster network
     topology: Annotated[Slug, Ref("topologies")] | None = None
 
+    def by_field(self) -> dict[str, str | None]:
+        """Each pick under its field name (the flowchart and `recommend` list them in this order)."""
+        return {"gpu": self.gpu, "intra_node": self.intra_node, "network": self.network, "topology": self.topology}
+
 
 class Leaf(Strict):
     id: Slug

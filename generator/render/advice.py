@@ -7,6 +7,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..knowledge import Loaded
+from ..model.entities import Claim, FieldReport, Pitfall, Recommendation, ScalingStudy, TierTable, Topology
 from .chart import scaling_chart
 from .context import Site
 from .table import Cell, Row, Table
@@ -23,16 +25,16 @@ MODEL_ZH = {"small": "小模型", "medium": "中等模型", "large": "大模型"
 
 def topologies(site: Site) -> dict[str, Any]:
     items = []
-    for e in site.kb.of_kind("topologies"):
+    for e in site.kb.of_type(Topology):
         m = e.model
         items.append({"id": e.id, "name": zh(m.name), "en": m.name.en or "", "summary": zh(m.summary),
                       "strengths": [zh(t) for t in m.strengths], "weaknesses": [zh(t) for t in m.weaknesses],
                       "sources": [site.link(s) for s in m.sources], "verified": m.last_verified.isoformat()})
-    tables = [_tier_table(site, t) for t in site.kb.of_kind("tiers") if t.model.subject == "topology"]
+    tables = [_tier_table(site, t) for t in site.kb.of_type(TierTable) if t.model.subject == "topology"]
     return {"items": items, "tiers": tables}
 
 
-def _tier_table(site: Site, entity: Any) -> dict[str, Any]:
+def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, Any]:
     table = Table([("GPU 数", True), ("推荐", False), ("原文写法", False), ("说明", False)])
     for row in sorted(entity.model.rows, key=lambda r: r.gpus.min):
         picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
@@ -44,9 +46,9 @@ def _tier_table(site: Site, entity: Any) -> dict[str, Any]:
 
 
 def tiers(site: Site) -> dict[str, Any]:
-    tables = [_tier_table(site, t) for t in site.kb.of_kind("tiers")]
+    tables = [_tier_table(site, t) for t in site.kb.of_type(TierTable)]
     recommendations = []
-    for e in site.kb.of_kind("recommendations"):
+    for e in site.kb.of_type(Recommendation):
         items = []
         for item in e.model.items:
             scope = [LAYER_ZH[item.layer]]
@@ -66,10 +68,8 @@ def tiers(site: Site) -> dict[str, Any]:
 
 def scaling(site: Site) -> dict[str, Any]:
     studies = []
-    for e in site.kb.of_kind("cases"):
+    for e in site.kb.of_type(ScalingStudy):
         m = e.model
-        if m.type != "scaling_study":
-            continue
         r = e.id + "#rows."
         table = Table([("网络", False), ("单卡吞吐", True), ("集群吞吐", True), ("加速比", True),
                        ("并行效率（推导）", True), ("通信占比", True)])
@@ -90,10 +90,8 @@ def scaling(site: Site) -> dict[str, Any]:
 
 def field_reports(site: Site) -> dict[str, Any]:
     reports = []
-    for e in site.kb.of_kind("cases"):
+    for e in site.kb.of_type(FieldReport):
         m = e.model
-        if m.type != "field_report":
-            continue
         setup = []
         if m.setup.gpu:
             setup.append(site.link(m.setup.gpu) + (escape(f" × {m.setup.gpus}") if m.setup.gpus else ""))
@@ -102,7 +100,7 @@ def field_reports(site: Site) -> dict[str, Any]:
                 setup.append(site.link(ref))
         claims = []
         for claim_id in m.claims:
-            claim = site.kb.get(claim_id)
+            claim = site.kb.get(claim_id, Claim)
             verdict = claim.model.verdict if claim is not None else "unsupported"
             claims.append({"link": site.link(claim_id, zh(claim.model.said) if claim is not None else claim_id),
                            "verdict": verdict, "verdict_zh": VERDICT_ZH[verdict]})
@@ -115,7 +113,7 @@ def field_reports(site: Site) -> dict[str, Any]:
 def pitfalls(site: Site) -> dict[str, Any]:
     groups = []
     for severity in SEVERITY_ORDER:
-        items = [e for e in site.kb.of_kind("pitfalls") if e.model.severity == severity]
+        items = [e for e in site.kb.of_type(Pitfall) if e.model.severity == severity]
         if not items:
             continue
         groups.append({"severity": severity, "label": SEVERITY_ZH[severity], "pitfalls": [

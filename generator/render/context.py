@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
 from ..figures import Figure
 from ..knowledge import KnowledgeBase, Loaded
+from ..model.common import Identified
+from ..model.entities import FieldReport, ScalingStudy, Source
 from ..repository import Repository
 from .table import Cell, SpecLink
 from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
@@ -24,8 +25,8 @@ class Site:
     repository: Repository | None = None  # where spec files are edited; None: no such links
 
     @cached_property
-    def sources(self) -> dict[str, Any]:
-        return {e.id: e.model for e in self.kb.of_kind("sources")}
+    def sources(self) -> dict[str, Source]:
+        return {e.id: e.model for e in self.kb.of_type(Source)}
 
     def fig(self, ref: str) -> Figure | None:
         return self.figures.get(ref)
@@ -53,10 +54,10 @@ class Site:
         entity = self.kb.get(entity_id)
         if entity is None:
             return escape(entity_id)
-        text = label or _name(entity.model)
+        text = label or entity.label
         page = ENTITY_PAGE.get(entity.kind, "")
-        if entity.kind == "cases":
-            page = "scaling" if entity.model.type == "scaling_study" else "field-reports"
+        if isinstance(entity.model, (ScalingStudy, FieldReport)):
+            page = "scaling" if isinstance(entity.model, ScalingStudy) else "field-reports"
         anchor = f"src-{entity.id}" if entity.kind == "sources" else entity.id
         return Markup(f'<a href="../{page}/#{escape(anchor)}">{inert(text)}</a>')
 
@@ -79,14 +80,9 @@ class Site:
 
     def name(self, entity_id: str) -> str:
         entity = self.kb.get(entity_id)
-        return _name(entity.model) if entity is not None else entity_id
+        return entity.label if entity is not None else entity_id
 
 
-def spec_path(entity: Loaded) -> str:
+def spec_path(entity: Loaded[Identified]) -> str:
     """Where an entity's file lives in the repository (its name is its id: rule schema-id-filename)."""
     return f"specs/{entity.kind}/{entity.id}.yaml"
-
-
-def _name(model: Any) -> str:
-    name = getattr(model, "name", None) or getattr(model, "title", None) or model.id
-    return str(getattr(name, "zh", name))

@@ -6,6 +6,10 @@ from typing import Any
 
 from markupsafe import escape
 
+from ..figures import Figure
+from ..knowledge import Loaded
+from ..model.common import Entity
+from ..model.entities import Gpu, Layer, Network, Nvlink, Nvswitch, Pcie
 from .context import Site
 from .table import Cell, Row, Table
 from .text import DIRECTION_ZH, figure_html, sort_key, zh
@@ -15,7 +19,7 @@ ARCH_ZH = {"volta": "Volta", "ampere": "Ampere", "ada-lovelace": "Ada Lovelace",
            "blackwell": "Blackwell"}
 
 
-def _verified(model: Any) -> Cell:
+def _verified(model: Entity) -> Cell:
     return Cell.text(model.last_verified.isoformat())
 
 
@@ -43,15 +47,15 @@ def gpus(site: Site) -> dict[str, Any]:
     return {"specs": specs, "derived": derived, "notes": notes}
 
 
-def _by_generation(site: Site) -> list[Any]:
+def _by_generation(site: Site) -> list[Loaded[Gpu]]:
     """GPUs oldest architecture first, SXM before PCIe within one chip."""
     order = list(ARCH_ZH)
-    return sorted(site.kb.of_kind("gpus"), key=lambda g: (order.index(g.model.architecture),
+    return sorted(site.kb.of_type(Gpu), key=lambda g: (order.index(g.model.architecture),
                                                           g.model.family, g.model.form_factor != "sxm", g.id))
 
 
 def interconnects(site: Site) -> dict[str, Any]:
-    links = site.kb.of_kind("interconnects")
+    links = site.kb.of_type(Pcie, Nvlink, Nvswitch)
     pcie = Table([("名称", False), ("每通道传输率", True), ("通道数", True), ("编码", False),
                   ("单向（推导）", True), ("双向合计（推导）", True), ("官方标称单向", True),
                   ("官方标称双向", True), ("核对日期", False)])
@@ -62,12 +66,12 @@ def interconnects(site: Site) -> dict[str, Any]:
     for e in links:
         m, r = e.model, e.id + "#"
         derived = {d.figure.name: d.figure for d in site.figures.derivations.get(e.id, [])}
-        if m.type == "pcie":
+        if isinstance(m, Pcie):
             pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
                                   Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),
                                   _derived_cell(site, derived.get("bidirectional")), site.cell(r + "per_direction"),
                                   site.cell(r + "bidirectional"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
-        elif m.type == "nvlink":
+        elif isinstance(m, Nvlink):
             nvlink.rows.append(Row([Cell.text(m.name), site.cell(r + "links_per_gpu"), site.cell(r + "per_link"),
                                     site.cell(r + "total", direction="per_direction"), site.cell(r + "total"),
                                     _verified(m)], anchor=e.id, spec=site.spec(e.id)))
@@ -79,7 +83,7 @@ def interconnects(site: Site) -> dict[str, Any]:
     return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes}
 
 
-def _derived_cell(site: Site, figure: Any) -> Cell:
+def _derived_cell(site: Site, figure: Figure | None) -> Cell:
     return Cell(figure_html(figure, site.sources), sort_key(figure), numeric=True)
 
 
@@ -92,7 +96,7 @@ def networks(site: Site) -> dict[str, Any]:
                    ("端口速率（Gb/s，单向）", True), ("换算为 GB/s（单向）", True), ("双向合计（GB/s）", True),
                    ("延迟", True), ("核对日期", False)])
     latency_notes = []
-    for e in site.kb.of_kind("networks"):
+    for e in site.kb.of_type(Network):
         m, r = e.model, e.id + "#"
         table.rows.append(Row([Cell.text(m.name), Cell.text(FABRIC_ZH[m.fabric]), Cell.text(RDMA_ZH[m.rdma]),
                                site.cell(r + "lanes"), site.cell(r + "lane_rate"),
@@ -102,7 +106,7 @@ def networks(site: Site) -> dict[str, Any]:
                                site.cell(r + "latency"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))
-    notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_kind("networks")]
+    notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(Network)]
     return {"ports": table, "latency_notes": latency_notes, "notes": notes}
 
 
@@ -112,17 +116,18 @@ _HEADLINE = {"nvlink": "total", "nvswitch": "per_gpu", "pcie": "bidirectional"}
 
 def layers(site: Site) -> dict[str, Any]:
     sections = []
-    for e in sorted(site.kb.of_kind("layers"), key=lambda e: e.model.order):
+    for e in sorted(site.kb.of_type(Layer), key=lambda e: e.model.order):
         table = Table([("技术", False), ("带宽", True), ("换算", True)])
         for tech in e.model.technologies:
             target = site.kb.get(tech)
             if target is None:
                 continue
-            if target.kind == "networks":
+            if isinstance(target.model, Network):
                 cells = [site.cell(f"{tech}#port_rate", unit="Gb/s", show_direction=True),
                          site.cell(f"{tech}#port_rate", unit="GB/s", show_direction=True)]
             else:
-                name = _HEADLINE.get(getattr(target.model, "type", ""), "")
+                link = target.model
+                name = _HEADLINE.get(link.type if isinstance(link, (Pcie, Nvlink, Nvswitch)) else "", "")
                 cells = [site.cell(f"{tech}#{name}", show_direction=True),
                          site.cell(f"{tech}#{name}", direction="per_direction", show_direction=True)]
             table.rows.append(Row([Cell(site.link(tech)), *cells]))

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
-from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
+from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, Source, ValueCheck
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
 from ..rules.sources import url_is_safe
@@ -48,7 +48,7 @@ def claims(site: Site) -> dict[str, Any]:
                    ("核对日期", False)])
     order = list(VERDICT_ZH)
     # Corrections first (what a reader most needs), then by article and id.
-    for e in sorted(site.kb.of_kind("claims"), key=lambda e: (order.index(e.model.verdict) if e.model.verdict != "corrected"
+    for e in sorted(site.kb.of_type(Claim), key=lambda e: (order.index(e.model.verdict) if e.model.verdict != "corrected"
                                                               else -1, e.model.source, e.id)):
         m = e.model
         counts[m.verdict] += 1
@@ -74,7 +74,7 @@ def claims(site: Site) -> dict[str, Any]:
 def sources(site: Site) -> dict[str, Any]:
     cited = site.kb.citations()
     items = []
-    for e in site.kb.of_kind("sources"):
+    for e in site.kb.of_type(Source):
         m = e.model
         items.append({"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
                       "url": m.url if m.url and url_is_safe(m.url) else None,

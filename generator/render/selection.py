@@ -30,7 +30,7 @@ def selection_shape(site: Site, sel: Selection) -> Shape:
     for leaf in sel.leaves:
         lines = [Line(zh(leaf.title), href=f"#leaf-{leaf.id}", bold=True)]
         for field, label, kind in PICK_ZH:
-            pick = getattr(leaf.picks, field)
+            pick = leaf.picks.by_field()[field]
             if pick is not None:
                 lines.append(Line(f"{label}：{site.name(pick)}", href=f"../{ENTITY_PAGE[kind]}/#{pick}"))
         nodes[leaf.id] = ShapeNode(leaf.id, "leaf", tuple(lines))
@@ -45,8 +45,8 @@ def flowchart_svg(site: Site, sel: Selection) -> Markup:
 
 def flowchart(site: Site) -> dict[str, Any]:
     trees = []
-    for entity in site.kb.of_kind("selection"):
-        sel: Selection = entity.model
+    for entity in site.kb.of_type(Selection):
+        sel = entity.model
         known = variables(sel)
         leaves = []
         paths = leaf_paths(sel)
@@ -77,7 +77,7 @@ def _steps_to(sel: Selection, leaf: Leaf, path: tuple[Step, ...]) -> tuple[Step,
 def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[str, Any]:
     picks = []
     for field, label, _kind in PICK_ZH:
-        pick = getattr(leaf.picks, field)
+        pick = leaf.picks.by_field()[field]
         if pick is not None:
             picks.append((label, site.link(pick)))
     figures = [site.cell(f"{leaf.picks.gpu}#memory.bandwidth", show_direction=True).html,

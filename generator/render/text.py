@@ -8,13 +8,15 @@ no spec text can become markup, a link or an extension's syntax.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from ..figure_refs import Reference, find_references
 from ..figures import Figure
+from ..model.common import Text
+from ..model.entities import Source
 from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
 
 DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
@@ -75,9 +77,11 @@ def expand_text(text: Any, shown: Callable[[str, str | None], Markup | None], *,
     return Markup("").join(parts)
 
 
-def zh(text: Any) -> str:
-    """The Chinese of a Text field (or the string itself)."""
-    return str(getattr(text, "zh", text) if text is not None else "")
+def zh(text: Text | str | None) -> str:
+    """The Chinese of a Text field (or the string itself; nothing for a missing text)."""
+    if text is None:
+        return ""
+    return text if isinstance(text, str) else text.zh
 
 
 def number(value: Any) -> str:
@@ -99,7 +103,7 @@ def in_unit(fig: Figure, unit: str | None = None, direction: str | None = None) 
     return float(fig.shown), fig.unit, direction_out
 
 
-def figure_html(fig: Figure | None, kb_sources: dict[str, Any], *, unit: str | None = None,
+def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: str | None = None,
                 direction: str | None = None, show_direction: bool | None = None) -> Markup:
     """A figure as HTML: value, unit, direction label (always, for a bandwidth) and a link to
     its source."""

@@ -14,6 +14,7 @@ from ..diagnostics import Diagnostic
 from ..figures import Figure
 from ..knowledge import Loaded
 from ..load import DataPath
+from ..model.entities import Gpu, Pcie, ScalingStudy
 from ..units import UNITS, convert_direction, fmt_number, from_base, other_bit_byte_unit
 from .base import Context, report
 
@@ -63,8 +64,8 @@ def _blame_case_inputs(ctx: Context, entity_id: str, mismatches: list[_Mismatch]
     """In a scaling table, speed-up and share both follow from the throughputs. When both are
     off and still agree with each other, the throughput was edited: report it there, saying
     which throughput would make the row add up."""
-    entity = ctx.kb.entities[entity_id]
-    if entity.kind != "cases" or entity.model.type != "scaling_study":
+    entity = ctx.kb.get(entity_id, ScalingStudy)
+    if entity is None:
         return []
     by_row: dict[str, set[str]] = {}
     for m in mismatches:
@@ -127,10 +128,10 @@ def _bit_byte(stated: Figure, expected: Fraction) -> str | None:
 
 
 def _sibling_with(ctx: Context, stated: Figure) -> str | None:
-    entity = ctx.kb.entities[stated.entity]
-    if entity.kind != "gpus":
+    entity = ctx.kb.get(stated.entity, Gpu)
+    if entity is None:
         return None
-    for other in ctx.kb.of_kind("gpus"):
+    for other in ctx.kb.of_type(Gpu):
         if other.id != entity.id and other.model.family == entity.model.family:
             figure = ctx.figures.stated[other.id].get(stated.name)
             if figure is not None and abs(figure.value - stated.value) <= stated.tolerance:
@@ -145,7 +146,7 @@ def _tolerance(stated: Figure) -> str:
 
 
 def check_form_factor(ctx: Context) -> Iterator[Diagnostic]:
-    for gpu in ctx.kb.of_kind("gpus"):
+    for gpu in ctx.kb.of_type(Gpu):
         nvlink = gpu.model.nvlink
         if nvlink is None:
             continue
@@ -161,8 +162,7 @@ def check_form_factor(ctx: Context) -> Iterator[Diagnostic]:
 def check_pcie_generations(ctx: Context) -> Iterator[Diagnostic]:
     """Each PCIe generation doubles its predecessor's transfer rate (3.0 → 6.0). A generation
     that disagrees with every neighbour is the one that was mistyped."""
-    links = sorted((e for e in ctx.kb.of_kind("interconnects") if e.model.type == "pcie"),
-                   key=lambda e: e.model.generation)
+    links = sorted(ctx.kb.of_type(Pcie), key=lambda e: e.model.generation)
     rates = [ctx.figures.stated[e.id]["transfer_rate"] for e in links]
     if not all(rate.usable for rate in rates):
         return
@@ -184,7 +184,7 @@ def check_pcie_generations(ctx: Context) -> Iterator[Diagnostic]:
                      f"the previous one ({said}): expected {fmt_number(from_base(want, rate.unit))} {rate.unit}")
 
 
-def _neighbour_checks(links: list[Loaded], rates: list[Figure], i: int) -> list[tuple[Fraction, str, Figure]]:
+def _neighbour_checks(links: list[Loaded[Pcie]], rates: list[Figure], i: int) -> list[tuple[Fraction, str, Figure]]:
     """(expected rate, neighbour name, neighbour figure) from the generations next to `i`."""
     checks = []
     if i > 0 and _next_generation(links[i - 1], links[i]):
@@ -194,5 +194,5 @@ def _neighbour_checks(links: list[Loaded], rates: list[Figure], i: int) -> list[
     return checks
 
 
-def _next_generation(older: Loaded, newer: Loaded) -> bool:
+def _next_generation(older: Loaded[Pcie], newer: Loaded[Pcie]) -> bool:
     return float(newer.model.generation) - float(older.model.generation) == 1.0

@@ -10,6 +10,7 @@ from ..derive import FigureIndex
 from ..diagnostics import Diagnostic, Severity
 from ..knowledge import KnowledgeBase, Loaded
 from ..load import DataPath
+from ..model.common import Identified
 from .catalog import RULES
 
 
@@ -22,7 +23,7 @@ class Context:
 Rule = Callable[[Context], Iterator[Diagnostic]]
 
 
-def report(entity: Loaded, path: DataPath, rule: str, message: str, *, at_key: bool = False,
+def report(entity: Loaded[Identified], path: DataPath, rule: str, message: str, *, at_key: bool = False,
            severity: Severity = Severity.ERROR) -> Diagnostic:
     if rule not in RULES:  # a programming error, caught by the tests, never by users
         raise KeyError(f"rule {rule!r} is not in the catalog")

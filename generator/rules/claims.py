@@ -43,10 +43,10 @@ class _Problem(Exception):
         self.diagnostic = diagnostic
 
 
-def evaluate_claim(ctx: Context, entity: Loaded) -> Outcome:
+def evaluate_claim(ctx: Context, entity: Loaded[Claim]) -> Outcome:
     """The verdict the data gives for one claim; raises _Problem for a claim that cannot be
     evaluated (the claims rule reports it). Pure: the rule and `claim_outcome` both call it."""
-    claim: Claim = entity.model
+    claim = entity.model
     check = claim.check
     if isinstance(check, ValueCheck):
         actual = _evaluate(ctx, entity, check.actual, ("check", "actual"))
@@ -75,8 +75,8 @@ def claim_outcome(kb: KnowledgeBase, figures: FigureIndex, claim_id: str) -> Out
     """The verdict the data gives for one claim, for what shows or compares verdicts outside the
     rules (the claims page, `generator diff`): None when `claim_id` is not a claim or the claim
     cannot be evaluated (the claims rule reports why). Pure: no memo, no diagnostics."""
-    entity = kb.get(claim_id)
-    if entity is None or entity.kind != "claims":
+    entity = kb.get(claim_id, Claim)
+    if entity is None:
         return None
     try:
         return evaluate_claim(Context(kb, figures), entity)
@@ -86,14 +86,14 @@ def claim_outcome(kb: KnowledgeBase, figures: FigureIndex, claim_id: str) -> Out
 
 def check_claims(ctx: Context) -> Iterator[Diagnostic]:
     broken_by_figure: dict[str, list[str]] = {}
-    for entity in ctx.kb.of_kind("claims"):
+    for entity in ctx.kb.of_type(Claim):
         try:
             outcome = evaluate_claim(ctx, entity)
         except _Problem as problem:
             if problem.diagnostic is not None:
                 yield problem.diagnostic
             continue
-        claim: Claim = entity.model
+        claim = entity.model
         if outcome.verdict != claim.verdict:
             yield report(entity, ("verdict",), "claims-verdict", _verdict_message(claim, outcome))
             for ref in _operands(claim):
@@ -103,7 +103,8 @@ def check_claims(ctx: Context) -> Iterator[Diagnostic]:
 
 def _operands(claim: Claim) -> list[str]:
     check = claim.check
-    exprs = [check.low, check.high] if isinstance(check, RangeCheck) else [getattr(check, "actual", None)]
+    exprs = [check.low, check.high] if isinstance(check, RangeCheck) else \
+        [check.actual] if isinstance(check, (ValueCheck, BoundCheck)) else []
     refs: list[str] = []
     for expr in exprs:
         if isinstance(expr, str):
@@ -157,7 +158,7 @@ def _show(value: float, unit: str) -> str:
     return f"{fmt_number(value)} {unit}"
 
 
-def _stated(ctx: Context, entity: Loaded, value: float, unit: str, actual: Value, path: DataPath) -> Fraction:
+def _stated(ctx: Context, entity: Loaded[Claim], value: float, unit: str, actual: Value, path: DataPath) -> Fraction:
     info = UNITS.get(unit)
     if info is None:
         raise _Problem(report(entity, path, "units-unknown", f"unknown unit {unit!r}"))
@@ -168,7 +169,7 @@ def _stated(ctx: Context, entity: Loaded, value: float, unit: str, actual: Value
     return to_base(value, unit)
 
 
-def _evaluate(ctx: Context, entity: Loaded, expr: str | RatioExpr, path: DataPath) -> Value:
+def _evaluate(ctx: Context, entity: Loaded[Claim], expr: str | RatioExpr, path: DataPath) -> Value:
     if isinstance(expr, str):
         fig = _figure(ctx, entity, expr, path)
         return Value(fig.value, fig.dimension, _figure_text(fig))
@@ -187,7 +188,7 @@ def _evaluate(ctx: Context, entity: Loaded, expr: str | RatioExpr, path: DataPat
     return Value(ratio, "ratio", f"{_figure_text(num)} ÷ {_figure_text(den)} = {fmt_number(ratio)}x")
 
 
-def _figure(ctx: Context, entity: Loaded, ref: str, path: DataPath) -> Figure:
+def _figure(ctx: Context, entity: Loaded[Claim], ref: str, path: DataPath) -> Figure:
     fig = ctx.figures.get(ref)
     if fig is None:
         target, _, name = ref.partition("#")

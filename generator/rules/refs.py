@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
+from ..model.entities import Source
 from ..model.walk import ref_of
 from .base import Context, report
 
@@ -28,7 +29,7 @@ def check_references(ctx: Context) -> Iterator[Diagnostic]:
 
 def check_unused_sources(ctx: Context) -> Iterator[Diagnostic]:
     cited = ctx.kb.citations()
-    for source in ctx.kb.of_kind("sources"):
+    for source in ctx.kb.of_type(Source):
         if source.id not in cited:
             yield report(source, ("id",), "refs-unused-source",
                          f"source {source.id!r} is cited by no figure or entity: cite it or remove the file")

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from ..diagnostics import Diagnostic
 from ..model.common import Count, Price, Quantity
+from ..model.entities import Source
 from .base import Context, report
 
 _PRIMARY_KINDS = {"sources", "gpus", "interconnects", "networks"}
@@ -23,7 +24,7 @@ def url_is_safe(url: str) -> bool:
 
 
 def check_source_urls(ctx: Context) -> Iterator[Diagnostic]:
-    for source in ctx.kb.of_kind("sources"):
+    for source in ctx.kb.of_type(Source):
         url = source.model.url
         if url is None:
             if source.model.kind not in ("article", "measurement"):
@@ -41,8 +42,8 @@ def check_primary_figures(ctx: Context) -> Iterator[Diagnostic]:
         for path, value, _marks in entity.nodes:
             if not isinstance(value, (Quantity, Count)) or isinstance(value, Price):
                 continue
-            source = ctx.kb.get(value.source)
-            if source is not None and source.kind == "sources" and source.model.kind == "article":
+            source = ctx.kb.get(value.source, Source)
+            if source is not None and source.model.kind == "article":
                 yield report(entity, path + ("source",), "sources-not-primary",
                              f"hardware figure cites the article {value.source!r}: cite a datasheet, standard "
                              "or vendor document, and record the article's figure as a claim")
@@ -52,8 +53,8 @@ def check_prices(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
         for path, value, _marks in entity.nodes:
             if isinstance(value, Price):
-                source = ctx.kb.get(value.source)
-                if source is not None and source.kind == "sources" and source.model.kind not in _PRICE_KINDS:
+                source = ctx.kb.get(value.source, Source)
+                if source is not None and source.model.kind not in _PRICE_KINDS:
                     yield report(entity, path + ("source",), "sources-price",
                                  f"a price cites a {source.model.kind}: vendors publish no list price in "
                                  "datasheets; cite an estimate, an article or a dated announcement")

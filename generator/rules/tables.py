@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ..diagnostics import Diagnostic
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Range
-from ..model.entities import Advice
+from ..model.entities import Advice, Recommendation, TierTable
 from .base import Context, report
 
 # Which tier-table subject judges which recommendation layer.
@@ -17,16 +17,16 @@ _LAYER_SUBJECT = {"network": "network", "topology": "topology", "intra_node": "i
 
 
 def check_tier_tables(ctx: Context) -> Iterator[Diagnostic]:
-    for table in ctx.kb.of_kind("tiers"):
+    for table in ctx.kb.of_type(TierTable):
         yield from _table_problems(table)
 
 
-def well_formed(table: Loaded) -> bool:
+def well_formed(table: Loaded[TierTable]) -> bool:
     """Only a table without gaps or overlaps can judge other advice (else one slip ripples)."""
     return next(_table_problems(table), None) is None
 
 
-def _table_problems(table: Loaded) -> Iterator[Diagnostic]:
+def _table_problems(table: Loaded[TierTable]) -> Iterator[Diagnostic]:
     rows = sorted(enumerate(table.model.rows), key=lambda pair: pair[1].gpus.min)
     expected_min: int | None = 1
     for index, row in rows:
@@ -51,14 +51,14 @@ def _table_problems(table: Loaded) -> Iterator[Diagnostic]:
                      f"nothing covers {expected_min}+ GPUs: the last range needs no max")
 
 
-def _rows_for(table: Loaded, gpus: Range) -> list[tuple[int, Range, list[str]]]:
+def _rows_for(table: Loaded[TierTable], gpus: Range) -> list[tuple[int, Range, list[str]]]:
     return [(i, row.gpus, list(row.picks)) for i, row in enumerate(table.model.rows) if row.gpus.overlaps(gpus)]
 
 
-def judging_tables(kb: KnowledgeBase) -> dict[str, list[Loaded]]:
+def judging_tables(kb: KnowledgeBase) -> dict[str, list[Loaded[TierTable]]]:
     """Subject -> every well-formed tier table of it: each one judges other advice on its subject."""
-    tables: dict[str, list[Loaded]] = {}
-    for table in kb.of_kind("tiers"):
+    tables: dict[str, list[Loaded[TierTable]]] = {}
+    for table in kb.of_type(TierTable):
         if well_formed(table):
             tables.setdefault(table.model.subject, []).append(table)
     return tables
@@ -66,7 +66,7 @@ def judging_tables(kb: KnowledgeBase) -> dict[str, list[Loaded]]:
 
 def check_recommendations(ctx: Context) -> Iterator[Diagnostic]:
     tables = judging_tables(ctx.kb)
-    for rec in ctx.kb.of_kind("recommendations"):
+    for rec in ctx.kb.of_type(Recommendation):
         for index, item in enumerate(rec.model.items):
             subject = _LAYER_SUBJECT.get(item.layer)
             if subject is None or item.gpus is None:
@@ -75,7 +75,8 @@ def check_recommendations(ctx: Context) -> Iterator[Diagnostic]:
                 yield from _against(rec, index, item, item.gpus, table)
 
 
-def _against(rec: Loaded, index: int, item: Advice, gpus: Range, table: Loaded) -> Iterator[Diagnostic]:
+def _against(rec: Loaded[Recommendation], index: int, item: Advice, gpus: Range,
+             table: Loaded[TierTable]) -> Iterator[Diagnostic]:
     """One recommendation item (for `gpus` GPUs) judged by one tier table of its subject."""
     rows = _rows_for(table, gpus)
     disagreements = [pick for pick in item.picks if rows and not any(pick in picks for _, _, picks in rows)]

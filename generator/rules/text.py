@@ -9,7 +9,7 @@ from ..diagnostics import Diagnostic
 from ..figure_refs import Malformed, find_references
 from ..figure_text import typed_figures
 from ..knowledge import Loaded
-from ..model.common import Quote, Text
+from ..model.common import Identified, Quote, Text
 from ..units import DERIVED_UNITS, UNITS
 from .base import Context, report
 
@@ -19,8 +19,7 @@ def check_text_figures(ctx: Context) -> Iterator[Diagnostic]:
         for path, value, marks in entity.nodes:
             if not isinstance(value, Text):
                 continue
-            for lang in ("zh", "en"):
-                text = getattr(value, lang)
+            for lang, text in (("zh", value.zh), ("en", value.en)):
                 if not text:
                     continue
                 where = path + (lang,)
@@ -33,7 +32,7 @@ def check_text_figures(ctx: Context) -> Iterator[Diagnostic]:
                                      "(the build shows it with unit, direction and source), or leave it out")
 
 
-def _references(ctx: Context, entity: Loaded, where: tuple[str | int, ...], text: str) -> Iterator[Diagnostic]:
+def _references(ctx: Context, entity: Loaded[Identified], where: tuple[str | int, ...], text: str) -> Iterator[Diagnostic]:
     for found in find_references(text):  # spec text is escaped, never read as Markdown: no code in it
         if isinstance(found, Malformed):
             yield report(entity, where, "text-figure-ref-malformed", found.message)

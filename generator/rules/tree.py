@@ -5,11 +5,14 @@ it does not have it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from ..diagnostics import Diagnostic
 from ..knowledge import Loaded
 from ..model.common import Range
+from ..model.entities import Gpu, Nvlink, Nvswitch, Pcie, Pitfall, TierTable
 from ..model.selection import Leaf, Question, Selection
 from ..tree import leaf_paths, range_on_path, variables
 from .base import Context, report
@@ -19,7 +22,7 @@ _SINGLE_NODE = 8  # a leaf without a network or topology must stay within one 8-
 
 
 def check_tree_structure(ctx: Context) -> Iterator[Diagnostic]:
-    trees = sorted(ctx.kb.of_kind("selection"), key=lambda e: e.path)
+    trees = sorted(ctx.kb.of_type(Selection), key=lambda e: e.path)
     for extra in trees[1:]:
         # The flowchart page and `recommend` must show the same tree: with two, the page
         # would draw both and the command answer from one.
@@ -30,10 +33,11 @@ def check_tree_structure(ctx: Context) -> Iterator[Diagnostic]:
         yield from _structure(entity, entity.model)
 
 
-def _structure(entity: Loaded, sel: Selection) -> Iterator[Diagnostic]:
+def _structure(entity: Loaded[Selection], sel: Selection) -> Iterator[Diagnostic]:
     ids: dict[str, tuple[str, int]] = {}
-    for group in ("questions", "leaves"):
-        for index, node in enumerate(getattr(sel, group)):
+    groups: tuple[tuple[str, Sequence[Question | Leaf]], ...] = (("questions", sel.questions), ("leaves", sel.leaves))
+    for group, nodes in groups:
+        for index, node in enumerate(nodes):
             if node.id in ids:
                 yield report(entity, (group, index, "id"), "tree-duplicate-node",
                              f"node id {node.id!r} is used twice in this tree")
@@ -56,7 +60,7 @@ def _structure(entity: Loaded, sel: Selection) -> Iterator[Diagnostic]:
     yield from _cycles_and_reach(entity, sel, ids)
 
 
-def _cycles_and_reach(entity: Loaded, sel: Selection, ids: dict[str, tuple[str, int]]) -> Iterator[Diagnostic]:
+def _cycles_and_reach(entity: Loaded[Selection], sel: Selection, ids: dict[str, tuple[str, int]]) -> Iterator[Diagnostic]:
     questions = {q.id: q for q in sel.questions}
     state: dict[str, int] = {}  # 1: on the current path, 2: done
     stack: list[tuple[str, int]] = [(sel.root, 0)]
@@ -83,8 +87,8 @@ def _cycles_and_reach(entity: Loaded, sel: Selection, ids: dict[str, tuple[str, 
 
 
 def check_tree_answers(ctx: Context) -> Iterator[Diagnostic]:
-    for entity in ctx.kb.of_kind("selection"):
-        sel: Selection = entity.model
+    for entity in ctx.kb.of_type(Selection):
+        sel = entity.model
         known = variables(sel)
         for qi, question in enumerate(sel.questions):
             variable = known.get(question.variable)
@@ -95,7 +99,7 @@ def check_tree_answers(ctx: Context) -> Iterator[Diagnostic]:
             yield from _coverage(entity, qi, question, variable.kind, variable.min or 0, list(variable.values))
 
 
-def _coverage(entity: Loaded, qi: int, question: Question, kind: str, low: int, values: list[str]) -> Iterator[Diagnostic]:
+def _coverage(entity: Loaded[Selection], qi: int, question: Question, kind: str, low: int, values: list[str]) -> Iterator[Diagnostic]:
     base = ("questions", qi, "answers")
     if kind == "category":
         seen: set[str] = set()
@@ -134,8 +138,8 @@ def _coverage(entity: Loaded, qi: int, question: Question, kind: str, low: int, 
 
 def check_tree_leaves(ctx: Context) -> Iterator[Diagnostic]:
     tables = judging_tables(ctx.kb)  # the same tables as judge the recommendations
-    for entity in ctx.kb.of_kind("selection"):
-        sel: Selection = entity.model
+    for entity in ctx.kb.of_type(Selection):
+        sel = entity.model
         if sel.root not in {q.id for q in sel.questions}:
             continue  # no valid root: the structure rule reports it, and no path means anything
         gpus_min = variables(sel).get("gpus")
@@ -150,15 +154,14 @@ def check_tree_leaves(ctx: Context) -> Iterator[Diagnostic]:
             yield from _leaf(ctx, entity, li, leaf, gpus, tables)
 
 
-def _leaf(ctx: Context, entity: Loaded, li: int, leaf: Leaf, gpus: Range,
-          tables: dict[str, list[Loaded]]) -> Iterator[Diagnostic]:
+def _leaf(ctx: Context, entity: Loaded[Selection], li: int, leaf: Leaf, gpus: Range,
+          tables: dict[str, list[Loaded[TierTable]]]) -> Iterator[Diagnostic]:
     where = ("leaves", li)
-    gpu = ctx.kb.get(leaf.picks.gpu)
-    link = ctx.kb.get(leaf.picks.intra_node)
-    if gpu is None or link is None or gpu.kind != "gpus" or link.kind != "interconnects":
+    gpu = ctx.kb.get(leaf.picks.gpu, Gpu)
+    link_type = _link_type(ctx, leaf.picks.intra_node)
+    if gpu is None or link_type is None:
         return  # refs-unknown reported it
     has_nvlink = gpu.model.nvlink is not None
-    link_type = link.model.type
     acknowledged = {c.table for c in leaf.conflicts}
     disagreeing: set[str] = set()
     if link_type in ("nvlink", "nvswitch") and not has_nvlink:
@@ -175,10 +178,10 @@ def _leaf(ctx: Context, entity: Loaded, li: int, leaf: Leaf, gpus: Range,
                              f"reached with {gpus.label()} GPUs, more than one server: name a {subject}")
             continue
         for table in tables.get(subject, []):
-            if _disagrees(table, gpus, lambda picks, p=pick: p in picks):
+            if _disagrees(table, gpus, partial(operator.eq, pick)):
                 disagreeing.add(table.id)
     for table in tables.get("intra_node", []) if has_nvlink else []:
-        if _disagrees(table, gpus, lambda picks: link_type in _types(ctx, picks)):
+        if _disagrees(table, gpus, lambda p: _link_type(ctx, p) == link_type):
             disagreeing.add(table.id)
     for table_id in sorted(disagreeing - acknowledged):
         yield report(entity, (*where, "picks"), "tree-tier-mismatch",
@@ -191,19 +194,22 @@ def _leaf(ctx: Context, entity: Loaded, li: int, leaf: Leaf, gpus: Range,
                          f"leaf {leaf.id!r} agrees with {conflict.table!r}: remove this conflict")
 
 
-def _disagrees(table: Loaded, gpus: Range, fits: object) -> bool:
+def _disagrees(table: Loaded[TierTable], gpus: Range, wanted: Callable[[str], bool]) -> bool:
+    """Whether a row of `table` for these GPU counts advises, and picks nothing `wanted`."""
     rows = [row for row in table.model.rows if row.gpus.overlaps(gpus) and row.picks]
-    return any(not fits(list(row.picks)) for row in rows)  # type: ignore[operator]
+    return any(not any(wanted(pick) for pick in row.picks) for row in rows)
 
 
-def _types(ctx: Context, picks: list[str]) -> set[str]:
-    return {getattr(e.model, "type", "") for p in picks if (e := ctx.kb.get(p)) is not None}
+def _link_type(ctx: Context, entity_id: str) -> str | None:
+    """pcie, nvlink or nvswitch: the type of the intra-node link `entity_id`, if it is one."""
+    link = ctx.kb.get(entity_id)
+    return link.model.type if link is not None and isinstance(link.model, (Pcie, Nvlink, Nvswitch)) else None
 
 
 def _warned(ctx: Context, leaf: Leaf, gpu: str) -> bool:
     for pitfall_id in leaf.pitfalls:
-        pitfall = ctx.kb.get(pitfall_id)
-        if pitfall is not None and pitfall.kind == "pitfalls" and pitfall.model.severity in ("danger", "warning") \
+        pitfall = ctx.kb.get(pitfall_id, Pitfall)
+        if pitfall is not None and pitfall.model.severity in ("danger", "warning") \
                 and gpu in pitfall.model.concerns:
             return True
     return False
