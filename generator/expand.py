@@ -12,6 +12,9 @@ from .diagnostics import Diagnostic
 from .figure_refs import Reference, line_col
 from .markdown_scan import scan_markdown
 from .render.text import DIRECTION_ZH, in_unit, md, with_unit
+from .rules.base import Rule
+from .rules.quantity_units import DIMENSION
+from .rules.text_figures import MALFORMED_REF, UNKNOWN_FIGURE
 from .units import DERIVED_UNITS, UNITS
 
 
@@ -26,11 +29,12 @@ def expand_figures(markdown: str, figures: FigureIndex, source_titles: dict[str,
     for found in scan.found:
         line, col = line_col(markdown, found.start, first_line)
         if not isinstance(found, Reference):
-            problems.append(Diagnostic(page, line, col, "text-figure-ref-malformed", found.message))
+            problems.append(MALFORMED_REF.at(page, line, col, found.message))
             continue
         shown, problem = _shown(found, figures, source_titles, depth, linked=not scan.in_link_text(found))
         if problem is not None:
-            problems.append(Diagnostic(page, line, col, *problem))
+            rule, message = problem
+            problems.append(rule.at(page, line, col, message))
             continue
         parts += [markdown[last:found.start], shown]
         last = found.end
@@ -45,15 +49,15 @@ def body_first_line(source: str, body: str) -> int:
 
 
 def _shown(ref: Reference, figures: FigureIndex, source_titles: dict[str, str], depth: int,
-           linked: bool) -> tuple[str, tuple[str, str] | None]:
+           linked: bool) -> tuple[str, tuple[Rule, str] | None]:
     """The Markdown a reference becomes, or the (rule, message) of why it cannot be shown."""
     figure = figures.get(ref.ref)
     if figure is None:
-        return "", ("refs-unknown-figure", f"no figure {ref.ref!r} in the knowledge base")
+        return "", (UNKNOWN_FIGURE, f"no figure {ref.ref!r} in the knowledge base")
     if ref.unit is not None:
         table = UNITS if ref.unit in UNITS else DERIVED_UNITS
         if table[ref.unit].dimension != figure.dimension:
-            return "", ("units-dimension",
+            return "", (DIMENSION,
                         f"{ref.ref} cannot be shown in {ref.unit!r} ({figure.dimension.replace('_', ' ')})")
     value, shown_unit, direction = in_unit(figure, ref.unit)
     text = with_unit(value, shown_unit)

@@ -35,6 +35,9 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .diagnostics import Diagnostic
+from .rules.base import Rule
+from .rules.schema_shape import TYPE as SCHEMA_TYPE
+from .rules.yaml_input import ALIAS, DUPLICATE_KEY, EMPTY, ENCODING, SYNTAX, TAB, TAG, TOO_DEEP, TOO_LARGE
 from .scalars import ScalarFormError, read_plain, read_tagged
 
 MAX_FILE_BYTES = 256 * 1024
@@ -100,7 +103,7 @@ class ParsedFile:
 
 
 class _LoadProblem(Exception):
-    def __init__(self, rule: str, mark: Mark, message: str) -> None:
+    def __init__(self, rule: Rule, mark: Mark, message: str) -> None:
         super().__init__(message)
         self.rule, self.mark, self.message = rule, mark, message
 
@@ -146,7 +149,7 @@ class _BoundedLoader(yaml.composer.Composer, *_Scanning, _Parser, yaml.construct
         if self.check_event(AliasEvent):
             event: Any = self.peek_event()
             raise _LoadProblem(
-                "yaml-alias", _mark(event.start_mark),
+                ALIAS, _mark(event.start_mark),
                 "aliases (*name) are not allowed in spec files: write the value out",
             )
         self._depth += 1
@@ -154,7 +157,7 @@ class _BoundedLoader(yaml.composer.Composer, *_Scanning, _Parser, yaml.construct
             if self._depth > MAX_DEPTH:
                 event = self.peek_event()
                 raise _LoadProblem(
-                    "yaml-too-deep", _mark(event.start_mark),
+                    TOO_DEEP, _mark(event.start_mark),
                     f"nesting deeper than {MAX_DEPTH} levels",
                 )
             return super().compose_node(parent, index)
@@ -178,18 +181,17 @@ def parse_spec(path: str, raw: bytes) -> ParsedFile | list[Diagnostic]:
         walker = _compose(text)
         return ParsedFile(path, walker.data, raw, (walker.values, walker.keys))
     except _LoadProblem as problem:
-        return [Diagnostic(path, problem.mark.line, problem.mark.col, problem.rule, problem.message)]
+        return [problem.rule.at(path, problem.mark.line, problem.mark.col, problem.message)]
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = _mark(mark) if mark is not None else Mark(1, 1)
         message = " ".join(p for p in (err.context, err.problem) if p) or "invalid YAML"
-        return [Diagnostic(path, where.line, where.col, "yaml-syntax", f"YAML syntax: {message}")]
+        return [SYNTAX.at(path, where.line, where.col, f"YAML syntax: {message}")]
     except yaml.reader.ReaderError as err:
         where = _position_to_mark(text, err.position)
-        return [Diagnostic(path, where.line, where.col, "yaml-encoding",
-                           f"character {err.character!r} is not allowed in YAML ({err.reason})")]
+        return [ENCODING.at(path, where.line, where.col, f"character {err.character!r} is not allowed in YAML ({err.reason})")]
     except yaml.YAMLError as err:  # any other PyYAML error: still a diagnostic, never a traceback
-        return [Diagnostic(path, 1, 1, "yaml-syntax", f"YAML syntax: {err}")]
+        return [SYNTAX.at(path, 1, 1, f"YAML syntax: {err}")]
 
 
 def _compose(text: str) -> _Walker:
@@ -201,12 +203,12 @@ def _compose(text: str) -> _Walker:
     finally:
         loader.dispose()
     if root is None:
-        raise _LoadProblem("yaml-empty", Mark(1, 1), "the file is empty: a spec file holds one mapping")
+        raise _LoadProblem(EMPTY, Mark(1, 1), "the file is empty: a spec file holds one mapping")
     walker = _Walker(loader)
     data = walker.build(root, ())
     if not isinstance(data, dict):
         raise _LoadProblem(
-            "schema-type", _mark(root.start_mark),
+            SCHEMA_TYPE, _mark(root.start_mark),
             f"a spec file holds one mapping, not a {_kind_name(root)}",
         )
     walker.data = data
@@ -299,11 +301,11 @@ _NO_KEY = object()
 def _check_size_and_bom(raw: bytes) -> None:
     if len(raw) > MAX_FILE_BYTES:
         raise _LoadProblem(
-            "yaml-too-large", Mark(1, 1),
+            TOO_LARGE, Mark(1, 1),
             f"file is {len(raw)} bytes; a spec file may hold at most {MAX_FILE_BYTES} bytes",
         )
     if raw.startswith(_BOMS):
-        raise _LoadProblem("yaml-encoding", Mark(1, 1), "file starts with a byte-order mark: save it as UTF-8 without BOM")
+        raise _LoadProblem(ENCODING, Mark(1, 1), "file starts with a byte-order mark: save it as UTF-8 without BOM")
 
 
 def _decode(raw: bytes) -> str:
@@ -311,7 +313,7 @@ def _decode(raw: bytes) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         where = _position_to_mark(raw[: err.start].decode("utf-8", "replace"), err.start)
-        raise _LoadProblem("yaml-encoding", where, f"not UTF-8: byte 0x{raw[err.start]:02x} cannot be decoded") from None
+        raise _LoadProblem(ENCODING, where, f"not UTF-8: byte 0x{raw[err.start]:02x} cannot be decoded") from None
 
 
 def _position_to_mark(text: str, position: int) -> Mark:
@@ -324,7 +326,7 @@ def _check_tabs(text: str) -> None:
     for number, line in enumerate(text.split("\n"), start=1):
         indent = line[: len(line) - len(line.lstrip(" \t"))]
         if "\t" in indent and line.strip():
-            raise _LoadProblem("yaml-tab", Mark(number, indent.index("\t") + 1),
+            raise _LoadProblem(TAB, Mark(number, indent.index("\t") + 1),
                                "tab in indentation: YAML indents with spaces only")
 
 
@@ -338,17 +340,17 @@ def _scalar(node: ScalarNode) -> Any:
     """A scalar's value: plain ones as generator.scalars reads them, quoted ones as text."""
     where = _mark(node.start_mark)
     if len(node.value) > MAX_SCALAR_CHARS:
-        raise _LoadProblem("yaml-too-large", where, f"value of {len(node.value)} characters; at most {MAX_SCALAR_CHARS}")
+        raise _LoadProblem(TOO_LARGE, where, f"value of {len(node.value)} characters; at most {MAX_SCALAR_CHARS}")
     try:
         if node.tag == _PLAIN:
             return read_plain(node.value)
         if node.tag not in _ALLOWED_TAGS:
-            raise _LoadProblem("yaml-tag", where, f"tag {node.tag!r} is not allowed: only plain YAML values")
+            raise _LoadProblem(TAG, where, f"tag {node.tag!r} is not allowed: only plain YAML values")
         return read_tagged(node.tag.removeprefix(_STD), node.value)
     except ScalarFormError as err:
         raise _LoadProblem(err.rule, where, err.message) from None
     except (ValueError, OverflowError) as err:  # e.g. a date 2026-13-45
-        raise _LoadProblem("yaml-syntax", where, f"bad value {node.value!r}: {err}") from None
+        raise _LoadProblem(SYNTAX, where, f"bad value {node.value!r}: {err}") from None
 
 
 class _Walker:
@@ -363,7 +365,7 @@ class _Walker:
     def build(self, node: Node, path: DataPath) -> Any:
         self.values[path] = _mark(node.start_mark)
         if node.tag not in _ALLOWED_TAGS and node.tag != _PLAIN:
-            raise _LoadProblem("yaml-tag", _mark(node.start_mark),
+            raise _LoadProblem(TAG, _mark(node.start_mark),
                                f"tag {node.tag!r} is not allowed: only plain YAML values")
         if isinstance(node, MappingNode):
             return self._mapping(node, path)
@@ -378,10 +380,10 @@ class _Walker:
             key_mark = _mark(key_node.start_mark)
             key = _scalar(key_node) if isinstance(key_node, ScalarNode) else None
             if not isinstance(key, str):
-                raise _LoadProblem("schema-type", key_mark, "mapping keys must be plain text")
+                raise _LoadProblem(SCHEMA_TYPE, key_mark, "mapping keys must be plain text")
             if key in result:
                 first = self.keys[path + (key,)]
-                raise _LoadProblem("yaml-duplicate-key", key_mark,
+                raise _LoadProblem(DUPLICATE_KEY, key_mark,
                                    f"duplicate key {key!r} (first defined at line {first.line})")
             self.keys[path + (key,)] = key_mark
             result[key] = self.build(value_node, path + (key,))

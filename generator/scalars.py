@@ -38,6 +38,10 @@ from typing import Any
 import yaml
 from yaml.nodes import ScalarNode
 
+from .rules.base import Rule
+from .rules.schema_shape import TYPE as SCHEMA_TYPE
+from .rules.yaml_input import BOOLEAN_FORM, NUMBER_FORM, TAG
+
 _INT = re.compile(r"[-+]?[0-9]+")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
 _SPECIAL_FLOATS = {f"{sign}.{word}": float(f"{sign}inf") for sign in ("", "+", "-") for word in ("inf", "Inf", "INF")}
@@ -62,9 +66,9 @@ _NUMBER_START = frozenset("-+.0123456789")
 
 
 class ScalarFormError(ValueError):
-    """A plain scalar in a form that is refused; `rule` is its stable rule id."""
+    """A plain scalar in a form that is refused, and the rule it breaks."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: Rule, message: str) -> None:
         super().__init__(message)
         self.rule, self.message = rule, message
 
@@ -84,10 +88,10 @@ def read_plain(text: str) -> Any:
     if text in _WORDS:
         return _WORDS[text]
     if text in _BOOLS_11:
-        raise ScalarFormError("yaml-boolean-form", f"{text} is a boolean in YAML 1.1 but text in YAML 1.2; "
+        raise ScalarFormError(BOOLEAN_FORM, f"{text} is a boolean in YAML 1.1 but text in YAML 1.2; "
                                                    f"write {_BOOLS_11[text]}, or quote it if it is text")
     if text == "<<":
-        raise ScalarFormError("yaml-tag", "merge keys (<<) are not allowed")
+        raise ScalarFormError(TAG, "merge keys (<<) are not allowed")
     return text
 
 
@@ -109,7 +113,7 @@ def _number(text: str) -> Any:
     if _INT.fullmatch(text):
         digits = text.lstrip("+-")
         if len(digits) > 1 and digits[0] == "0":
-            raise ScalarFormError("yaml-number-form", _leading_zero(text))
+            raise ScalarFormError(NUMBER_FORM, _leading_zero(text))
         return int(text)
     if _FLOAT.fullmatch(text):
         return _float(text)
@@ -117,11 +121,11 @@ def _number(text: str) -> Any:
         return _SPECIAL_FLOATS[text]
     problem = _refused_number(text)
     if problem is not None:
-        raise ScalarFormError("yaml-number-form", problem)
+        raise ScalarFormError(NUMBER_FORM, problem)
     if _DATE.fullmatch(text):
         return dt.date.fromisoformat(text)  # ValueError for 2026-13-45
     if _TIMESTAMP_11.fullmatch(text):
-        raise ScalarFormError("schema-type", "write a date as YYYY-MM-DD, without a time")
+        raise ScalarFormError(SCHEMA_TYPE, "write a date as YYYY-MM-DD, without a time")
     return text
 
 

@@ -15,23 +15,35 @@ from .knowledge import Loaded
 from .load import DataPath, ParsedFile
 from .model import ADAPTERS
 from .model.common import FIGURE_REF_PATTERN, SLUG_PATTERN, Identified
+from .rules.schema_shape import (
+    ENUM,
+    FORMAT,
+    ID_FILENAME,
+    ID_FORMAT,
+    REQUIRED,
+    TEXT_TOO_LONG,
+    TYPE,
+    UNKNOWN_KEY,
+    VALUE,
+)
 
+# Pydantic's error types -> the rule each breaks (any other type: schema-type).
 _TYPE_RULES = {
-    "missing": "schema-required",
-    "extra_forbidden": "schema-unknown-key",
-    "literal_error": "schema-enum",
-    "union_tag_invalid": "schema-enum",
-    "union_tag_not_found": "schema-required",
-    "finite_number": "schema-value",
-    "greater_than": "schema-value",
-    "greater_than_equal": "schema-value",
-    "less_than": "schema-value",
-    "less_than_equal": "schema-value",
-    "too_short": "schema-value",
-    "too_long": "schema-value",
-    "string_too_long": "schema-text-too-long",
-    "string_too_short": "schema-value",
-    "string_pattern_mismatch": "schema-format",
+    "missing": REQUIRED,
+    "extra_forbidden": UNKNOWN_KEY,
+    "literal_error": ENUM,
+    "union_tag_invalid": ENUM,
+    "union_tag_not_found": REQUIRED,
+    "finite_number": VALUE,
+    "greater_than": VALUE,
+    "greater_than_equal": VALUE,
+    "less_than": VALUE,
+    "less_than_equal": VALUE,
+    "too_short": VALUE,
+    "too_long": VALUE,
+    "string_too_long": TEXT_TOO_LONG,
+    "string_too_short": VALUE,
+    "string_pattern_mismatch": FORMAT,
 }
 
 
@@ -44,24 +56,24 @@ def build_entity(kind: str, parsed: ParsedFile, stem: str) -> Loaded[Identified]
         return [_diagnostic(parsed, kind, e) for e in err.errors(include_url=False)]
     if model.id != stem:
         mark = parsed.value_mark(("id",))
-        return [Diagnostic(parsed.path, mark.line, mark.col, "schema-id-filename",
-                           f"id {model.id!r} differs from the file name {stem + '.yaml'!r}: rename one")]
+        return [ID_FILENAME.at(parsed.path, mark.line, mark.col,
+                               f"id {model.id!r} differs from the file name {stem + '.yaml'!r}: rename one")]
     return Loaded(kind, model, parsed)
 
 
 def _diagnostic(parsed: ParsedFile, kind: str, error: Any) -> Diagnostic:
     path = _data_path(parsed.data, tuple(error["loc"]))
-    rule = _TYPE_RULES.get(error["type"], "schema-type")
+    rule = _TYPE_RULES.get(error["type"], TYPE)
     message = str(error["msg"])
     field = path[-1] if path else kind
-    if rule == "schema-required":
+    if rule is REQUIRED:
         if error["type"] == "union_tag_not_found":
             missing = str(error.get("ctx", {}).get("discriminator", "type")).strip("'")
         else:
             missing = error["loc"][-1] if error["loc"] else kind
         message = f"missing required field {missing!r}"
         mark = parsed.value_mark(path)
-    elif rule == "schema-unknown-key":
+    elif rule is UNKNOWN_KEY:
         allowed = _allowed_keys(kind, parsed.data, path[:-1])
         hint = difflib.get_close_matches(str(field), allowed, n=1)
         message = f"unknown key {field!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
@@ -69,15 +81,15 @@ def _diagnostic(parsed: ParsedFile, kind: str, error: Any) -> Diagnostic:
             message += f"; allowed here: {', '.join(allowed)}"
         mark = parsed.key_mark(path)
     else:
-        if rule == "schema-format" and FIGURE_REF_PATTERN in message:
+        if rule is FORMAT and FIGURE_REF_PATTERN in message:
             message = f"{field}: {error['input']!r} is not a figure reference like 'ib-ndr#port_rate' (entity#figure)"
-        elif rule == "schema-format" and re.fullmatch(r"id|[a-z_]*", str(field)) and SLUG_PATTERN in message:
-            rule = "schema-id-format"
+        elif rule is FORMAT and re.fullmatch(r"id|[a-z_]*", str(field)) and SLUG_PATTERN in message:
+            rule = ID_FORMAT
             message = f"{field!r} must be a lowercase slug like 'a100-sxm4-80gb' (letters, digits, single hyphens)"
         else:
             message = f"{field}: {message}"
         mark = parsed.value_mark(path)
-    return Diagnostic(parsed.path, mark.line, mark.col, rule, message)
+    return rule.at(parsed.path, mark.line, mark.col, message)
 
 
 def _data_path(data: Any, loc: tuple[Any, ...]) -> DataPath:

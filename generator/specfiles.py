@@ -14,6 +14,8 @@ from pathlib import Path
 from .diagnostics import Diagnostic
 from .load import MAX_FILE_BYTES
 from .model import KINDS
+from .rules.schema_shape import FOLDER
+from .rules.yaml_input import TOO_LARGE
 from .validate import SpecFile
 
 _NOT_YAML = "only .yaml files belong in a spec folder"
@@ -30,7 +32,7 @@ def read_spec_tree(root: Path) -> tuple[list[SpecFile], list[Diagnostic]]:
     files: list[SpecFile] = []
     problems: list[Diagnostic] = []
     if not root.is_dir():
-        return [], [Diagnostic(str(root), 1, 1, "schema-folder", "no such spec folder")]
+        return [], [FOLDER.at(str(root), 1, 1, "no such spec folder")]
     real_root = root.resolve()
     for entry in sorted(root.iterdir()):
         shown = _shown(root, entry)
@@ -78,11 +80,11 @@ def _unexpected(shown: str, is_dir: bool) -> Diagnostic:
 
 
 def _refused(shown: str, message: str) -> Diagnostic:
-    return Diagnostic(shown, 1, 1, "schema-folder", message)
+    return FOLDER.at(shown, 1, 1, message)
 
 
 def _too_large(shown: str, size: int) -> Diagnostic:
-    return Diagnostic(shown, 1, 1, "yaml-too-large", f"file is {size} bytes; a spec file may hold at most {MAX_FILE_BYTES} bytes")
+    return TOO_LARGE.at(shown, 1, 1, f"file is {size} bytes; a spec file may hold at most {MAX_FILE_BYTES} bytes")
 
 
 @dataclass(frozen=True)

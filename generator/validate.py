@@ -16,7 +16,10 @@ from .knowledge import KnowledgeBase, Loaded
 from .load import parse_spec
 from .model import KINDS
 from .model.common import Identified
-from .rules import RULE_CHECKS, Context
+from .rules.base import Context
+from .rules.catalog import CHECKS
+from .rules.schema_shape import FOLDER
+from .rules.unique_ids import unique_entities
 from .schema import build_entity
 
 
@@ -45,9 +48,8 @@ Built = Loaded[Identified] | list[Diagnostic]
 
 def _built(spec: SpecFile) -> Built:
     if spec.kind not in KINDS:
-        return [Diagnostic(spec.path, 1, 1, "schema-folder",
-                           f"unexpected folder {spec.kind!r}: spec files live in one of "
-                           f"{', '.join(k + '/' for k in KINDS)}")]
+        return [FOLDER.at(spec.path, 1, 1, f"unexpected folder {spec.kind!r}: spec files live in one of "
+                                           f"{', '.join(k + '/' for k in KINDS)}")]
     parsed = parse_spec(spec.path, spec.raw)
     if isinstance(parsed, list):
         return parsed
@@ -60,7 +62,7 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
     """Check a whole tree. `memo` (owned by the caller, e.g. the tests) lets unchanged files
     skip parsing; results are the same with or without it."""
     diagnostics: list[Diagnostic] = list(early or [])
-    entities: dict[str, Loaded[Identified]] = {}
+    loaded: list[Loaded[Identified]] = []
     ordered = sorted(files, key=lambda f: f.path)
     built_now = {spec: _built(spec) for spec in ordered if memo is None or spec not in memo}
     if memo is not None:
@@ -69,14 +71,10 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
         built = built_now[spec] if memo is None else memo[spec]
         if isinstance(built, list):
             diagnostics.extend(built)
-            continue
-        first = entities.get(built.id)
-        if first is not None:
-            mark = built.at(("id",))
-            diagnostics.append(Diagnostic(spec.path, mark.line, mark.col, "refs-duplicate-id",
-                                          f"id {built.id!r} is already defined in {first.path}"))
-            continue
-        entities[built.id] = built
+        else:
+            loaded.append(built)
+    entities, duplicates = unique_entities(loaded)
+    diagnostics.extend(duplicates)
     if diagnostics:
         return Result(None, None, tuple(sorted(set(diagnostics))))
     kb = KnowledgeBase(entities)
@@ -88,6 +86,6 @@ def check(kb: KnowledgeBase, figures: FigureIndex) -> tuple[Diagnostic, ...]:
     """Every cross-entity rule, on a knowledge base that loaded."""
     context = Context(kb, figures)
     diagnostics: list[Diagnostic] = []
-    for rule_check in RULE_CHECKS:
+    for rule_check in CHECKS:
         diagnostics.extend(rule_check(context))
     return tuple(sorted(set(diagnostics)))

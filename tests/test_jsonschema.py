@@ -20,8 +20,8 @@ from generator.jsonschema import NUMBER_FORMS, spec_schemas
 from generator.knowledge import KnowledgeBase, Loaded
 from generator.load import DataPath, ParsedFile, parse_spec
 from generator.model.common import Dim, Quantity
-from generator.rules import Context
-from generator.rules.units import check_units
+from generator.rules.base import Context
+from generator.rules.quantity_units import check_units
 from generator.schema import build_entity
 from generator.units import DERIVED_UNITS, UNITS
 from generator.validate import SpecFile

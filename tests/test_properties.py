@@ -13,8 +13,8 @@ from generator import load
 from generator.derive import FigureIndex
 from generator.knowledge import KnowledgeBase
 from generator.load import parse_spec
-from generator.rules import Context
-from generator.rules.tables import check_tier_tables
+from generator.rules.base import Context
+from generator.rules.tier_tables import check_tier_tables
 from generator.schema import build_entity
 from generator.units import decimals_of
 

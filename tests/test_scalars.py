@@ -61,7 +61,7 @@ def test_ambiguous_forms_are_refused(text: str, rule: str, message: str) -> None
     """Each refused form raises its rule, naming the form and the fix."""
     with pytest.raises(ScalarFormError) as caught:
         read_plain(text)
-    assert caught.value.rule == rule and message in caught.value.message
+    assert caught.value.rule.id == rule and message in caught.value.message
 
 
 def test_nan_is_read() -> None:

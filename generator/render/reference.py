@@ -16,7 +16,7 @@ from ..model.common import MAX_TEXT
 from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, Source, ValueCheck
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
-from ..rules.sources import url_is_safe
+from ..rules.source_urls import url_is_safe
 from ..units import fmt_number
 from .advice import VERDICT_ZH
 from .context import Site

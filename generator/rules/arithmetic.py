@@ -16,7 +16,26 @@ from ..knowledge import Loaded
 from ..load import DataPath
 from ..model.entities import Gpu, Pcie, ScalingStudy
 from ..units import UNITS, convert_direction, fmt_number, from_base, other_bit_byte_unit
-from .base import Context, report
+from .base import Check, Context, Rule
+
+BIT_BYTE = Rule("units-bit-byte", "units", "写出的数字恰好等于另一种单位（Gb/s 与 GB/s）下的推导值时，提示比特/字节混淆。")
+DIRECTION_SLIP = Rule("units-direction-slip", "units", "写出的数字恰好是推导值的两倍或一半时，提示单向/双向混淆。")
+PCIE_BANDWIDTH = Rule("arithmetic-pcie-bandwidth", "arithmetic", "PCIe 带宽 = 每通道传输率 × 通道数 × 编码效率 ÷ 8，双向为其两倍。")
+PCIE_GENERATION = Rule("arithmetic-pcie-generation", "arithmetic",
+                       "每一代 PCIe 的每通道传输率是上一代的两倍（3.0 到 6.0）；与前后两代都对不上的那一代被认为写错。")
+NVLINK_TOTAL = Rule("arithmetic-nvlink-total", "arithmetic", "NVLink 每 GPU 总带宽 = 链路数 × 单链路带宽（换算为双向）。")
+NVSWITCH_PER_GPU = Rule("arithmetic-nvswitch-per-gpu", "arithmetic", "NVSwitch 给每个 GPU 的带宽等于该代 NVLink 的每 GPU 总带宽。")
+PORT_RATE = Rule("arithmetic-port-rate", "arithmetic", "网络端口速率 = 通道数 × 每通道速率。")
+MEMORY_BANDWIDTH = Rule("arithmetic-memory-bandwidth", "arithmetic", "显存带宽 = 位宽 × 每针脚速率 ÷ 8。")
+FP32 = Rule("arithmetic-fp32", "arithmetic", "FP32 峰值 = SM 数 × 每 SM 的 FP32 单元 × 2（FMA）× 加速频率。")
+GPU_NVLINK = Rule("arithmetic-gpu-nvlink", "arithmetic", "GPU 的 NVLink 带宽 = 链路数 × 该代单链路带宽。")
+VARIANT_MIX = Rule("gpu-variant-mix", "arithmetic", "一个 GPU 文件只描述一个版本：某个数字对不上、却等于同系列另一版本的数字时报错。")
+FORM_FACTOR = Rule("gpu-form-factor", "arithmetic", "PCIe 卡只能经桥接器使用 NVLink；SXM 模块不需要桥接器。")
+CASE_GPUS = Rule("tables-case-gpus", "tables", "案例的 GPU 总数 = 节点数 × 每节点 GPU 数。")
+CASE_SPEEDUP = Rule("tables-case-speedup", "tables", "加速比 = 集群吞吐 ÷ 单卡吞吐。")
+CASE_SHARE = Rule("tables-case-share", "tables", "通信占比 = 1 − 加速比 ÷ GPU 数。")
+_BY_ID = {rule.id: rule for rule in (PCIE_BANDWIDTH, NVLINK_TOTAL, NVSWITCH_PER_GPU, PORT_RATE, MEMORY_BANDWIDTH,
+                                     FP32, GPU_NVLINK, CASE_GPUS, CASE_SPEEDUP, CASE_SHARE)}
 
 
 @dataclass(frozen=True)
@@ -32,7 +51,7 @@ def check_derived_values(ctx: Context) -> Iterator[Diagnostic]:
         mismatches = list(_mismatches(ctx, entity_id, derivations))
         blamed = _blame_case_inputs(ctx, entity_id, mismatches)
         for _key, path, rule, message in blamed:
-            yield report(entity, path, rule, message)
+            yield rule.report(entity, path, message)
         handled = {f"rows.{key}." for key, _p, _r, _m in blamed}
         for mismatch in mismatches:
             if any(mismatch.stated.name.startswith(prefix) for prefix in handled):
@@ -40,7 +59,7 @@ def check_derived_values(ctx: Context) -> Iterator[Diagnostic]:
             alone = sum(m.derivation.rule == mismatch.derivation.rule for m in mismatches) == 1
             rule, message = _classify(ctx, mismatch, direction_slip_possible=alone)
             suffix = ("value",) if mismatch.stated.dimension != "count" else ()
-            yield report(entity, (mismatch.stated.path or ()) + suffix, rule, message)
+            yield rule.report(entity, (mismatch.stated.path or ()) + suffix, message)
 
 
 def _mismatches(ctx: Context, entity_id: str, derivations: list[Derivation]) -> Iterator[_Mismatch]:
@@ -60,7 +79,7 @@ def _mismatches(ctx: Context, entity_id: str, derivations: list[Derivation]) -> 
             yield _Mismatch(stated, derivation, expected)
 
 
-def _blame_case_inputs(ctx: Context, entity_id: str, mismatches: list[_Mismatch]) -> list[tuple[str, DataPath, str, str]]:
+def _blame_case_inputs(ctx: Context, entity_id: str, mismatches: list[_Mismatch]) -> list[tuple[str, DataPath, Rule, str]]:
     """In a scaling table, speed-up and share both follow from the throughputs. When both are
     off and still agree with each other, the throughput was edited: report it there, saying
     which throughput would make the row add up."""
@@ -72,7 +91,7 @@ def _blame_case_inputs(ctx: Context, entity_id: str, mismatches: list[_Mismatch]
         parts = m.stated.name.split(".")
         if parts[0] == "rows" and len(parts) == 3:
             by_row.setdefault(parts[1], set()).add(parts[2])
-    blamed: list[tuple[str, DataPath, str, str]] = []
+    blamed: list[tuple[str, DataPath, Rule, str]] = []
     stated = ctx.figures.stated[entity_id]
     gpus = entity.model.nodes.value * entity.model.gpus_per_node.value
     for index, row in enumerate(entity.model.rows):
@@ -83,7 +102,7 @@ def _blame_case_inputs(ctx: Context, entity_id: str, mismatches: list[_Mismatch]
             continue  # the stated columns disagree with each other too: report each
         single, cluster = stated[f"rows.{row.key}.single_gpu"], stated[f"rows.{row.key}.cluster"]
         want = single.value * speedup.value
-        blamed.append((row.key, ("rows", index, "cluster", "value"), "tables-case-speedup",
+        blamed.append((row.key, ("rows", index, "cluster", "value"), CASE_SPEEDUP,
                        f"rows.{row.key}.cluster is {fmt_number(cluster.shown)} tok/s, but the row states speed-up "
                        f"{fmt_number(speedup.shown)}x and share {fmt_number(share.shown)}%, which "
                        f"need {fmt_number(from_base(want, cluster.unit))} tok/s "
@@ -91,7 +110,7 @@ def _blame_case_inputs(ctx: Context, entity_id: str, mismatches: list[_Mismatch]
     return blamed
 
 
-def _classify(ctx: Context, m: _Mismatch, *, direction_slip_possible: bool) -> tuple[str, str]:
+def _classify(ctx: Context, m: _Mismatch, *, direction_slip_possible: bool) -> tuple[Rule, str]:
     stated, derived, expected = m.stated, m.derivation.figure, m.expected
     unit = stated.unit or derived.unit
     want = f"{fmt_number(from_base(expected, unit) if unit in UNITS else expected)} {unit}".strip()
@@ -100,18 +119,18 @@ def _classify(ctx: Context, m: _Mismatch, *, direction_slip_possible: bool) -> t
             f"{' (' + stated.direction + ')' if stated.direction else ''}")
     slip = _bit_byte(stated, expected)
     if slip:
-        return "units-bit-byte", f"{base}: did you mean {fmt_number(stated.shown)} {slip}? (bits vs bytes: a factor of 8)"
+        return BIT_BYTE, f"{base}: did you mean {fmt_number(stated.shown)} {slip}? (bits vs bytes: a factor of 8)"
     # A factor of two is a direction slip only if it is this figure alone that is off: when
     # the per-direction and bidirectional figures are both off by two, an input changed.
     if direction_slip_possible and stated.dimension == "data_rate" and (
             _close(stated, expected * 2) or _close(stated, expected / 2)):
         other = "bidirectional total" if _close(stated, expected * 2) else "per-direction rate"
-        return "units-direction-slip", f"{base}: {told} is the {other}; expected {want} {stated.direction}"
+        return DIRECTION_SLIP, f"{base}: {told} is the {other}; expected {want} {stated.direction}"
     sibling = _sibling_with(ctx, stated)
     if sibling is not None:
-        return "gpu-variant-mix", (f"{base}: {told} is the figure of {sibling} (same family, other variant); "
+        return VARIANT_MIX, (f"{base}: {told} is the figure of {sibling} (same family, other variant); "
                                    "one file describes one variant")
-    return m.derivation.rule or "", f"{base}; expected {want} (tolerance ±{_tolerance(stated)})"
+    return _BY_ID[m.derivation.rule or ""], f"{base}; expected {want} (tolerance ±{_tolerance(stated)})"
 
 
 def _close(stated: Figure, value: Fraction) -> bool:
@@ -151,12 +170,12 @@ def check_form_factor(ctx: Context) -> Iterator[Diagnostic]:
         if nvlink is None:
             continue
         if gpu.model.form_factor == "pcie" and not nvlink.bridge:
-            yield report(gpu, ("nvlink",), "gpu-form-factor",
-                         "a PCIe card reaches NVLink only through a bridge: set `bridge: true` and `bridge_gpus`, "
-                         "or `nvlink: null` if this card has no NVLink connector")
+            yield FORM_FACTOR.report(gpu, ("nvlink",),
+                                     "a PCIe card reaches NVLink only through a bridge: set `bridge: true` and `bridge_gpus`, "
+                                     "or `nvlink: null` if this card has no NVLink connector")
         if gpu.model.form_factor == "sxm" and nvlink.bridge:
-            yield report(gpu, ("nvlink", "bridge"), "gpu-form-factor",
-                         "an SXM module connects NVLink through the baseboard, not a bridge")
+            yield FORM_FACTOR.report(gpu, ("nvlink", "bridge"),
+                                     "an SXM module connects NVLink through the baseboard, not a bridge")
 
 
 def check_pcie_generations(ctx: Context) -> Iterator[Diagnostic]:
@@ -179,9 +198,9 @@ def check_pcie_generations(ctx: Context) -> Iterator[Diagnostic]:
                 continue
         want = checks[0][0]
         said = " and ".join(f"{name} is {fmt_number(r.shown)} {r.unit}" for _w, name, r in checks)
-        yield report(entity, ("transfer_rate", "value"), "arithmetic-pcie-generation",
-                     f"transfer_rate is {fmt_number(rate.shown)} {rate.unit}, but each PCIe generation doubles "
-                     f"the previous one ({said}): expected {fmt_number(from_base(want, rate.unit))} {rate.unit}")
+        yield PCIE_GENERATION.report(entity, ("transfer_rate", "value"),
+                                     f"transfer_rate is {fmt_number(rate.shown)} {rate.unit}, but each PCIe generation doubles "
+                                     f"the previous one ({said}): expected {fmt_number(from_base(want, rate.unit))} {rate.unit}")
 
 
 def _neighbour_checks(links: list[Loaded[Pcie]], rates: list[Figure], i: int) -> list[tuple[Fraction, str, Figure]]:
@@ -196,3 +215,8 @@ def _neighbour_checks(links: list[Loaded[Pcie]], rates: list[Figure], i: int) ->
 
 def _next_generation(older: Loaded[Pcie], newer: Loaded[Pcie]) -> bool:
     return float(newer.model.generation) - float(older.model.generation) == 1.0
+
+
+RULES = (BIT_BYTE, DIRECTION_SLIP, PCIE_BANDWIDTH, PCIE_GENERATION, NVLINK_TOTAL, NVSWITCH_PER_GPU, PORT_RATE,
+         MEMORY_BANDWIDTH, FP32, GPU_NVLINK, VARIANT_MIX, FORM_FACTOR, CASE_GPUS, CASE_SPEEDUP, CASE_SHARE)
+CHECKS: tuple[Check, ...] = (check_derived_values, check_form_factor, check_pcie_generations)

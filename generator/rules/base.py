@@ -1,17 +1,48 @@
-"""What a rule sees and how it reports: a read-only context and a helper that turns an entity
-plus data path into a positioned diagnostic."""
+"""What a rule is, what it sees and how it reports.
+
+A `Rule` is declared once, as a module constant of the module of generator/rules/ that holds its
+check: stable id, family and the sentence the site's rules page shows. Every diagnostic is made
+through its rule object (`RULE.report(entity, path, message)` in the rules,
+`RULE.at(file, line, col, message)` in the loader and schema stages), so an id is spelled in
+exactly one place and a misspelt one is a NameError, not a silent new id.
+
+Importing this module is cheap (the knowledge base types are for annotations only): the loader
+imports its rule objects from generator/rules/ while the rules import the loader.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, get_args
 
-from ..derive import FigureIndex
-from ..diagnostics import Diagnostic, Severity
-from ..knowledge import KnowledgeBase, Loaded
-from ..load import DataPath
-from ..model.common import Identified
-from .catalog import RULES
+from ..diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from ..derive import FigureIndex
+    from ..knowledge import KnowledgeBase, Loaded
+    from ..load import DataPath
+    from ..model.common import Identified
+
+# The families in the order the rules page lists them.
+Family = Literal["yaml", "schema", "refs", "units", "arithmetic", "claims", "tables", "tree", "sources"]
+FAMILIES: tuple[Family, ...] = get_args(Family)
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str  # stable kebab-case id, printed in brackets after each message
+    family: Family
+    zh: str  # what it checks, one sentence for the rules page
+
+    def report(self, entity: Loaded[Identified], path: DataPath, message: str) -> Diagnostic:
+        """A diagnostic at the value `path` of `entity` (at its parent, if the value is missing)."""
+        mark = entity.at(path)
+        return Diagnostic(entity.path, mark.line, mark.col, self.id, message)
+
+    def at(self, file: str, line: int, col: int, message: str) -> Diagnostic:
+        """A diagnostic at a position of a file that is not (yet) an entity."""
+        return Diagnostic(file, line, col, self.id, message)
 
 
 @dataclass(frozen=True)
@@ -20,12 +51,5 @@ class Context:
     figures: FigureIndex
 
 
-Rule = Callable[[Context], Iterator[Diagnostic]]
-
-
-def report(entity: Loaded[Identified], path: DataPath, rule: str, message: str, *, at_key: bool = False,
-           severity: Severity = Severity.ERROR) -> Diagnostic:
-    if rule not in RULES:  # a programming error, caught by the tests, never by users
-        raise KeyError(f"rule {rule!r} is not in the catalog")
-    mark = entity.file.key_mark(path) if at_key else entity.at(path)
-    return Diagnostic(entity.path, mark.line, mark.col, rule, message, severity)
+# A rule's check: a small function named check_<invariant> yielding diagnostics.
+Check = Callable[[Context], Iterator[Diagnostic]]

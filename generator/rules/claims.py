@@ -16,7 +16,15 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..load import DataPath
 from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
 from ..units import UNITS, fmt_number, from_base, other_bit_byte_unit, to_base
-from .base import Context, report
+from .base import Check, Context, Rule
+from .quantity_units import UNKNOWN_UNIT
+from .schema_shape import VALUE
+from .text_figures import UNKNOWN_FIGURE
+
+VERDICT = Rule("claims-verdict", "claims",
+               "文章论断的结论（confirmed/approximate/corrected/unsupported）必须等于按数据重新计算的结论。")
+UNIT_MISMATCH = Rule("claims-unit-mismatch", "claims", "论断写出的单位必须与被比较数字的量纲一致。")
+DIRECTION_MISMATCH = Rule("claims-direction-mismatch", "claims", "求比值前两边的方向必须一致（双向对双向，单向对单向）。")
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,7 @@ def check_claims(ctx: Context) -> Iterator[Diagnostic]:
             continue
         claim = entity.model
         if outcome.verdict != claim.verdict:
-            yield report(entity, ("verdict",), "claims-verdict", _verdict_message(claim, outcome))
+            yield VERDICT.report(entity, ("verdict",), _verdict_message(claim, outcome))
             for ref in _operands(claim):
                 broken_by_figure.setdefault(ref, []).append(f"{entity.id} ({claim.verdict} → {outcome.verdict})")
     yield from _at_operands(ctx, broken_by_figure)
@@ -123,9 +131,9 @@ def _at_operands(ctx: Context, broken_by_figure: dict[str, list[str]]) -> Iterat
             continue
         entity = ctx.kb.entities[figure.entity]
         suffix = ("value",) if figure.dimension != "count" else ()
-        yield report(entity, figure.path + suffix, "claims-verdict",
-                     f"{figure.name} = {_figure_text(figure)} is used by {len(claims)} claim(s) whose verdict "
-                     f"no longer holds: {', '.join(sorted(claims))}; check this figure or update the claims")
+        yield VERDICT.report(entity, figure.path + suffix,
+                             f"{figure.name} = {_figure_text(figure)} is used by {len(claims)} claim(s) whose verdict "
+                             f"no longer holds: {', '.join(sorted(claims))}; check this figure or update the claims")
 
 
 def _verdict_message(claim: Claim, outcome: Outcome) -> str:
@@ -161,11 +169,11 @@ def _show(value: float, unit: str) -> str:
 def _stated(ctx: Context, entity: Loaded[Claim], value: float, unit: str, actual: Value, path: DataPath) -> Fraction:
     info = UNITS.get(unit)
     if info is None:
-        raise _Problem(report(entity, path, "units-unknown", f"unknown unit {unit!r}"))
+        raise _Problem(UNKNOWN_UNIT.report(entity, path, f"unknown unit {unit!r}"))
     if info.dimension != actual.dimension:
-        raise _Problem(report(entity, path, "claims-unit-mismatch",
-                              f"stated in {unit!r} ({info.dimension.replace('_', ' ')}) but the data is "
-                              f"{actual.dimension.replace('_', ' ')}: {actual.text}"))
+        raise _Problem(UNIT_MISMATCH.report(entity, path,
+                                            f"stated in {unit!r} ({info.dimension.replace('_', ' ')}) but the data is "
+                                            f"{actual.dimension.replace('_', ' ')}: {actual.text}"))
     return to_base(value, unit)
 
 
@@ -176,14 +184,14 @@ def _evaluate(ctx: Context, entity: Loaded[Claim], expr: str | RatioExpr, path: 
     num = _figure(ctx, entity, expr.ratio[0], path + ("ratio", 0))
     den = _figure(ctx, entity, expr.ratio[1], path + ("ratio", 1))
     if num.dimension != den.dimension:
-        raise _Problem(report(entity, path + ("ratio",), "claims-unit-mismatch",
-                              f"cannot divide {num.dimension} ({num.ref}) by {den.dimension} ({den.ref})"))
+        raise _Problem(UNIT_MISMATCH.report(entity, path + ("ratio",),
+                                            f"cannot divide {num.dimension} ({num.ref}) by {den.dimension} ({den.ref})"))
     if num.dimension == "data_rate" and num.direction != den.direction:
-        raise _Problem(report(entity, path + ("ratio",), "claims-direction-mismatch",
-                              f"{num.ref} is {num.direction} but {den.ref} is {den.direction}: "
-                              "compare like with like (pick the figures with the same direction)"))
+        raise _Problem(DIRECTION_MISMATCH.report(entity, path + ("ratio",),
+                                                 f"{num.ref} is {num.direction} but {den.ref} is {den.direction}: "
+                                                 "compare like with like (pick the figures with the same direction)"))
     if den.value == 0:
-        raise _Problem(report(entity, path + ("ratio", 1), "schema-value", f"{den.ref} is zero"))
+        raise _Problem(VALUE.report(entity, path + ("ratio", 1), f"{den.ref} is zero"))
     ratio = num.value / den.value
     return Value(ratio, "ratio", f"{_figure_text(num)} ÷ {_figure_text(den)} = {fmt_number(ratio)}x")
 
@@ -196,10 +204,10 @@ def _figure(ctx: Context, entity: Loaded[Claim], ref: str, path: DataPath) -> Fi
             raise _Problem(None)  # its units error is reported where it is written
         names = ctx.figures.names(target)
         if not names:
-            raise _Problem(report(entity, path, "refs-unknown-figure", f"{ref!r}: no entity {target!r}"))
+            raise _Problem(UNKNOWN_FIGURE.report(entity, path, f"{ref!r}: no entity {target!r}"))
         close = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean {target}#{close[0]}?" if close else f"its figures: {', '.join(names[:12])}"
-        raise _Problem(report(entity, path, "refs-unknown-figure", f"{target!r} has no figure {name!r}; {hint}"))
+        raise _Problem(UNKNOWN_FIGURE.report(entity, path, f"{target!r} has no figure {name!r}; {hint}"))
     return fig
 
 
@@ -207,3 +215,7 @@ def _figure_text(fig: Figure) -> str:
     shown = from_base(fig.value, fig.unit) if fig.unit in UNITS else fig.value
     direction = f" {fig.direction}" if fig.direction else ""
     return f"{fmt_number(shown)} {fig.unit}{direction} ({fig.ref})".replace("  ", " ")
+
+
+RULES = (VERDICT, UNIT_MISMATCH, DIRECTION_MISMATCH)
+CHECKS: tuple[Check, ...] = (check_claims,)
