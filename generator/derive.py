@@ -1,5 +1,7 @@
 """Derived figures: the values that follow from others (DESIGN.md section 4), each with the
-formula that produced it and the rule that compares it with a stated value of the same name.
+formula that produced it. A derived figure named like a stated one is what the stated one should
+be; which rule judges the two is for the rules to say (generator/rules/arithmetic_*.py,
+case_table.py), not for the derivation.
 
 `FigureIndex` is built once per knowledge base and answers every `entity#figure` lookup:
 a stated figure wins over a derived one (the arithmetic rules make sure the two agree).
@@ -8,7 +10,7 @@ a stated figure wins over a derived one (the arithmetic rules make sure the two 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from fractions import Fraction
 
@@ -16,12 +18,6 @@ from .figures import Figure, stated_figures
 from .knowledge import KnowledgeBase, Loaded, T
 from .model.entities import Gpu, Network, Nvlink, Nvswitch, Pcie, ScalingStudy
 from .units import convert_direction, fmt_number
-
-
-@dataclass(frozen=True)
-class Derivation:
-    figure: Figure  # named like the stated figure it checks, if any
-    rule: str | None  # the rule that compares it with the stated figure; None: derived only
 
 
 def _show(fig: Figure) -> str:
@@ -53,7 +49,7 @@ class FigureIndex:
         self.stated: dict[str, dict[str, Figure]] = {
             e.id: stated_figures(e.id, e.nodes, e.file.data) for e in kb if e.kind != "sources"
         }
-        self.derivations: dict[str, list[Derivation]] = {}
+        self._derived: dict[str, list[Figure]] = {}
         # Order matters: GPUs read the bidirectional rate of their PCIe generation.
         self._derive(kb.of_type(Pcie), _pcie)
         self._derive(kb.of_type(Nvlink), _nvlink)
@@ -62,22 +58,27 @@ class FigureIndex:
         self._derive(kb.of_type(Gpu), _gpu)
         self._derive(kb.of_type(ScalingStudy), _case)
 
-    def _derive(self, entities: list[Loaded[T]], derive: Callable[[T, FigureIndex], Iterator[Derivation]]) -> None:
+    def _derive(self, entities: list[Loaded[T]], derive: Callable[[T, FigureIndex], Iterator[Figure]]) -> None:
         """The figures that follow from each entity's, for those whose stated figures are all
         usable (a figure in a wrong unit is reported by the units rule, and derives nothing)."""
         for entity in entities:
             if all(f.usable for f in self.stated[entity.id].values()):
-                self.derivations[entity.id] = list(derive(entity.model, self))
+                self._derived[entity.id] = list(derive(entity.model, self))
 
     def get(self, ref: str) -> Figure | None:
         entity_id, _, name = ref.partition("#")
         figure = self.stated.get(entity_id, {}).get(name)
         if figure is not None:
             return figure if figure.usable else None
-        for derivation in self.derivations.get(entity_id, []):
-            if derivation.figure.name == name:
-                return derivation.figure
+        for derived in self._derived.get(entity_id, []):
+            if derived.name == name:
+                return derived
         return None
+
+    def derived(self, entity_id: str) -> list[Figure]:
+        """Every figure derived for the entity, including those named like a stated figure (which
+        `get` hides behind the stated one); none when one of its stated figures is unusable."""
+        return self._derived.get(entity_id, [])
 
     def unusable(self, entity_id: str) -> bool:
         """True when the entity has a figure in an unknown or wrong unit (reported by the units
@@ -86,32 +87,31 @@ class FigureIndex:
 
     def names(self, entity_id: str) -> list[str]:
         names = set(self.stated.get(entity_id, {}))
-        names.update(d.figure.name for d in self.derivations.get(entity_id, []))
+        names.update(figure.name for figure in self._derived.get(entity_id, []))
         return sorted(names)
 
 
-def _pcie(m: Pcie, ix: FigureIndex) -> Iterator[Derivation]:
+def _pcie(m: Pcie, ix: FigureIndex) -> Iterator[Figure]:
     rate, lanes = ix.stated[m.id]["transfer_rate"], m.lanes.value
     enc = m.encoding
     per_dir = rate.value * lanes * Fraction(enc.payload_bits, enc.total_bits)
     formula = f"{_show(rate)} × {lanes} lanes × {enc.payload_bits}/{enc.total_bits} ({enc.name}) ÷ 8"
     base = replace(rate, dimension="data_rate", scope="per_link", source=None)
-    yield Derivation(_derived(base, "per_direction", per_dir, "GB/s", formula, direction="per_direction"),
-                     "arithmetic-pcie-bandwidth")
-    yield Derivation(_derived(base, "bidirectional", per_dir * 2, "GB/s", f"2 × ({formula})",
-                              direction="bidirectional"), "arithmetic-pcie-bandwidth")
+    yield _derived(base, "per_direction", per_dir, "GB/s", formula, direction="per_direction")
+    yield _derived(base, "bidirectional", per_dir * 2, "GB/s", f"2 × ({formula})",
+                   direction="bidirectional")
 
 
-def _nvlink(m: Nvlink, ix: FigureIndex) -> Iterator[Derivation]:
+def _nvlink(m: Nvlink, ix: FigureIndex) -> Iterator[Figure]:
     per_link, links = ix.stated[m.id]["per_link"], m.links_per_gpu.value
     total = convert_direction(per_link.value * links, per_link.direction, "bidirectional")
     if total is not None:
         formula = f"{links} links × {_show(per_link)} ({per_link.direction})"
-        yield Derivation(_derived(per_link, "total", total, "GB/s", formula, direction="bidirectional",
-                                  scope="per_gpu", source=None), "arithmetic-nvlink-total")
+        yield _derived(per_link, "total", total, "GB/s", formula, direction="bidirectional",
+                       scope="per_gpu", source=None)
 
 
-def _nvswitch(m: Nvswitch, ix: FigureIndex) -> Iterator[Derivation]:
+def _nvswitch(m: Nvswitch, ix: FigureIndex) -> Iterator[Figure]:
     # From the NVLink generation's own links and per-link rate, so that a wrong stated total
     # there is reported once, where it is written, and does not ripple into every switch.
     link = ix.kb.get(m.nvlink, Nvlink)
@@ -122,86 +122,81 @@ def _nvswitch(m: Nvswitch, ix: FigureIndex) -> Iterator[Derivation]:
         if total is not None:
             formula = (f"every NVLink of the GPU goes to the switches: {m.nvlink} "
                        f"{links} links × {_show(link_rate)} ({link_rate.direction})")
-            yield Derivation(_derived(link_rate, "per_gpu", total, "GB/s", formula, entity=m.id,
-                                      direction="bidirectional", scope="per_gpu", source=None),
-                             "arithmetic-nvswitch-per-gpu")
+            yield _derived(link_rate, "per_gpu", total, "GB/s", formula, entity=m.id,
+                           direction="bidirectional", scope="per_gpu", source=None)
 
 
-def _network(m: Network, ix: FigureIndex) -> Iterator[Derivation]:
+def _network(m: Network, ix: FigureIndex) -> Iterator[Figure]:
     lane, lanes = ix.stated[m.id]["lane_rate"], m.lanes.value
     formula = f"{lanes} lanes × {_show(lane)}"
-    yield Derivation(_derived(lane, "port_rate", lane.value * lanes, lane.unit, formula, scope="per_port",
-                              source=None), "arithmetic-port-rate")
+    yield _derived(lane, "port_rate", lane.value * lanes, lane.unit, formula, scope="per_port",
+                   source=None)
 
 
-def _gpu(m: Gpu, ix: FigureIndex) -> Iterator[Derivation]:
+def _gpu(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
     s = ix.stated[m.id]
     if "memory.bus_width" in s and "memory.pin_rate" in s:
         width, pin = s["memory.bus_width"], s["memory.pin_rate"]
-        yield Derivation(_derived(pin, "memory.bandwidth", width.value * pin.value, "GB/s",
-                                  f"{fmt_number(width.value)}-bit bus × {_show(pin)} per pin ÷ 8",
-                                  direction="aggregate", scope="per_gpu", source=None), "arithmetic-memory-bandwidth")
+        yield _derived(pin, "memory.bandwidth", width.value * pin.value, "GB/s",
+                       f"{fmt_number(width.value)}-bit bus × {_show(pin)} per pin ÷ 8",
+                       direction="aggregate", scope="per_gpu", source=None)
     sms, cores, clock = (s.get(k) for k in ("compute.sm_count", "compute.fp32_cores_per_sm", "compute.boost_clock"))
     if sms is not None and cores is not None and clock is not None:
-        yield Derivation(_derived(clock, "compute.fp32", sms.value * cores.value * 2 * clock.value, "TFLOPS",
-                                  f"{sms.value} SMs × {cores.value} FP32 cores × 2 FLOP (FMA) × {_show(clock)}",
-                                  dimension="compute", source=None), "arithmetic-fp32")
+        yield _derived(clock, "compute.fp32", sms.value * cores.value * 2 * clock.value, "TFLOPS",
+                       f"{sms.value} SMs × {cores.value} FP32 cores × 2 FLOP (FMA) × {_show(clock)}",
+                       dimension="compute", source=None)
     if m.nvlink is not None:
         per_link = ix.get(f"{m.nvlink.interconnect}#per_link")
         if per_link is not None:
             total = convert_direction(per_link.value * m.nvlink.links.value, per_link.direction, "bidirectional")
             if total is not None:
-                yield Derivation(_derived(per_link, "nvlink.bandwidth", total, "GB/s",
-                                          f"{m.nvlink.links.value} links × {_show(per_link)} ({per_link.direction})",
-                                          entity=m.id, direction="bidirectional", scope="per_gpu", source=None),
-                                 "arithmetic-gpu-nvlink")
+                yield _derived(per_link, "nvlink.bandwidth", total, "GB/s",
+                               f"{m.nvlink.links.value} links × {_show(per_link)} ({per_link.direction})",
+                               entity=m.id, direction="bidirectional", scope="per_gpu", source=None)
     yield from _gpu_ratios(m, ix)
 
 
-def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Derivation]:
+def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
     """Derived-only comparison columns for the GPU table (no stated counterpart)."""
     s = ix.stated[m.id]
     tensor, power, memory = s["compute.tensor_bf16_dense"], s["power"], s["memory.bandwidth"]
     nvlink, pcie = s.get("nvlink.bandwidth"), ix.get(f"{m.pcie}#bidirectional")
     if nvlink is not None and pcie is not None and pcie.dimension == "data_rate" and pcie.value:
-        yield Derivation(_derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x",
-                                  f"NVLink {_show(nvlink)} ÷ {m.pcie} {_show(pcie)} (both bidirectional)",
-                                  dimension="ratio", direction=None, scope=None, source=None), None)
+        yield _derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x",
+                       f"NVLink {_show(nvlink)} ÷ {m.pcie} {_show(pcie)} (both bidirectional)",
+                       dimension="ratio", direction=None, scope=None, source=None)
     if power.value:
-        yield Derivation(_derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
-                                  f"BF16 dense {_show(tensor)} ÷ {_show(power)}",
-                                  dimension="compute_per_power", source=None), None)
+        yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
+                       f"BF16 dense {_show(tensor)} ÷ {_show(power)}",
+                       dimension="compute_per_power", source=None)
     if tensor.value:
-        yield Derivation(_derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP",
-                                  f"{_show(memory)} ÷ BF16 dense {_show(tensor)}",
-                                  dimension="bits_per_flop", direction=None, source=None), None)
+        yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP",
+                       f"{_show(memory)} ÷ BF16 dense {_show(tensor)}",
+                       dimension="bits_per_flop", direction=None, source=None)
     price = s.get("price")
     if price is not None and tensor.value:
-        yield Derivation(_derived(price, "usd_per_tflops", price.value / tensor.value,
-                                  "USD/TFLOPS", f"{_show(price)} ÷ BF16 dense {_show(tensor)}",
-                                  dimension="currency_per_compute"), None)
+        yield _derived(price, "usd_per_tflops", price.value / tensor.value,
+                       "USD/TFLOPS", f"{_show(price)} ÷ BF16 dense {_show(tensor)}",
+                       dimension="currency_per_compute")
 
 
-def _case(m: ScalingStudy, ix: FigureIndex) -> Iterator[Derivation]:
+def _case(m: ScalingStudy, ix: FigureIndex) -> Iterator[Figure]:
     s = ix.stated[m.id]
     gpus = m.nodes.value * m.gpus_per_node.value
-    yield Derivation(_derived(s["gpus"], "gpus", Fraction(gpus), "",
-                              f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node"),
-                     "tables-case-gpus")
+    yield _derived(s["gpus"], "gpus", Fraction(gpus), "",
+                   f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node")
     for row in m.rows:
         single, cluster = s[f"rows.{row.key}.single_gpu"], s[f"rows.{row.key}.cluster"]
         if not single.value:
             continue  # no speed-up over a zero baseline
         speedup = cluster.value / single.value
         base = s[f"rows.{row.key}.speedup"]
-        yield Derivation(_derived(base, f"rows.{row.key}.speedup", speedup, "x",
-                                  f"{_show(cluster)} ÷ {_show(single)}"),
-                         "tables-case-speedup")
+        yield _derived(base, f"rows.{row.key}.speedup", speedup, "x",
+                       f"{_show(cluster)} ÷ {_show(single)}")
         if not gpus:
             continue  # no efficiency over zero GPUs
         efficiency = speedup / gpus
-        yield Derivation(_derived(base, f"rows.{row.key}.efficiency", efficiency, "%",
-                                  f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs"), None)
-        yield Derivation(_derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",
-                                  f"1 − efficiency {fmt_number(efficiency * 100)}%"),
-                         "tables-case-share")
+        yield _derived(base, f"rows.{row.key}.efficiency", efficiency, "%",
+                       f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs")
+        yield _derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",
+                       f"1 − efficiency {fmt_number(efficiency * 100)}%")

@@ -65,7 +65,7 @@ class Side:
 
 def _side(kb: KnowledgeBase, index: FigureIndex) -> Side:
     """The adapter onto generator internals: `FigureIndex.names`/`get` for the stated figures,
-    `FigureIndex.derivations` for the derived ones (`get` prefers a stated figure of the same
+    `FigureIndex.derived` for the derived ones (`get` prefers a stated figure of the same
     name), and `rules.claims.claim_outcome` for the verdicts."""
     entities = {entity.id: entity.kind for entity in kb}
     figures: dict[FigureKey, Shown] = {}
@@ -76,8 +76,8 @@ def _side(kb: KnowledgeBase, index: FigureIndex) -> Side:
                 figures[entity_id, name, False] = Shown(None, "unknown", "?", None, None, None)
             elif figure.path is not None:
                 figures[entity_id, name, False] = _shown(figure)
-        for derivation in index.derivations.get(entity_id, []):
-            figures[entity_id, derivation.figure.name, True] = _shown(derivation.figure)
+        for figure in index.derived(entity_id):
+            figures[entity_id, figure.name, True] = _shown(figure)
     claims: dict[str, Verdict] = {}
     for entity in kb.of_type(Claim):
         outcome = claim_outcome(kb, index, entity.id)

@@ -65,7 +65,7 @@ def interconnects(site: Site) -> dict[str, Any]:
                       ("每 GPU 带宽", True), ("核对日期", False)])
     for e in links:
         m, r = e.model, e.id + "#"
-        derived = {d.figure.name: d.figure for d in site.figures.derivations.get(e.id, [])}
+        derived = {figure.name: figure for figure in site.figures.derived(e.id)}
         if isinstance(m, Pcie):
             pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
                                   Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),

@@ -1,5 +1,5 @@
 """The registry: every rule module in run order, and from them the one list of rules (`RULES`,
-id -> rule, in the order the rules page lists them within a family) and of checks (`CHECKS`).
+id -> rule) and of checks (`CHECKS`). The rules page lists each family's rules in this order.
 
 A rule is declared in its own module, beside its check and its documentation; nothing is
 written here but the module's place in the order. An id declared twice fails at import.
@@ -10,8 +10,16 @@ from __future__ import annotations
 from typing import Protocol
 
 from . import (
-    arithmetic,
+    arithmetic_gpu,
+    arithmetic_nvlink,
+    arithmetic_nvswitch,
+    arithmetic_pcie,
+    arithmetic_port_rate,
+    case_table,
     claims,
+    figure_slips,
+    gpu_form_factor,
+    pcie_generations,
     price_sources,
     primary_sources,
     quantity_units,
@@ -46,11 +54,19 @@ MODULES: tuple[RuleModule, ...] = (
     schema_shape,
     references,
     quantity_units,
-    arithmetic,
+    arithmetic_pcie,
+    pcie_generations,
+    arithmetic_nvlink,
+    arithmetic_nvswitch,
+    arithmetic_port_rate,
+    arithmetic_gpu,
+    figure_slips,
+    gpu_form_factor,
     text_figures,
     unique_ids,
     unused_sources,
     claims,
+    case_table,
     tier_tables,
     recommendation_tiers,
     tree_structure,
