@@ -8,13 +8,14 @@ import difflib
 import re
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from .diagnostics import Diagnostic
 from .knowledge import Loaded
 from .load import DataPath, ParsedFile
-from .model import ADAPTERS
+from .model import ADAPTERS, KINDS
 from .model.common import FIGURE_REF_PATTERN, SLUG_PATTERN, Identified
+from .model.walk import model_at
 from .rules.schema_shape import (
     ENUM,
     FORMAT,
@@ -123,34 +124,5 @@ def _is_label(part: str, node: dict[str, Any]) -> bool:
 
 def _allowed_keys(kind: str, data: Any, path: DataPath) -> list[str]:
     """Field names of the model at `path` (best effort; empty when it cannot be resolved)."""
-    from .model import KINDS  # local: only needed on this error path
-    model = _resolve(KINDS[kind], data)
-    node = data
-    for part in path:
-        if model is None:
-            return []
-        node = node[part]
-        if isinstance(part, int):
-            continue
-        model = _resolve(model.model_fields[part].annotation, node) if part in model.model_fields else None
+    model = model_at(KINDS[kind], data, path)
     return sorted(model.model_fields) if model is not None else []
-
-
-def _resolve(annotation: Any, node: Any) -> type[BaseModel] | None:
-    import typing
-    candidates: list[Any] = []
-    stack = [annotation]
-    while stack:
-        tp = stack.pop()
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            candidates.append(tp)
-        else:
-            stack.extend(typing.get_args(tp))
-    if len(candidates) == 1:
-        return candidates[0]
-    for tp in candidates:  # tagged unions: pick the member whose tag matches
-        for tag in ("type", "kind"):
-            field = tp.model_fields.get(tag)
-            if isinstance(node, dict) and field is not None and node.get(tag) in typing.get_args(field.annotation):
-                return tp
-    return None

@@ -1,6 +1,12 @@
 """Generic traversal of a typed entity: every value a rule can check (sub-models such as
 quantities and texts, and references to other entities) with its data path and the metadata
-markers (`Dim`, `Ref`) of its annotation. Rules use it instead of knowing every entity type."""
+markers (`Dim`, `Ref`) of its annotation. Rules use it instead of knowing every entity type.
+
+This is the one walker of the models: of an entity (`walk`, read through the shared
+`Loaded.nodes`), and of the model types along a path of raw data (`model_at`, for the schema
+stage's "allowed keys here" hint, where there is no entity yet). Both read the annotations
+through `models_in` and `markers`.
+"""
 
 from __future__ import annotations
 
@@ -37,9 +43,43 @@ def _fields(model: type[BaseModel]) -> tuple[tuple[str, tuple[object, ...]], ...
 
 def holds_model(annotation: object) -> bool:
     """Whether a value of this annotation can be, or contain, a pydantic model."""
+    return bool(models_in(annotation))
+
+
+def models_in(annotation: object) -> list[type[BaseModel]]:
+    """The pydantic models a value of this annotation can be or contain, through unions, lists
+    and Annotated."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return True
-    return any(holds_model(arg) for arg in typing.get_args(annotation))
+        return [annotation]
+    return [model for arg in typing.get_args(annotation) for model in models_in(arg)]
+
+
+def model_at(annotation: object, data: object, path: DataPath) -> type[BaseModel] | None:
+    """The model that the raw `data` of this annotation holds at `path` (tagged unions resolved
+    by the data's `type` or `kind`), or None where that cannot be told: an error path's hint."""
+    model = _model_of(annotation, data)
+    for part in path:
+        if model is None:
+            return None
+        if isinstance(part, int):
+            data = data[part] if isinstance(data, list) and 0 <= part < len(data) else None
+            continue
+        data = data.get(part) if isinstance(data, dict) else None
+        field = model.model_fields.get(part)
+        model = _model_of(field.annotation, data) if field is not None else None
+    return model
+
+
+def _model_of(annotation: object, data: object) -> type[BaseModel] | None:
+    candidates = models_in(annotation)
+    if len(candidates) == 1:
+        return candidates[0]
+    for model in candidates:  # tagged unions: pick the member whose tag matches
+        for tag in ("type", "kind"):
+            field = model.model_fields.get(tag)
+            if isinstance(data, dict) and field is not None and data.get(tag) in typing.get_args(field.annotation):
+                return model
+    return None
 
 
 # (path, value, markers): the value is whatever the model holds there (a sub-model, a list, a
