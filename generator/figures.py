@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from .load import DataPath
 from .model.common import Count, Dim, Keyed, Quantity
@@ -44,7 +43,7 @@ class Figure:
         return from_base(self.value, self.unit) if known else self.value
 
 
-def stated_figures(entity_id: str, nodes: list[Node], data: Any = None) -> dict[str, Figure]:
+def stated_figures(entity_id: str, nodes: list[Node], data: object = None) -> dict[str, Figure]:
     """All quantities and counts written in one entity, from its walked `nodes` (`Loaded.nodes`),
     keyed by dotted name: field names, and list items by their `key` where they have one. `data`
     is the raw parsed file: it still tells `41` from `41.0`, which sets the rounding a figure is
@@ -65,18 +64,20 @@ def stated_figures(entity_id: str, nodes: list[Node], data: Any = None) -> dict[
     return figures
 
 
-def _written(data: Any, path: DataPath) -> Any:
+def _written(data: object, path: DataPath) -> object:
     """The value at `path` in the parsed file, or None."""
     for part in path:
-        try:
+        if isinstance(data, dict):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
             data = data[part]
-        except (KeyError, IndexError, TypeError):
+        else:
             return None
     return data
 
 
 def _quantity_figure(entity_id: str, q: Quantity, names: tuple[str, ...], path: DataPath, dim: str | None,
-                     literal: Any) -> Figure:
+                     literal: object) -> Figure:
     unit = UNITS.get(q.unit)
     if unit is None or (dim is not None and unit.dimension != dim):
         # The units rule reports it; nothing is derived from or compared with this figure.

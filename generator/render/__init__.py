@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
@@ -24,7 +24,7 @@ from .context import Site
 from .text import md
 
 # Generated page -> the function that computes its template context.
-PAGES: dict[str, Callable[[Site], dict[str, Any]]] = {
+PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "gpus.md": hardware.gpus,
     "interconnects.md": hardware.interconnects,
     "networks.md": hardware.networks,
@@ -71,14 +71,14 @@ def environment() -> Environment:
 
 
 @pass_context
-def _md_filter(ctx: Any, text: object) -> Markup:
+def _md_filter(ctx: Context, text: object) -> Markup:
     """Spec text in a Markdown context, with figure references expanded when a site is known."""
     site = ctx.get("site")
     return site.md(text) if isinstance(site, Site) else md(text)
 
 
 @pass_context
-def _html_filter(ctx: Any, text: object) -> Markup:
+def _html_filter(ctx: Context, text: object) -> Markup:
     """Spec text inside an HTML block (tables, admonitions), figure references expanded."""
     site = ctx.get("site")
     return site.html(text) if isinstance(site, Site) else escape(str(text))

@@ -3,8 +3,6 @@ case study, field reports and pitfalls."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from markupsafe import Markup, escape
 
 from ..knowledge import Loaded
@@ -23,7 +21,7 @@ LAYER_ZH = {"gpu": "GPU", "intra_node": "机内互连", "network": "节点间网
 MODEL_ZH = {"small": "小模型", "medium": "中等模型", "large": "大模型"}
 
 
-def topologies(site: Site) -> dict[str, Any]:
+def topologies(site: Site) -> dict[str, object]:
     items = []
     for e in site.kb.of_type(Topology):
         m = e.model
@@ -34,7 +32,7 @@ def topologies(site: Site) -> dict[str, Any]:
     return {"items": items, "tiers": tables}
 
 
-def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, Any]:
+def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
     table = Table([("GPU 数", True), ("推荐", False), ("原文写法", False), ("说明", False)])
     for row in sorted(entity.model.rows, key=lambda r: r.gpus.min):
         picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
@@ -45,7 +43,7 @@ def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, Any]:
             "verified": entity.model.last_verified.isoformat()}
 
 
-def tiers(site: Site) -> dict[str, Any]:
+def tiers(site: Site) -> dict[str, object]:
     tables = [_tier_table(site, t) for t in site.kb.of_type(TierTable)]
     recommendations = []
     for e in site.kb.of_type(Recommendation):
@@ -66,7 +64,7 @@ def tiers(site: Site) -> dict[str, Any]:
     return {"tables": tables, "recommendations": recommendations}
 
 
-def scaling(site: Site) -> dict[str, Any]:
+def scaling(site: Site) -> dict[str, object]:
     studies = []
     for e in site.kb.of_type(ScalingStudy):
         m = e.model
@@ -88,7 +86,7 @@ def scaling(site: Site) -> dict[str, Any]:
     return {"studies": studies}
 
 
-def field_reports(site: Site) -> dict[str, Any]:
+def field_reports(site: Site) -> dict[str, object]:
     reports = []
     for e in site.kb.of_type(FieldReport):
         m = e.model
@@ -110,7 +108,7 @@ def field_reports(site: Site) -> dict[str, Any]:
     return {"reports": reports}
 
 
-def pitfalls(site: Site) -> dict[str, Any]:
+def pitfalls(site: Site) -> dict[str, object]:
     groups = []
     for severity in SEVERITY_ORDER:
         items = [e for e in site.kb.of_type(Pitfall) if e.model.severity == severity]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from markupsafe import escape
 
 from ..figures import Figure
@@ -23,7 +21,7 @@ def _verified(model: Entity) -> Cell:
     return Cell.text(model.last_verified.isoformat())
 
 
-def gpus(site: Site) -> dict[str, Any]:
+def gpus(site: Site) -> dict[str, object]:
     specs = Table([("型号", False), ("形态", False), ("架构", False), ("显存", True), ("显存类型", False), ("显存带宽", True),
                    ("FP32（非张量）", True), ("BF16 张量（稠密）", True), ("BF16 张量（稀疏）", True),
                    ("NVLink（每 GPU）", True), ("主机接口", False), ("功耗", True), ("核对日期", False)])
@@ -54,7 +52,7 @@ def _by_generation(site: Site) -> list[Loaded[Gpu]]:
                                                           g.model.family, g.model.form_factor != "sxm", g.id))
 
 
-def interconnects(site: Site) -> dict[str, Any]:
+def interconnects(site: Site) -> dict[str, object]:
     links = site.kb.of_type(Pcie, Nvlink, Nvswitch)
     pcie = Table([("名称", False), ("每通道传输率", True), ("通道数", True), ("编码", False),
                   ("单向（推导）", True), ("双向合计（推导）", True), ("官方标称单向", True),
@@ -91,7 +89,7 @@ RDMA_ZH = {"native": "原生", "rocev2": "RoCEv2", "none": "无（TCP/IP）"}
 FABRIC_ZH = {"infiniband": "InfiniBand", "ethernet": "以太网"}
 
 
-def networks(site: Site) -> dict[str, Any]:
+def networks(site: Site) -> dict[str, object]:
     table = Table([("名称", False), ("类型", False), ("RDMA", False), ("通道数", True), ("每通道速率", True),
                    ("端口速率（Gb/s，单向）", True), ("换算为 GB/s（单向）", True), ("双向合计（GB/s）", True),
                    ("延迟", True), ("核对日期", False)])
@@ -114,7 +112,7 @@ def networks(site: Site) -> dict[str, Any]:
 _HEADLINE = {"nvlink": "total", "nvswitch": "per_gpu", "pcie": "bidirectional"}
 
 
-def layers(site: Site) -> dict[str, Any]:
+def layers(site: Site) -> dict[str, object]:
     sections = []
     for e in sorted(site.kb.of_type(Layer), key=lambda e: e.model.order):
         table = Table([("技术", False), ("带宽", True), ("换算", True)])

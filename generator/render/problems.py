@@ -6,7 +6,6 @@ top. Diagnostics quote spec text, which is hostile: every part is escaped and Ma
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from ..diagnostics import Diagnostic
 from . import PAGES, environment
@@ -15,7 +14,7 @@ from .text import inert
 SEVERITY_ZH = {"error": "错误", "warning": "警告"}
 
 
-def _rows(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
+def _rows(diagnostics: Iterable[Diagnostic]) -> list[dict[str, object]]:
     return [{"where": inert(f"{d.path}:{d.line}:{d.col}"), "severity": SEVERITY_ZH.get(d.severity.value, "错误"),
              "message": inert(" ".join(d.message.split())), "rule": inert(d.rule)}
             for d in sorted(set(diagnostics))]

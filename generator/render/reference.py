@@ -6,14 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
 
 from markupsafe import Markup, escape
 
 from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
-from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, Source, ValueCheck
+from ..model.entities import BoundCheck, Claim, Expr, RangeCheck, RatioExpr, Source, ValueCheck
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
 from ..rules.source_urls import url_is_safe
@@ -29,7 +28,7 @@ FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用
              "claims": "论断", "tables": "表格与分档", "tree": "选型决策树", "sources": "来源"}
 
 
-def _expr(site: Site, expr: Any) -> Markup:
+def _expr(site: Site, expr: Expr) -> Markup:
     if isinstance(expr, RatioExpr):
         a, b = (site.fig(r) for r in expr.ratio)
         ratio = f" = {fmt_number(a.value / b.value)}×" if a is not None and b is not None and b.value else ""
@@ -42,7 +41,7 @@ def _ref(site: Site, ref: str) -> Markup:
     return site.link(entity_id) + Markup("：") + site.cell(ref, show_direction=True).html
 
 
-def claims(site: Site) -> dict[str, Any]:
+def claims(site: Site) -> dict[str, object]:
     counts = dict.fromkeys(VERDICT_ZH, 0)
     table = Table([("文章的说法", False), ("出处", False), ("数据", False), ("结论", False), ("说明", False),
                    ("核对日期", False)])
@@ -71,7 +70,7 @@ def claims(site: Site) -> dict[str, Any]:
             "approximate_pct": f"{defaults['approximate_pct'].default:g}%"}
 
 
-def sources(site: Site) -> dict[str, Any]:
+def sources(site: Site) -> dict[str, object]:
     cited = site.kb.citations()
     items = []
     for e in site.kb.of_type(Source):
@@ -84,7 +83,7 @@ def sources(site: Site) -> dict[str, Any]:
     return {"items": items}
 
 
-def rules(_site: Site) -> dict[str, Any]:
+def rules(_site: Site) -> dict[str, object]:
     families = []
     for family in FAMILIES:
         table = Table([("规则 id", False), ("检查什么", False)])
@@ -103,7 +102,7 @@ KIND_NAME_ZH = {"sources": "来源", "gpus": "GPU", "interconnects": "机内互�
                 "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树"}
 
 
-def downloads(site: Site) -> dict[str, Any]:
+def downloads(site: Site) -> dict[str, object]:
     kinds = [(kind, KIND_NAME_ZH[kind], len(site.kb.of_kind(kind))) for kind in KINDS]
     return {"kinds": kinds}
 
@@ -118,7 +117,7 @@ def data_files(site: Site) -> dict[str, str]:
     return files
 
 
-def _json_lines(records: list[dict[str, Any]]) -> str:
+def _json_lines(records: list[dict[str, object]]) -> str:
     """A JSON array with one entity per line: still one JSON document, and easy to diff entity
     by entity."""
     if not records:
@@ -126,7 +125,7 @@ def _json_lines(records: list[dict[str, Any]]) -> str:
     return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records) + "\n]\n"
 
 
-def _csv(records: list[dict[str, Any]]) -> str:
+def _csv(records: list[dict[str, object]]) -> str:
     rows = [_flatten(record) for record in records]
     columns = sorted({key for row in rows for key in row}, key=lambda k: (k != "id", k))
     out = io.StringIO()
@@ -137,7 +136,7 @@ def _csv(records: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+def _flatten(value: object, prefix: str = "") -> dict[str, object]:
     """A nested record as dotted columns; a list of plain values becomes one '; '-joined cell.
     A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote."""
     if isinstance(value, dict):

@@ -3,8 +3,6 @@ recommendation (found with the same `recommend` the command line uses)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from markupsafe import Markup
 
 from ..flowchart import Line, Shape, ShapeNode, draw, layout
@@ -43,7 +41,7 @@ def flowchart_svg(site: Site, sel: Selection) -> Markup:
     return draw(layout(selection_shape(site, sel)), title, desc)
 
 
-def flowchart(site: Site) -> dict[str, Any]:
+def flowchart(site: Site) -> dict[str, object]:
     trees = []
     for entity in site.kb.of_type(Selection):
         sel = entity.model
@@ -74,7 +72,7 @@ def _steps_to(sel: Selection, leaf: Leaf, path: tuple[Step, ...]) -> tuple[Step,
     return found.steps if found.leaf.id == leaf.id else path
 
 
-def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[str, Any]:
+def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[str, object]:
     picks = []
     for field, label, _kind in PICK_ZH:
         pick = leaf.picks.by_field()[field]

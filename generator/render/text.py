@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from fractions import Fraction
 
 from markupsafe import Markup, escape
 
+from ..derive import FigureIndex
 from ..figure_refs import Reference, find_references
 from ..figures import Figure
 from ..model.common import Text
@@ -37,7 +38,7 @@ _SPACE = re.compile(r"\s+")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~^=:\"'$%@/;,?])")
 
 
-def md(text: Any) -> Markup:
+def md(text: object) -> Markup:
     """Plain text for a Markdown context: HTML-escaped, then every ASCII punctuation mark
     backslash-escaped; line breaks become spaces (a heading or list item stays one line)."""
     plain = _SPACE.sub(" ", str(text))
@@ -53,14 +54,14 @@ _INERT = str.maketrans({
 })
 
 
-def inert(text: Any) -> Markup:
+def inert(text: object) -> Markup:
     """Spec text for an HTML fragment, also inert if the fragment lands in a Markdown context:
     HTML-escaped, and every character Markdown or an extension could act on written as a
     numeric character reference (shown identically, parsed by nothing)."""
     return Markup(str(text).translate(_INERT))
 
 
-def expand_text(text: Any, shown: Callable[[str, str | None], Markup | None], *, markdown: bool) -> Markup:
+def expand_text(text: object, shown: Callable[[str, str | None], Markup | None], *, markdown: bool) -> Markup:
     """Spec prose with its `[[entity#figure]]` references shown as figures (value, unit,
     direction, source link: `shown(ref, unit)`, None for an unknown figure); everything else
     escaped for a Markdown or an HTML context."""
@@ -84,7 +85,7 @@ def zh(text: Text | str | None) -> str:
     return text if isinstance(text, str) else text.zh
 
 
-def number(value: Any) -> str:
+def number(value: Fraction | float) -> str:
     return fmt_number(value)
 
 
@@ -138,7 +139,7 @@ def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None 
     return f"{in_unit(fig, unit, direction)[0]:.6g}"
 
 
-def plain_text(text: Any, figures: Any) -> str:
+def plain_text(text: str, figures: FigureIndex) -> str:
     """Spec prose for a terminal: references become 'value unit（direction）'."""
     raw = str(text)
     parts: list[str] = []
