@@ -188,3 +188,16 @@ def test_serve_lists_problems_and_keeps_answering(tmp_path: Path) -> None:
         reading.write_text(original, encoding="utf-8")
         wait_for(lambda: not _lists_problems(url + "/reading/"), "the problem list stayed on the fixed page", log)
     assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def test_serve_picks_up_an_edit_to_the_generator(tmp_path: Path) -> None:
+    """Under `mkdocs serve`, an edit to generator/ (a template here) shows after the rebuild it
+    triggers: MkDocs keeps the hook file loaded, so the hook imports the generator afresh."""
+    project, log = copy_project(tmp_path), tmp_path / "serve.log"
+    template = project / "generator" / "templates" / "gpus.md.j2"
+    with mkdocs_serve(project, log) as url:
+        assert "test-generator-edit" not in fetch(url + "/gpus/")[1]
+        text = template.read_text(encoding="utf-8")
+        template.write_text(text.replace("# GPU 对比\n", "# GPU 对比\n\ntest-generator-edit\n", 1), encoding="utf-8")
+        wait_for(lambda: "test-generator-edit" in fetch(url + "/gpus/")[1], "the template edit never showed", log)
+    assert "Traceback" not in log.read_text(encoding="utf-8")

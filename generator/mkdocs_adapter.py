@@ -1,0 +1,174 @@
+"""What the MkDocs hook (generator/mkdocs_hooks.py) does, event by event: the thin adapter between
+MkDocs and the pure generator.
+
+- on_config: read and validate specs/ (I/O at the edge), render every generated file in memory;
+  any diagnostic stops the build with the same report as `python -m generator check`.
+- on_files: add the generated pages and data files (File.generated: nothing is written into
+  docs/, so `mkdocs serve` does not loop).
+- on_page_markdown: expand `[[entity#figure]]` references in hand-written pages.
+- on_page_context: point each page's edit button at what to edit in the repository: the
+  Markdown file of a hand-written page, the spec folder of a generated one.
+- Under `mkdocs serve` nothing stops the build (a failed rebuild would leave the server waiting
+  for it and answering no request): a knowledge base that does not validate gets a page listing
+  the diagnostics in place of every generated page and at the top of every hand-written one, and
+  a hand-written page's unresolved references are listed at its top; livereload then reloads the
+  browser after each rebuild, the one that fixes the specs included.
+- The site folder is replaced whole or not at all (`mkdocs build`, `gh-deploy`): the build writes
+  into a sibling folder that takes the old site's place in on_post_build, after every other
+  plugin and only if strict mode has nothing to abort on; a failed build deletes it
+  (on_build_error, or on_shutdown after an interrupt). `mkdocs serve` builds into its own
+  temporary folder and is left alone.
+`specs/` and `generator/` are listed under `watch:` in mkdocs.yml, so an edit rebuilds once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import CountHandler
+
+from . import sitedir
+from .cli import find_repository, run_build
+from .diagnostics import Diagnostic, format_all
+from .expand import body_first_line, expand_figures
+from .model.entities import Source
+from .render import PAGE_SOURCES
+from .render.problems import problems_banner, problems_pages
+
+log = get_plugin_logger("generator")
+_state: dict[str, Any] = {"command": "build", "dirty": False}
+
+
+def on_startup(*, command: str, dirty: bool) -> None:
+    _state.update(command=command, dirty=dirty)
+
+
+def on_config(config: Any) -> Any:
+    project = Path(config.config_file_path).resolve().parent
+    repository = find_repository(project)
+    result, files = run_build(project / "specs", repository)
+    if files is None or result.kb is None or result.figures is None:
+        _invalid(result.diagnostics, project)
+    else:
+        _state.update(files=files, figures=result.figures, problems=[],
+                      titles={e.id: e.model.title for e in result.kb.of_type(Source)})
+    _state["repository"] = repository
+    docs = Path(config.docs_dir).resolve()
+    _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None
+    if not _serving():
+        _build_beside(config)
+    return config
+
+
+def _invalid(diagnostics: Sequence[Diagnostic], project: Path) -> None:
+    """Stop the build with every diagnostic; under `mkdocs serve`, give the pages the list instead."""
+    report = format_all(diagnostics)
+    if not _serving():
+        raise PluginError(f"the knowledge base does not validate:\n{report}")
+    # Logged as info: a warning would make strict mode abort the build this page is for.
+    log.info(f"the knowledge base does not validate; the site lists the problems:\n{report}")
+    problems = [_relative(d, project) for d in diagnostics]
+    _state.update(files=problems_pages(problems), figures=None, titles={}, problems=problems)
+
+
+def _serving() -> bool:
+    return bool(_state["command"] == "serve")
+
+
+def _relative(diagnostic: Diagnostic, project: Path) -> Diagnostic:
+    """The diagnostic with its file named from the project folder (specs/...), as `check` names it."""
+    path = Path(diagnostic.path)
+    return replace(diagnostic, path=str(path.relative_to(project))) if path.is_relative_to(project) else diagnostic
+
+
+def on_files(files: Files, config: Any) -> Files:
+    for path, content in sorted(_state["files"].items()):
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    if page.file.generated_by is not None:
+        return markdown
+    if _state["figures"] is None:  # serving a knowledge base that does not validate
+        return problems_banner(_state["problems"]) + markdown
+    depth = page.file.src_uri.count("/")
+    first_line = body_first_line(page.file.content_string, markdown)  # lines of front matter
+    expanded, problems = expand_figures(markdown, _state["figures"], _state["titles"],
+                                        f"docs/{page.file.src_uri}", depth, first_line)
+    if problems and not _serving():
+        raise PluginError("figure references that do not resolve:\n" + format_all(problems))
+    if problems:
+        log.info("figure references that do not resolve:\n" + format_all(problems))
+        return problems_banner(problems) + expanded
+    return expanded
+
+
+def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    repository = _state.get("repository")
+    if repository is not None:
+        source = PAGE_SOURCES.get(page.file.src_uri)
+        if page.file.generated_by is not None:
+            page.edit_url = repository.folder(source) if source else None
+        elif _state["docs"] is not None:
+            page.edit_url = repository.edit(f"{_state['docs']}/{page.file.src_uri}")
+    return context
+
+
+def _build_beside(config: Any) -> None:
+    """Point the build at a fresh folder beside the site, and count warnings as strict mode does."""
+    sibling = sitedir.start(config.site_dir, dirty=_state["dirty"])
+    if sibling is None:
+        return  # no folder can be made beside it: MkDocs writes in place, as it always did
+    counter = CountHandler()
+    counter.setLevel(logging.WARNING)
+    logging.getLogger("mkdocs").addHandler(counter)
+    _state["pending"] = (config, config.site_dir, sibling, counter)
+    config.site_dir = str(sibling)
+
+
+def on_post_build(config: Any) -> None:
+    pending = _end_pending()
+    if pending is None:
+        return
+    _config, site_dir, sibling, counter = pending
+    if config.strict and counter.get_counts():
+        sitedir.discard(sibling)  # MkDocs aborts right after this hook: the old site stays
+        return
+    try:
+        sitedir.finish(sibling, site_dir)
+    except OSError as err:
+        sitedir.discard(sibling)
+        raise PluginError(f"the new site could not replace {site_dir}: {err}") from None
+
+
+def on_build_error(error: Exception) -> None:
+    _abandon_pending()
+
+
+def on_shutdown() -> None:
+    _abandon_pending()  # a build interrupted by Ctrl-C is no build error, but ends here too
+
+
+def _abandon_pending() -> None:
+    pending = _end_pending()
+    if pending is not None:
+        sitedir.discard(pending[2])
+
+
+def _end_pending() -> tuple[Any, str, Path, CountHandler] | None:
+    """The build in progress, if any, with the site folder given back to the configuration
+    (`gh-deploy` publishes `config.site_dir` after the build) and the counter detached."""
+    pending = _state.pop("pending", None)
+    if pending is not None:
+        config, site_dir, _sibling, counter = pending
+        config.site_dir = site_dir
+        logging.getLogger("mkdocs").removeHandler(counter)
+    return pending
