@@ -42,7 +42,15 @@ class Dim:
     dimension: str
 
     def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
-        return {"allOf": [handler(core_schema)], "properties": {"unit": {"enum": units_of(self.dimension)}}}
+        return _narrowed(handler(core_schema), {"unit": {"enum": units_of(self.dimension)}})
+
+
+def _narrowed(schema: dict[str, Any], properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A field's schema with some properties narrowed (and extra keywords), one level deep
+    whichever of `Dim`, `Allows` and `Plausible` pydantic applies first."""
+    out = dict(schema) if "allOf" in schema else {"allOf": [schema]}
+    out["properties"] = {**out.get("properties", {}), **properties}
+    return {**out, **extra}
 
 
 @dataclass(frozen=True)
@@ -58,8 +66,8 @@ class Allows:
 
     def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
         # null stays allowed: `direction: null` is what leaving the key out means to the generator.
-        return {"allOf": [handler(core_schema)], "properties": {
-            "direction": {"enum": [*self.directions, None]}, "scope": {"enum": [*self.scopes, None]}}}
+        return _narrowed(handler(core_schema), {"direction": {"enum": [*self.directions, None]},
+                                                "scope": {"enum": [*self.scopes, None]}})
 
 
 @dataclass(frozen=True)
@@ -90,8 +98,9 @@ class Plausible:
 
     def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
         # Informative only (a warning, not a validity rule; and the value's unit may differ).
-        return {"allOf": [handler(core_schema)],
-                "x-plausible": {"low": self.low, "high": self.high, "unit": self.unit}}
+        return _narrowed(handler(core_schema), {}, **{"x-plausible": {
+            "low": self.low, "high": self.high, "unit": self.unit,
+            "description": "Informative: outside this range the generator warns (plausibility-range)."}})
 
 
 @dataclass(frozen=True)
