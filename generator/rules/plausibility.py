@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, Severity
+from ..figures import figure_names
 from ..model.common import Plausible, Quantity
 from ..units import UNITS, fmt_number, to_base
 from .base import Check, Context, Rule
@@ -19,6 +20,7 @@ PLAUSIBILITY = Rule("plausibility-range", "units",
 
 def check_plausibility(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
+        names = figure_names(entity.nodes)
         for path, value, marks in entity.nodes:
             if not isinstance(value, Quantity):
                 continue
@@ -29,12 +31,18 @@ def check_plausibility(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             if plausible.admits(value.value, value.unit):
                 continue
-            field = ".".join(map(str, path))
+            field = ".".join(names[path])
             side = "below" if to_base(value.value, value.unit) < plausible.low_base else "above"
             yield PLAUSIBILITY.report(entity, path + ("value",),
-                                      f"{field} = {fmt_number(value.value)} {value.unit} is {side} the plausible "
+                                      f"{field} = {_shown(value.value)} {value.unit} is {side} the plausible "
                                       f"range {plausible.label()}: check the unit and the scope; if the figure is "
                                       "right, say so in the pull request and widen the range in the model")
+
+
+def _shown(value: float) -> str:
+    """The value compactly, but never a tiny non-zero one as 0."""
+    compact = fmt_number(value)
+    return compact if compact != "0" or value == 0 else f"{value:g}"
 
 
 RULES = (PLAUSIBILITY,)

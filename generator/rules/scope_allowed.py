@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
+from ..figures import figure_names
 from ..model.common import Allows, Quantity
 from .base import Check, Context, Rule
 
@@ -16,13 +17,14 @@ SCOPE_NOT_ALLOWED = Rule("units-scope-not-allowed", "units",
 
 def check_scope_allowed(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
+        names = figure_names(entity.nodes)
         for path, value, marks in entity.nodes:
             if not isinstance(value, Quantity) or value.scope is None:
                 continue
             allows = next((m for m in marks if isinstance(m, Allows)), None)
             if allows is None or value.scope in allows.scopes:
                 continue
-            field = ".".join(map(str, path))
+            field = ".".join(names[path])
             expected = (f"allowed: {', '.join(allows.scopes)}" if allows.scopes
                         else "this figure has no scope: remove the key")
             yield SCOPE_NOT_ALLOWED.report(entity, path + ("scope",), f"{field} cannot be {value.scope}; {expected}")
