@@ -48,9 +48,9 @@ class Dim:
 def _narrowed(schema: dict[str, Any], properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """A field's schema with some properties narrowed (and extra keywords), one level deep
     whichever of `Dim`, `Allows` and `Plausible` pydantic applies first."""
-    out = dict(schema) if "allOf" in schema else {"allOf": [schema]}
-    out["properties"] = {**out.get("properties", {}), **properties}
-    return {**out, **extra}
+    out: dict[str, Any] = dict(schema) if "allOf" in schema else {"allOf": [schema]}
+    narrowed: dict[str, Any] = {**out.get("properties", {}), **properties}
+    return {**out, "properties": narrowed, **extra}
 
 
 @dataclass(frozen=True)
