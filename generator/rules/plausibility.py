@@ -36,7 +36,7 @@ def check_plausibility(ctx: Context) -> Iterator[Diagnostic]:
             yield PLAUSIBILITY.report(entity, path + ("value",),
                                       f"{field} = {_shown(value.value)} {value.unit} is {side} the plausible "
                                       f"range {plausible.label()}: check the unit and the scope; if the figure is "
-                                      "right, say so in the pull request and widen the range in the model")
+                                      "right, say so in the pull request and widen the field's Plausible range in generator/model/")
 
 
 def _shown(value: float) -> str:
