@@ -6,7 +6,7 @@ kind of entity a reference must point to (`Ref`)."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
@@ -81,14 +81,12 @@ class Plausible:
     low: float
     high: float
     unit: str
+    low_base: Fraction = field(init=False, repr=False)  # the bounds in the dimension's base unit
+    high_base: Fraction = field(init=False, repr=False)
 
-    @property
-    def low_base(self) -> Fraction:
-        return to_base(self.low, self.unit)
-
-    @property
-    def high_base(self) -> Fraction:
-        return to_base(self.high, self.unit)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "low_base", to_base(self.low, self.unit))
+        object.__setattr__(self, "high_base", to_base(self.high, self.unit))
 
     def admits(self, value: float, unit: str) -> bool:
         return self.low_base <= to_base(value, unit) <= self.high_base

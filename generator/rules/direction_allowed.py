@@ -17,14 +17,13 @@ DIRECTION_NOT_ALLOWED = Rule("units-direction-not-allowed", "units",
 
 def check_direction_allowed(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
-        names = figure_names(entity.nodes)
         for path, value, marks in entity.nodes:
             if not isinstance(value, Quantity) or value.direction is None:
                 continue
             allows = next((m for m in marks if isinstance(m, Allows)), None)
             if allows is None or value.direction in allows.directions:
                 continue
-            field = ".".join(names[path])
+            field = ".".join(figure_names(entity.nodes)[path])  # only once something is wrong
             expected = (f"allowed: {', '.join(allows.directions)}" if allows.directions
                         else "this figure has no direction: remove the key")
             yield DIRECTION_NOT_ALLOWED.report(entity, path + ("direction",),

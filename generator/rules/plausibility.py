@@ -20,7 +20,6 @@ PLAUSIBILITY = Rule("plausibility-range", "units",
 
 def check_plausibility(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
-        names = figure_names(entity.nodes)
         for path, value, marks in entity.nodes:
             if not isinstance(value, Quantity):
                 continue
@@ -31,7 +30,7 @@ def check_plausibility(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             if plausible.admits(value.value, value.unit):
                 continue
-            field = ".".join(names[path])
+            field = ".".join(figure_names(entity.nodes)[path])  # only once something is wrong
             side = "below" if to_base(value.value, value.unit) < plausible.low_base else "above"
             yield PLAUSIBILITY.report(entity, path + ("value",),
                                       f"{field} = {_shown(value.value)} {value.unit} is {side} the plausible "

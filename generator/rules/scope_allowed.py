@@ -17,14 +17,13 @@ SCOPE_NOT_ALLOWED = Rule("units-scope-not-allowed", "units",
 
 def check_scope_allowed(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb:
-        names = figure_names(entity.nodes)
         for path, value, marks in entity.nodes:
             if not isinstance(value, Quantity) or value.scope is None:
                 continue
             allows = next((m for m in marks if isinstance(m, Allows)), None)
             if allows is None or value.scope in allows.scopes:
                 continue
-            field = ".".join(names[path])
+            field = ".".join(figure_names(entity.nodes)[path])  # only once something is wrong
             expected = (f"allowed: {', '.join(allows.scopes)}" if allows.scopes
                         else "this figure has no scope: remove the key")
             yield SCOPE_NOT_ALLOWED.report(entity, path + ("scope",), f"{field} cannot be {value.scope}; {expected}")
