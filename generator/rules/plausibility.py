@@ -14,7 +14,7 @@ from ..units import UNITS, fmt_number, to_base
 from .base import Check, Context, Rule
 
 PLAUSIBILITY = Rule("plausibility-range", "units",
-                    "数值应落在该字段的合理范围内（如 GPU 功耗 10 W–5 kW）；超出时给出警告，严格模式下视为错误。",
+                    "数值应落在模型为该字段声明的合理范围内；超出时给出警告（严格模式下视为错误），多半是把整机或整柜的数字写进了单卡字段，或者单位写错。",
                     Severity.WARNING)
 
 
