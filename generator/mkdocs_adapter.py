@@ -113,8 +113,9 @@ def on_files(files: Files, config: Any) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    if page.file.generated_by is not None:  # its page, or the problems page; warnings on top
-        return problems_banner(_state["problems"]) + markdown if _state["figures"] and _state["problems"] else markdown
+    if page.file.generated_by is not None:  # its page, or the problems page
+        warnings = _state["figures"] is not None and _state["problems"]  # serving a base with warnings
+        return problems_banner(_state["problems"]) + markdown if warnings else markdown
     if _state["figures"] is None:  # serving a knowledge base that does not validate
         return problems_banner(_state["problems"]) + markdown
     depth = page.file.src_uri.count("/")
