@@ -19,6 +19,7 @@ from .entities import (
     TierTable,
     Topology,
 )
+from .costs import Assumption, Workload
 from .selection import Selection
 
 # Folder name under specs/ -> the type its files hold. The order is the order pages list them.
@@ -35,6 +36,8 @@ KINDS: dict[str, Any] = {
     "pitfalls": Pitfall,
     "claims": Claim,
     "selection": Selection,
+    "workloads": Workload,
+    "assumptions": Assumption,
 }
 
 ADAPTERS: dict[str, TypeAdapter[Any]] = {kind: TypeAdapter(tp) for kind, tp in KINDS.items()}

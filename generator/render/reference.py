@@ -99,7 +99,8 @@ def rules(_site: Site) -> dict[str, object]:
 # What each spec folder holds, for the downloads table (one entry per folder of KINDS).
 KIND_NAME_ZH = {"sources": "来源", "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
                 "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
-                "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树"}
+                "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
+                "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设"}
 
 
 def downloads(site: Site) -> dict[str, object]:
