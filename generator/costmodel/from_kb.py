@@ -10,6 +10,7 @@ validated `KnowledgeBase` and returns records or a one-line reason.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..knowledge import KnowledgeBase, Loaded
@@ -18,7 +19,7 @@ from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import Gpu, Interconnect, Network, Nvlink, Nvswitch, Pcie
 from ..units import convert_direction, to_base
-from .inputs import Assumptions, GpuSpec, Workload
+from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
 
 BITS_PER_BYTE = 8
 
@@ -110,5 +111,105 @@ def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
     return kb.of_type(Network)
 
 
-__all__ = ["Interconnect", "ScaleUp", "assumption_entities", "assumptions", "gpu", "gpus", "is_interconnect",
+__all__ = ["Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "gpu", "gpus", "is_interconnect",
            "network_port", "networks", "scale_up", "workload", "workloads"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a reader chooses, by knowledge-base id and plain numbers (the CLI's flags, the
+    calculator's inputs). `params` picks the published workload nearest to a parameter count
+    when no `workload` is named; `gpus_per_node` and `nics_per_node` default to 8 and one NIC per
+    GPU (a rail-optimised node)."""
+
+    gpu: str
+    gpus: int
+    network: str
+    workload: str | None = None
+    params: float | None = None
+    gpus_per_node: int | None = None
+    nics_per_node: int | None = None
+    tensor_parallel: int = 1
+    pipeline_parallel: int = 1
+    zero_stage: int = 1
+    micro_batch_size: int = 1
+    sequence_length: int = 4096
+    global_batch_size: int = 512
+    recompute: Recompute = "selective"
+    sequence_parallel: bool = False
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A choice as the model's inputs, and the ids of the entities they came from."""
+
+    workload: Workload
+    cluster: Cluster
+    layout: Layout
+    assumptions: Assumptions
+    ids: dict[str, str]
+
+
+DEFAULT_GPUS_PER_NODE = 8
+NEAREST_FACTOR = 1.5
+"""`--params` picks a published workload only within this factor of the asked count: a shape
+is not invented for a size the knowledge base does not hold."""
+
+
+def nearest_workload(kb: KnowledgeBase, params: float) -> Loaded[WorkloadSpec] | str:
+    known = workloads(kb)
+    if not known:
+        return "specs/workloads/ holds no workload"
+    best = min(known, key=lambda w: abs(math.log(w.model.parameters / params)))
+    ratio = best.model.parameters / params
+    if not 1 / NEAREST_FACTOR <= ratio <= NEAREST_FACTOR:
+        return (f"no published workload within {NEAREST_FACTOR}x of {params:.4g} parameters "
+                f"(nearest: {best.id}, {best.model.parameters:.4g})")
+    return best
+
+
+def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
+    """The model's inputs for a choice, or a one-line reason it has none (an unknown id, a
+    count that is not a whole positive number, GPUs that do not fill whole nodes)."""
+    found = _workload_of(kb, choice)
+    if isinstance(found, str):
+        return found
+    gpu_entity = kb.get(choice.gpu, Gpu)
+    if gpu_entity is None:
+        return f"unknown GPU {choice.gpu!r}; known: {', '.join(g.id for g in gpus(kb))}"
+    network_entity = kb.get(choice.network, Network)
+    if network_entity is None:
+        return f"unknown network {choice.network!r}; known: {', '.join(n.id for n in networks(kb))}"
+    for name in ("gpus", "gpus_per_node", "nics_per_node"):
+        value = getattr(choice, name)
+        if value is not None and value < 1:
+            return f"{name.replace('_', '-')} is {value}; it must be a whole number of at least 1"
+    per_node = choice.gpus_per_node or min(DEFAULT_GPUS_PER_NODE, choice.gpus)
+    if choice.gpus % per_node:
+        return f"{choice.gpus} GPUs do not fill whole nodes of {per_node}"
+    link = scale_up(kb, gpu_entity.model, per_node)
+    port = network_port(network_entity.model)
+    wanted = assumptions(kb)
+    for problem in (link, port, wanted):
+        if isinstance(problem, str):
+            return problem
+    assert isinstance(link, ScaleUp) and isinstance(port, float) and isinstance(wanted, Assumptions)
+    node = Node(f"{per_node} × {gpu_entity.model.name}", gpu(gpu_entity.model), per_node, link.bytes_per_s,
+                choice.nics_per_node or per_node, port)
+    layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
+                    choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel)
+    ids = {"workload": found.id, "gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
+    return Resolved(workload(found.model), Cluster(node, choice.gpus // per_node), layout, wanted, ids)
+
+
+def _workload_of(kb: KnowledgeBase, choice: Choice) -> Loaded[WorkloadSpec] | str:
+    if choice.workload is not None:
+        entity = kb.get(choice.workload, WorkloadSpec)
+        if entity is None:
+            return f"unknown workload {choice.workload!r}; known: {', '.join(w.id for w in workloads(kb))}"
+        return entity
+    if choice.params is None:
+        return "name a workload (--workload ID) or a parameter count (--params 70B)"
+    if not choice.params > 0:
+        return f"params is {choice.params:g}; it must be greater than 0"
+    return nearest_workload(kb, choice.params)
