@@ -25,7 +25,8 @@ from .text import zh
 KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "厂商文档", "paper": "论文",
            "measurement": "实测", "article": "文章", "estimate": "估算"}
 FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用", "units": "单位", "arithmetic": "算术",
-             "claims": "论断", "tables": "表格与分档", "tree": "选型决策树", "sources": "来源"}
+             "claims": "论断", "tables": "表格与分档", "tree": "选型决策树",
+             "model": "成本模型", "sources": "来源"}
 
 
 def _expr(site: Site, expr: Expr) -> Markup:
