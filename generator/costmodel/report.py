@@ -86,7 +86,7 @@ def to_text(resolved: Resolved, result: Result) -> str:
              f"step time: {data['step_time_s']:.4g} s, {data['tokens_per_s']:.4g} tokens/s, "
              f"communication share {data['comm_share']:.1%}, bottleneck: {data['bottleneck']}"]
     efficiency = data["scaling_efficiency"]
-    lines.append(f"scaling efficiency against one node: "
+    lines.append("scaling efficiency against one node: "
                  + (f"{efficiency:.1%} ({data['scaling_note']})" if isinstance(efficiency, float)
                     else str(data["scaling_note"])))
     chains = explain(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from .costs import Assumption, Workload
 from .entities import (
     Case,
     Claim,
@@ -19,7 +20,6 @@ from .entities import (
     TierTable,
     Topology,
 )
-from .costs import Assumption, Workload
 from .selection import Selection
 
 # Folder name under specs/ -> the type its files hold. The order is the order pages list them.
