@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from .diagnostics import Diagnostic, format_all
 from .repository import Repository, from_settings
@@ -204,6 +205,13 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--format", choices=("text", "json"), default="text")
     est.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     est.set_defaults(func=_estimate)
+    est.error = _one_line_error  # type: ignore[method-assign]
+
+
+def _one_line_error(message: str) -> NoReturn:
+    """The estimate command's flag errors: one line and exit 2, not argparse's usage block."""
+    print(f"estimate: {message}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def _spec_side(where: str, specs_dir: Path) -> tuple[list[SpecFile], list[Diagnostic]]:
