@@ -30,13 +30,13 @@ def costmodel(site: Site) -> dict[str, object]:
             anchor=e.id, spec=site.spec(e.id)))
     table = Table([("假设", False), ("取值", True), ("范围", False), ("性质", False), ("来源", False)])
     notes = []
-    for e in assumption_entities(site.kb):
-        a, domain = e.model, PARAMETERS[e.model.parameter]
+    for entry in assumption_entities(site.kb):
+        a, domain = entry.model, PARAMETERS[entry.model.parameter]
         unit = domain.unit
         sources = Markup(" · ").join(site.link(s) for s in (a.source, *a.also))
         table.rows.append(Row([Cell.text(zh(a.name)), _number(a.value, unit),
                                Cell.text(f"{a.range.low:g} – {a.range.high:g}" + ("" if unit == "1" else f" {unit}")),
                                Cell.text("估计值" if a.estimate else "来源给出"), Cell(sources)],
-                              anchor=e.id, spec=site.spec(e.id)))
+                              anchor=entry.id, spec=site.spec(entry.id)))
         notes.append((zh(a.name), zh(a.why)))
     return {"shapes": shapes, "assumptions": table, "notes": notes}
