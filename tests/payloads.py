@@ -1,7 +1,7 @@
 """The injection corpus: Markdown, attr_list, HTML and Jinja payloads for every text field, URLs
 that pass the source URL rules yet are full of characters that matter somewhere, and a knowledge
 base carrying them all (the fixture base, every text and URL field poisoned) for the built-HTML
-test (tests/test_injection.py) and the Chromium test (tests/browser/test_injection.py).
+test (tests/test_injection.py) and the Chromium test (tests/browser/test_hostile_pages.py).
 
 Every payload is marked with `xss` so a page can be searched for what it left behind: an element
 or attribute named `xss…`, a class or id `xss…`, a link to `xss.example` that is not exactly one
@@ -10,13 +10,17 @@ of URL_PAYLOADS, or a script that set `window.__xss`.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import yaml
-from support import base_files
+from support import base_files, fixture_project
 
 from generator.model.common import MAX_TEXT
-from generator.validate import SpecFile
+from generator.validate import SpecFile, validate
 
 RUN = "window.__xss=1"
 TEXT_PAYLOADS = [
@@ -164,3 +168,17 @@ def hostile_base() -> list[SpecFile]:
         files.append(SpecFile(spec.path, spec.kind, spec.stem, raw))
     assert poisoner.url >= len(URL_PAYLOADS), "the fixture base has too few source URLs for every payload"
     return files
+
+
+def build_hostile_site(tmp_path: Path) -> Path:
+    """`hostile_base()` checked (it must pass) and built with the real `mkdocs build --strict`;
+    returns the site folder."""
+    files = hostile_base()
+    result = validate(files)
+    assert result.ok, [d.as_text() for d in result.diagnostics][:5]
+    project = fixture_project(tmp_path, files)
+    mkdocs = str(Path(sys.executable).with_name("mkdocs"))
+    done = subprocess.run([mkdocs, "build", "--strict"], cwd=project, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    return project / "site"

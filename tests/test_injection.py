@@ -3,27 +3,21 @@ diagnostic, and a knowledge base whose every text and URL field carries Markdown
 and Jinja payloads (tests/payloads.py) passes `check`, builds with the real `mkdocs build
 --strict`, and leaves no element, attribute, handler, class, id or link of its own in any page:
 every payload is shown as the text it is. Chromium's view of the same site is
-tests/browser/test_injection.py."""
+tests/browser/test_hostile_pages.py."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 import yaml
-from payloads import HOSTILE_URLS, URL_PAYLOADS, hostile_base
-from support import base_files, fixture_project, parse_pages, validate_with
+from payloads import HOSTILE_URLS, URL_PAYLOADS, build_hostile_site
+from support import base_files, parse_pages, validate_with
 
 from generator.rules.source_urls import url_is_safe
-from generator.validate import validate
 
-MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 TARGET = "specs/sources/test-ib-roadmap.yaml"
 # A text node that is exactly a payload's marker word means Markdown turned the payload into an
 # element (`*xss-em*` into <em>xss-em</em>); shown as text, the marker keeps its punctuation.
@@ -95,14 +89,7 @@ class Scan(HTMLParser):
 
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    files = hostile_base()
-    result = validate(files)
-    assert result.ok, [d.as_text() for d in result.diagnostics][:5]
-    project = fixture_project(tmp_path_factory.mktemp("hostile"), files)
-    done = subprocess.run([MKDOCS, "build", "--strict"], cwd=project, env=ENV, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
-    return project / "site"
+    return build_hostile_site(tmp_path_factory.mktemp("hostile"))
 
 
 def test_no_payload_becomes_markup(hostile_site: Path) -> None:
