@@ -82,3 +82,20 @@ def link(url: str | None, text: object | None = None) -> Markup:
 # Kept under their historical names: `md` for Markdown text, `inert` for HTML text.
 md = md_inline
 inert = html_text
+
+
+# C0 controls but tab and newline, DEL, and C1 controls (U+009B is a one-character CSI on some
+# terminals): what lets text move the cursor, clear the screen or retitle the window.
+_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+
+def terminal(text: str) -> str:
+    """Text for a terminal (`python -m generator recommend`): control characters, and so every
+    ANSI escape sequence's introducer, removed; the rest of a sequence is shown as harmless text."""
+    return _TERMINAL.sub("", text)
+
+
+def json_terminal(text: str) -> str:
+    """JSON for a terminal: `json.dumps` leaves C1 controls and DEL raw; written as \\u escapes
+    they read back the same and do nothing on screen."""
+    return re.sub(r"[\x7f\x80-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
