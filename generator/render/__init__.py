@@ -21,7 +21,7 @@ from ..knowledge import KnowledgeBase
 from ..repository import Repository
 from . import advice, hardware, reference, selection
 from .context import Site
-from .escape import inert, md
+from .escape import attr, inert, md, md_cell
 
 # Generated page -> the function that computes its template context.
 PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
@@ -67,6 +67,8 @@ def environment() -> Environment:
     env.filters["md"] = _md_filter
     env.filters["html"] = _html_filter
     env.filters["yaml_str"] = yaml_str
+    env.filters["md_cell"] = md_cell  # a cell of a Markdown pipe table
+    env.filters["attr"] = attr  # an HTML attribute value
     return env
 
 
