@@ -49,9 +49,9 @@ _INERT = str.maketrans({
     **{ch: f"&#{ord(ch)};" for ch in "\\`*_{}[]()#+-.!|~^=:$@%"},
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;",
 })
-# Control characters other than tab and line breaks have no business on a page (and some are
-# not even allowed in HTML); they are dropped.
-_CONTROL = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F], None)
+# Control characters other than tab and line breaks (C0, DEL, C1) have no business on a page:
+# HTML calls them parse errors; they are dropped.
+_CONTROL = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)], None)
 
 
 def html_text(text: object) -> Markup:
