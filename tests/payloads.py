@@ -75,6 +75,7 @@ SHORT_PAYLOADS = [
     "{{ xss_jinja }}",
     "*xss-em* `xss-code`",
 ]
+SUFFIX_PAYLOAD = "<xss-s>"
 # Addresses that pass every source URL rule but carry Markdown, attr_list, HTML and template
 # syntax in the characters the rules allow (`_ ~ & = ; $ + , @ :` and percent-escapes).
 URL_PAYLOADS = [
@@ -148,6 +149,8 @@ class _Poisoner:
                     out[key] = self.text()
                 elif key in SHORT_KEYS and isinstance(value, str):
                     out[key] = self.next_short()
+                elif key == "suffix" and isinstance(value, str):  # a count's suffix: 8 characters
+                    out[key] = SUFFIX_PAYLOAD
                 elif key == "url" and isinstance(value, str):
                     out[key] = self.next_url()
                 else:

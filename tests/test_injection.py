@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from payloads import HOSTILE_URLS, URL_PAYLOADS, build_hostile_site
+from payloads import HOSTILE_URLS, SUFFIX_PAYLOAD, URL_PAYLOADS, build_hostile_site
 from support import base_files, parse_pages, validate_with
 
 from generator.rules.source_urls import url_is_safe
@@ -109,7 +109,7 @@ def test_payloads_are_shown_as_text(hostile_site: Path) -> None:
     pages = parse_pages(hostile_site, Scan)
     shown = " ".join(" ".join(scan.text) for scan in pages.values())
     for literal in ("<script>window.__xss=1</script>", "*xss-em*", "{{ xss_jinja }}", "{: onclick=",
-                    '--8<-- "abbreviations.md"', "[xss-link](javascript:", "trailing backslash \\"):
+                    '--8<-- "abbreviations.md"', "[xss-link](javascript:", "trailing backslash \\", SUFFIX_PAYLOAD):
         assert literal in shown, literal
     sources = pages["sources/index.html"]
     assert {href for href, _rel in sources.links} == set(URL_PAYLOADS)
