@@ -11,11 +11,16 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import markdown
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kbgen import assemble, base_tree, reurled
 from payloads import HOSTILE_URLS, SUFFIX_PAYLOAD, URL_PAYLOADS, build_hostile_site
 from support import base_files, parse_pages, validate_with
 
+from generator.pipeline import validate_and_render
 from generator.rules.source_urls import url_is_safe
 
 TARGET = "specs/sources/test-ib-roadmap.yaml"
@@ -113,3 +118,31 @@ def test_payloads_are_shown_as_text(hostile_site: Path) -> None:
         assert literal in shown, literal
     sources = pages["sources/index.html"]
     assert {href for href, _rel in sources.links} == set(URL_PAYLOADS)
+
+
+# What mkdocs.yml enables that reads a generated page's text (snippets and superfences aside).
+_EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "md_in_html", "tables", "pymdownx.escapeall",
+               "pymdownx.details", "pymdownx.tabbed"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([*"aZ09-._~:/?#@$&+,;=%", "%20", "%3C", "%7B", *"<>\"'`*_[]()!{}|\\^ ",
+                                 "\u200b", "{: onclick=x }", "[x](javascript:x)", "/__xss-strong__/", "/_xss-em_/", "*xss-em*", "中"]),
+                max_size=12))
+def test_any_accepted_url_is_exactly_one_link(tail: list[str]) -> None:
+    """Whatever a source URL ends with: either `check` refuses it, or the sources page, read by
+    Python-Markdown with the site's extensions, links to exactly that URL and nothing else new,
+    with no handler, class or id."""
+    spec = reurled("xss", tail)
+    url = yaml.safe_load(spec.raw)["url"]
+    result, pages = validate_and_render(assemble(base_tree(), [spec]))
+    if not result.ok:
+        assert any(d.rule.startswith("sources-url-") for d in result.diagnostics)
+        return
+    assert pages is not None
+    html_page = markdown.markdown(pages["sources.md"], extensions=_EXTENSIONS,
+                                  extension_configs={"pymdownx.escapeall": {"hardbreak": False, "nbsp": False}})
+    scan = Scan()
+    scan.feed(html_page)
+    assert not scan.found, scan.found[:3]
+    assert [href for href, _rel in scan.links] == [url]
