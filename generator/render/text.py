@@ -29,6 +29,7 @@ ENTITY_PAGE = {
     "gpus": "gpus", "interconnects": "interconnects", "networks": "networks", "topologies": "topologies",
     "layers": "layers", "claims": "claims", "pitfalls": "pitfalls", "tiers": "tiers",
     "recommendations": "tiers", "sources": "sources", "selection": "flowchart",
+    "workloads": "costmodel", "assumptions": "costmodel",
 }
 
 def expand_text(text: object, shown: Callable[[str, str | None], Markup | None], *, markdown: bool) -> Markup:
