@@ -230,3 +230,39 @@ def test_recommend_command_text_and_json() -> None:
     missing = _cli("--gpus", "16")
     assert missing.returncode == 2 and "budget" in missing.stderr and "Traceback" not in missing.stderr
     assert _cli("--gpus", "many").returncode == 2
+
+
+def test_tree_json_is_what_the_command_answers(site: Site) -> None:
+    """data/tree.json, which the phone questionnaire walks: every answer leads to a node in the
+    file, and walking a leaf's answers there ends at the command's own JSON for those answers
+    (less the path, which is the reader's clicks), so the page cannot drift from `recommend`."""
+    from generator.recommend import run
+    from generator.render.selection import data_files
+    sel = _selection(site)
+    tree = json.loads(data_files(site)["data/tree.json"])
+    nodes = tree["nodes"]
+    assert nodes[tree["root"]]["kind"] == "question"
+    assert all(a["next"] in nodes for n in nodes.values() if n["kind"] == "question" for a in n["answers"])
+    known = {v.id: v for v in sel.variables}
+    for leaf_id, path in leaf_paths(sel).items():
+        node = tree["root"]
+        for step in path:  # follow the file by the answers' positions, as the script does
+            node = nodes[node]["answers"][list(step.question.answers).index(step.answer)]["next"]
+        assert node == leaf_id
+        argv = [arg for name, value in example_values(sel, path).items()
+                for arg in (f"--{name}", f"{value}{known[name].suffix or ''}")]
+        expected = json.loads(run(site.kb, site.figures, argv, "json"))
+        del expected["path"]
+        shown = nodes[leaf_id]["recommendation"]
+        assert _without_links(shown) == expected
+        assert all(p["href"].startswith("../") for p in (shown["picks"] or {}).values())
+        assert nodes[leaf_id]["href"] == f"#leaf-{leaf_id}"
+
+
+def _without_links(value: object) -> object:
+    """The file's leaf data less the links it adds to picks and pitfalls."""
+    if isinstance(value, dict):
+        return {k: _without_links(v) for k, v in value.items() if k != "href"}
+    if isinstance(value, list):
+        return [_without_links(v) for v in value]
+    return value
