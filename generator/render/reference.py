@@ -112,7 +112,7 @@ KIND_NAME_ZH = {"sources": "来源", "gpus": "GPU", "interconnects": "机内互�
 
 def downloads(site: Site) -> dict[str, object]:
     kinds = [(kind, KIND_NAME_ZH[kind], len(site.kb.of_kind(kind))) for kind in KINDS]
-    return {"kinds": kinds}
+    return {"kinds": kinds, "tree": bool(site.kb.of_kind("selection"))}
 
 
 def data_files(site: Site) -> dict[str, str]:
