@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from . import (
+    arithmetic_divisors,
     arithmetic_gpu,
     arithmetic_nvlink,
     arithmetic_nvswitch,
@@ -60,6 +61,7 @@ MODULES: tuple[RuleModule, ...] = (
     arithmetic_nvswitch,
     arithmetic_port_rate,
     arithmetic_gpu,
+    arithmetic_divisors,
     figure_slips,
     gpu_form_factor,
     text_figures,
