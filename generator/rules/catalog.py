@@ -28,6 +28,7 @@ from . import (
     references,
     schema_shape,
     source_urls,
+    spec_tree,
     text_figures,
     tier_tables,
     tree_coverage,
@@ -53,6 +54,7 @@ class RuleModule(Protocol):
 MODULES: tuple[RuleModule, ...] = (
     yaml_input,
     schema_shape,
+    spec_tree,
     references,
     quantity_units,
     arithmetic_pcie,
