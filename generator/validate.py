@@ -19,6 +19,7 @@ from .model.common import Identified
 from .rules.base import Context
 from .rules.catalog import CHECKS
 from .rules.schema_shape import FOLDER
+from .rules.text_hygiene import scan
 from .rules.unique_ids import unique_entities
 from .schema import build_entity
 
@@ -53,7 +54,14 @@ def _built(spec: SpecFile) -> Built:
     parsed = parse_spec(spec.path, spec.raw)
     if isinstance(parsed, list):
         return parsed
-    return build_entity(spec.kind, parsed, spec.stem)
+    hidden = scan(parsed)
+    built = build_entity(spec.kind, parsed, spec.stem)
+    if not hidden:
+        return built
+    # What the schema says about a value it could not read right (an id with a look-alike
+    # letter has the wrong format) only repeats the problem: keep it for other values.
+    shown = {(d.line, d.col) for d in hidden}
+    return hidden + ([d for d in built if (d.line, d.col) not in shown] if isinstance(built, list) else [])
 
 
 @without_cycle_collection
