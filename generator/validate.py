@@ -7,6 +7,7 @@ entity, then run the cross-entity rules only if every file made it through the e
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from .derive import FigureIndex
@@ -66,9 +67,10 @@ def _built(spec: SpecFile) -> Built:
 
 @without_cycle_collection
 def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
-             memo: dict[SpecFile, Built] | None = None) -> Result:
+             memo: dict[SpecFile, Built] | None = None, today: dt.date | None = None) -> Result:
     """Check a whole tree. `memo` (owned by the caller, e.g. the tests) lets unchanged files
-    skip parsing; results are the same with or without it."""
+    skip parsing; results are the same with or without it. `today` is the build date: no date
+    of the tree may be later (none given: dates are not judged)."""
     diagnostics: list[Diagnostic] = list(early or [])
     loaded: list[Loaded[Identified]] = []
     ordered = sorted(files, key=lambda f: f.path)
@@ -87,12 +89,12 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
         return Result(None, None, tuple(sorted(set(diagnostics))))
     kb = KnowledgeBase(entities)
     figures = FigureIndex(kb)
-    return Result(kb, figures, check(kb, figures))
+    return Result(kb, figures, check(kb, figures, today))
 
 
-def check(kb: KnowledgeBase, figures: FigureIndex) -> tuple[Diagnostic, ...]:
+def check(kb: KnowledgeBase, figures: FigureIndex, today: dt.date | None = None) -> tuple[Diagnostic, ...]:
     """Every cross-entity rule, on a knowledge base that loaded."""
-    context = Context(kb, figures)
+    context = Context(kb, figures, today)
     diagnostics: list[Diagnostic] = []
     for rule_check in CHECKS:
         diagnostics.extend(rule_check(context))
