@@ -19,6 +19,7 @@ from .model import KINDS
 from .model.common import Identified
 from .rules.base import Context
 from .rules.catalog import CHECKS
+from .rules.diagnostic_cap import cap_per_file
 from .rules.schema_shape import FOLDER
 from .rules.text_hygiene import scan
 from .rules.unique_ids import unique_entities
@@ -86,7 +87,7 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
     entities, duplicates = unique_entities(loaded)
     diagnostics.extend(duplicates)
     if diagnostics:
-        return Result(None, None, tuple(sorted(set(diagnostics))))
+        return Result(None, None, cap_per_file(diagnostics))
     kb = KnowledgeBase(entities)
     figures = FigureIndex(kb)
     return Result(kb, figures, check(kb, figures, today))
@@ -98,4 +99,4 @@ def check(kb: KnowledgeBase, figures: FigureIndex, today: dt.date | None = None)
     diagnostics: list[Diagnostic] = []
     for rule_check in CHECKS:
         diagnostics.extend(rule_check(context))
-    return tuple(sorted(set(diagnostics)))
+    return cap_per_file(diagnostics)

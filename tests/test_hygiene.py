@@ -54,3 +54,18 @@ def test_check_reads_the_build_date_from_the_environment(tmp_path: Path) -> None
                           timeout=120)
     assert past.returncode == 1 and "Traceback" not in past.stderr
     assert "last_verified is 2026-11-30, after the build date 2023-11-14 [schema-future-date]" in past.stderr
+
+
+def test_cap_counts_the_rest_per_file() -> None:
+    """At most the limit per file, plus one that counts the rest; other files are untouched."""
+    from generator.rules.diagnostic_cap import MAX_PER_FILE, TOO_MANY, cap_per_file
+    from generator.rules.schema_shape import UNKNOWN_KEY
+    many = [UNKNOWN_KEY.at("specs/gpus/a.yaml", line, 1, "x") for line in range(1, MAX_PER_FILE + 8)]
+    few = [UNKNOWN_KEY.at("specs/gpus/b.yaml", line, 1, "x") for line in range(1, MAX_PER_FILE + 1)]
+    capped = cap_per_file(many + few + few)
+    by_file = {path: [d for d in capped if d.path == path] for path in ("specs/gpus/a.yaml", "specs/gpus/b.yaml")}
+    assert len(by_file["specs/gpus/b.yaml"]) == MAX_PER_FILE
+    assert len(by_file["specs/gpus/a.yaml"]) == MAX_PER_FILE + 1
+    last = [d for d in by_file["specs/gpus/a.yaml"] if d.rule == TOO_MANY.id]
+    assert len(last) == 1 and (last[0].line, last[0].col) == (MAX_PER_FILE + 1, 1)
+    assert last[0].message.startswith("7 more problem(s)")
