@@ -38,6 +38,7 @@ from . import sitedir
 from .cli import find_repository, run_build
 from .diagnostics import Diagnostic, format_all
 from .expand import body_first_line, expand_figures
+from .limits import insert_limits
 from .model.entities import Source
 from .render import PAGE_SOURCES
 from .render.problems import problems_banner, problems_pages
@@ -97,6 +98,7 @@ def on_files(files: Files, config: Any) -> Files:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     if page.file.generated_by is not None:
         return markdown
+    markdown = insert_limits(markdown)  # the limits the code enforces, in its own figures
     if _state["figures"] is None:  # serving a knowledge base that does not validate
         return problems_banner(_state["problems"]) + markdown
     depth = page.file.src_uri.count("/")
