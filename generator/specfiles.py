@@ -50,6 +50,10 @@ def read_spec_tree(root: Path) -> tuple[list[SpecFile], list[Diagnostic]]:
         shown = _shown(root, entry)
         if entry.name.startswith("."):
             continue
+        link = _link_problem(entry, real_root)
+        if link is not None:
+            problems.append(_refused_by(shown, link))
+            continue
         if not entry.is_dir() or entry.name not in KINDS:
             problems.append(_unexpected(shown, entry.is_dir()))
             continue
@@ -62,6 +66,20 @@ def read_spec_tree(root: Path) -> tuple[list[SpecFile], list[Diagnostic]]:
             if refused is not None:
                 problems.append(refused)
     return files, problems
+
+
+def _link_problem(entry: Path, real_root: Path) -> tuple[Rule, str] | None:
+    """Why a symbolic link in place of a spec folder cannot be followed (it loops or leads
+    nowhere), or None; files inside one that leads out of specs/ are refused one by one."""
+    if not entry.is_symlink():
+        return None
+    try:
+        entry.resolve(strict=True)
+    except RuntimeError:  # a loop (Python before 3.13)
+        return _LOOP
+    except OSError as err:
+        return _LOOP if err.errno == errno.ELOOP else _OUTSIDE if not entry.resolve().is_relative_to(real_root) else _BROKEN
+    return None
 
 
 def _listing(root: Path, folder: Path) -> tuple[list[Path], list[Diagnostic]]:
@@ -175,7 +193,10 @@ def _choose(root: Path, entries: dict[str, _Entry],
         if parts[0].startswith(".") or len(parts) > 2 or (len(parts) == 2 and parts[1].startswith(".")):
             continue
         if len(parts) == 1:
-            if entry.type != "tree" or rel not in KINDS:
+            link = resolve(rel) if entry.mode == "120000" else None
+            if isinstance(link, tuple) and link is not _OUTSIDE:  # as on disk: a loop, or a link to nothing
+                problems.append(_refused_by(shown, link))
+            elif entry.type != "tree" or rel not in KINDS:
                 problems.append(_unexpected(shown, entry.type == "tree"))
             continue
         if parts[0] not in KINDS or entries[parts[0]].type != "tree":

@@ -7,6 +7,7 @@ tests/test_invalid_corpus.py counts their rules as shown failing."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -60,9 +61,23 @@ def unreadable_folder(tree: Path) -> Expected:
     return {("networks", 1, 1, "schema-unreadable")}
 
 
+def folder_link_loop(tree: Path) -> Expected:
+    """A spec folder replaced by a link to itself, and a second one to nowhere."""
+    shutil.rmtree(tree / "layers")
+    (tree / "layers").symlink_to("layers")
+    shutil.rmtree(tree / "topologies", ignore_errors=True)
+    (tree / "topologies").symlink_to("gone")
+    return {("layers", 1, 1, "schema-symlink-loop"), ("topologies", 1, 1, "schema-symlink-broken")}
+
+
+def unreadable_root(tree: Path) -> Expected:
+    tree.chmod(0)
+    return {(".", 1, 1, "schema-unreadable")}
+
+
 CASES: dict[str, Callable[[Path], Expected]] = {
     f.__name__: f for f in (symlink_loop, symlink_outside, symlink_broken, named_pipe, socket_node,
-                            unreadable_file, unreadable_folder)
+                            unreadable_file, unreadable_folder, folder_link_loop, unreadable_root)
 }
 # The rules these cases show failing (each case's builder is run by the test, not here).
 RULES = {"schema-symlink-loop", "schema-symlink-outside", "schema-symlink-broken", "schema-special-file",
