@@ -32,6 +32,11 @@ _FULLWIDTH_OR_MATH = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\U0001d
 _RUN = re.compile("[A-Za-z0-9\u0370-\u03ff\u0400-\u04ff._#/+-]+")
 _LATIN = re.compile("[A-Za-z0-9]")
 _LOOKALIKE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
+# The ASCII letter each common look-alike passes for (Greek mu is the micro of `us`).
+_ASCII_TWIN = dict(zip("\u0430\u0435\u043e\u0440\u0441\u0445\u0443\u0456\u0458\u0455\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425"  # Cyrillic
+                       "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u03bf\u03b9\u03bd\u03ba\u03c1\u03bc",  # Greek
+                       "aeopcxyijsABEKMHOPCTX"
+                       "ABEZHIKMNOPTYXoivkpu", strict=True))
 
 
 def scan(parsed: ParsedFile) -> list[Diagnostic]:
@@ -70,9 +75,10 @@ def _problem(text: str) -> tuple[Rule, str] | None:
     for run in _RUN.finditer(text):
         lookalike = _LOOKALIKE.search(run.group())
         if lookalike is not None and _LATIN.search(run.group()):
-            at = run.start() + lookalike.start()
-            return CONFUSABLE, (f"{_where(text, at)} in {run.group()!r} is {_name(lookalike.group())} among Latin "
-                                "letters: type the ASCII letter it looks like")
+            at, char = run.start() + lookalike.start(), lookalike.group()
+            twin = _ASCII_TWIN.get(char)
+            fix = f"type {twin!r}" if twin else "type the ASCII letter it looks like"
+            return CONFUSABLE, f"{_where(text, at)} in {run.group()!r} is {_name(char)} among Latin letters: {fix}"
     return None
 
 
