@@ -30,6 +30,7 @@ ENTITY_PAGE = {
     "gpus": "gpus", "interconnects": "interconnects", "networks": "networks", "topologies": "topologies",
     "layers": "layers", "claims": "claims", "pitfalls": "pitfalls", "tiers": "tiers",
     "recommendations": "tiers", "sources": "sources", "selection": "flowchart",
+    "workloads": "costmodel", "assumptions": "costmodel",
 }
 
 _SPACE = re.compile(r"\s+")
