@@ -15,10 +15,10 @@ from ..model.common import MAX_TEXT
 from ..model.entities import BoundCheck, Claim, Expr, RangeCheck, RatioExpr, Source, ValueCheck
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
-from ..rules.source_urls import url_is_safe
 from ..units import fmt_number
 from .advice import VERDICT_ZH
 from .context import Site
+from .escape import link
 from .table import Cell, Row, Table
 from .text import zh
 
@@ -77,7 +77,7 @@ def sources(site: Site) -> dict[str, object]:
     for e in site.kb.of_type(Source):
         m = e.model
         items.append({"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
-                      "url": m.url if m.url and url_is_safe(m.url) else None,
+                      "link": link(m.url) if m.url else None,
                       "retrieved": m.retrieved.isoformat() if m.retrieved else None,
                       "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
                       "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))})
