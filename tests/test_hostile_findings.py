@@ -87,7 +87,7 @@ def test_finding_gives_a_positioned_diagnostic(tmp_path: Path, capsys: pytest.Ca
     assert "Traceback" not in err
     for path, line, col, rule in case.expected:
         shown = str(tree / Path(path).relative_to("specs"))
-        assert re.search(rf"^{re.escape(shown)}:{line}:{col}: error: .* \[{re.escape(rule)}\]$", err, re.MULTILINE), err
+        assert re.search(rf"^{re.escape(shown)}:{line}:{col}: (error|warning): .* \[{re.escape(rule)}\]$", err, re.MULTILINE), err
 
 
 @pytest.mark.parametrize("where", sorted({t for tests in ELSEWHERE.values() for t in tests}))
