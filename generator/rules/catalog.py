@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from . import (
+    arithmetic_divisors,
     arithmetic_gpu,
     arithmetic_nvlink,
     arithmetic_nvswitch,
@@ -18,8 +19,10 @@ from . import (
     case_table,
     claims,
     costmodel_specs,
+    diagnostic_cap,
     direction_allowed,
     figure_slips,
+    future_dates,
     gpu_form_factor,
     pcie_generations,
     plausibility,
@@ -31,7 +34,9 @@ from . import (
     schema_shape,
     scope_allowed,
     source_urls,
+    spec_tree,
     text_figures,
+    text_hygiene,
     tier_tables,
     tree_coverage,
     tree_leaves,
@@ -56,6 +61,10 @@ class RuleModule(Protocol):
 MODULES: tuple[RuleModule, ...] = (
     yaml_input,
     schema_shape,
+    spec_tree,
+    text_hygiene,
+    future_dates,
+    diagnostic_cap,
     references,
     quantity_units,
     direction_allowed,
@@ -67,6 +76,7 @@ MODULES: tuple[RuleModule, ...] = (
     arithmetic_nvswitch,
     arithmetic_port_rate,
     arithmetic_gpu,
+    arithmetic_divisors,
     figure_slips,
     gpu_form_factor,
     text_figures,
