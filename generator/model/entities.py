@@ -40,11 +40,18 @@ from .common import (
 )
 
 GpuRef = Annotated[Slug, Ref("gpus")]
+VendorRef = Annotated[Slug, Ref("vendors")]
+ArchitectureRef = Annotated[Slug, Ref("architectures")]
+FormFactorRef = Annotated[Slug, Ref("form-factors")]
+ScaleUpFamilyRef = Annotated[Slug, Ref("scale-up-families")]
+NetworkFamilyRef = Annotated[Slug, Ref("network-families")]
+PrecisionRef = Annotated[Slug, Ref("precisions")]
+NicRef = Annotated[Slug, Ref("nics")]
 InterconnectRef = Annotated[Slug, Ref("interconnects")]
 NetworkRef = Annotated[Slug, Ref("networks")]
 ClaimRef = Annotated[Slug, Ref("claims")]
-AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "layers")]
-PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies")]
+AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "layers", "nodes", "nics")]
+PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "nodes")]
 TableRef = Annotated[Slug, Ref("tiers")]
 
 
@@ -57,48 +64,113 @@ class Source(Identified):
     # catalogue but could not be opened from the build environment (the sources page says so).
     retrieved: dt.date | None = None
     published: dt.date | None = None
+    # One document published in several revisions (a datasheet re-issued with new figures): the
+    # sources citing its revisions share `document` and differ in `revision`; a GPU row never
+    # mixes two revisions of one document (rule sources-one-revision).
+    document: Slug | None = None
+    revision: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     note: QuotedText | None = None  # what the document says, as evidence
+
+
+# --- Vocabularies ----------------------------------------------------------------------------
+# The closed lists of the knowledge base (vendors, architectures, ...) are data: one file per
+# value, so that a GPU from a new vendor needs YAML only. The generator names none of the values;
+# what a page or rule needs to know about a value is a field here (e.g. a form factor's mounting).
+
+class VocabularyValue(Entity):
+    label: Text  # how pages name the value (Chinese; `en` optional)
+    source: SourceRef  # where the value (the name, the property below) is documented
+    note: Text | None = None
+
+
+class Vendor(VocabularyValue):
+    pass
+
+
+class Architecture(VocabularyValue):
+    vendor: VendorRef
+    released: Annotated[int, Field(ge=1990, le=2100)]  # year announced: pages list older first
+
+
+class FormFactor(VocabularyValue):
+    # module: mounted on a baseboard (SXM, OAM), the scale-up link runs through the board;
+    # card: a PCIe slot card, which reaches a scale-up link only through a bridge, if at all.
+    mounting: Literal["module", "card"]
+
+
+class ScaleUpFamily(VocabularyValue):
+    vendor: VendorRef | None = None  # none for an open standard
+
+
+class NetworkFamily(VocabularyValue):
+    pass
+
+
+class Precision(VocabularyValue):
+    bits: Annotated[int, Field(ge=1, le=64)]  # columns go widest first
+    # The precision the per-watt, per-byte and per-dollar ratios compare GPUs at (one value).
+    reference: bool = False
 
 
 # --- GPUs -----------------------------------------------------------------------------------
 
 class Memory(Strict):
-    type: Literal["HBM2", "HBM2e", "HBM3", "HBM3e", "GDDR6X"]
+    type: Annotated[str, Field(min_length=1, max_length=40)]  # as the datasheet writes it
     capacity: DataSize
     bandwidth: DataRate
     bus_width: DataSize | None = None  # bits; with pin_rate it derives bandwidth
     pin_rate: DataRate | None = None
 
 
+class Unsupported(Strict):
+    """The GPU has no tensor path for this precision (pages show "—"), and where that is said."""
+
+    source: SourceRef
+    note: Text | None = None
+
+
+class TensorPrecision(Keyed):
+    """Tensor-core throughput at one precision (`key` names a value of specs/precisions/).
+    Exactly one of `dense` and `unsupported`; a precision not listed is not known, not absent."""
+
+    key: PrecisionRef
+    dense: Compute | None = None
+    sparse: Compute | None = None  # 2:4 structured sparsity, only where the vendor prints it
+    dense_half_accumulate: Compute | None = None  # GeForce prints a faster rate with 16-bit accumulate
+    unsupported: Unsupported | None = None
+
+
 class GpuCompute(Strict):
     fp32: Compute  # non-tensor FP32
-    tensor_bf16_dense: Compute
-    tensor_fp16_dense: Compute  # FP16 inputs, FP32 accumulate
-    tensor_fp16_fp16acc_dense: Compute | None = None  # GeForce: FP16 accumulate runs faster
-    tensor_bf16_sparse: Compute | None = None  # 2:4 structured sparsity, as datasheets print
+    tensor: list[TensorPrecision]
     sm_count: Count | None = None
     fp32_cores_per_sm: Count | None = None
     boost_clock: Frequency | None = None
 
 
-class GpuNvlink(Strict):
-    interconnect: Annotated[Slug, Ref("interconnects")]
+class ScaleUp(Strict):
+    """The GPU's scale-up link (NVLink, Infinity Fabric, HCCS, ...): links × per-link rate."""
+
+    family: ScaleUpFamilyRef
+    interconnect: Annotated[Slug, Ref("interconnects")] | None = None  # the generation, if one is in specs
     links: Count
-    bandwidth: DataRate  # per GPU, all links
-    bridge: bool = False  # PCIe cards reach NVLink only through a bridge
+    per_link: DataRate | None = None  # when no interconnect entity gives it
+    bandwidth: DataRate  # per GPU, all links; its `direction` says which
+    domain: Count | None = None  # GPUs one scale-up domain joins (8 in HGX, 72 in NVL72)
+    bridge: bool = False  # a card reaches its scale-up link only through a bridge
     bridge_gpus: Annotated[int, Field(ge=2, le=8)] | None = None
 
 
 class Gpu(Entity):
     name: Annotated[str, Field(min_length=1, max_length=120)]
     family: Slug  # variants of one chip (e.g. v100) share a family
-    vendor: Literal["nvidia", "amd"]
-    architecture: Literal["volta", "ampere", "hopper", "blackwell", "ada-lovelace"]
-    form_factor: Literal["sxm", "pcie"]
+    vendor: VendorRef
+    architecture: ArchitectureRef
+    form_factor: FormFactorRef
     memory: Memory
     compute: GpuCompute
     power: Power
-    nvlink: GpuNvlink | None  # required key: write `nvlink: null` for none
+    scale_up: ScaleUp | None  # required key: write `scale_up: null` for none
     pcie: Annotated[Slug, Ref("interconnects")]
     price: PriceFigure | None = None
     summary: Text
@@ -153,12 +225,65 @@ Interconnect = Annotated[Pcie | Nvlink | Nvswitch, Field(discriminator="type")]
 
 class Network(Entity):
     name: Annotated[str, Field(min_length=1, max_length=120)]
-    fabric: Literal["infiniband", "ethernet"]
+    fabric: NetworkFamilyRef
     rdma: Literal["native", "rocev2", "none"]
     lanes: Count
     lane_rate: DataRate
     port_rate: DataRate
     latency: LatencyFigure | None = None
+    summary: Text
+
+
+class NicMode(Keyed):
+    """One way the NIC can be run (key e.g. `ib`, `eth`): an Ethernet mode may split the ports."""
+
+    family: NetworkFamilyRef
+    ports: Count
+    port_rate: DataRate  # per port
+    network: NetworkRef | None = None  # the network entity this mode speaks, if in specs
+
+
+class Nic(Entity):
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    vendor: VendorRef
+    host: Annotated[Slug, Ref("interconnects")] | None = None  # host interface, e.g. pcie-5-x16
+    modes: Annotated[list[NicMode], Field(min_length=1)]
+    summary: Text
+
+
+# --- Nodes: reference servers and racks ----------------------------------------------------------
+
+class NodeScaleUp(Strict):
+    family: ScaleUpFamilyRef
+    fabric: Annotated[Slug, Ref("interconnects")] | None = None  # e.g. the NVSwitch generation
+    domain: Count  # GPUs in one scale-up domain
+
+
+class NodeNic(Keyed):
+    """A group of identical NICs (key e.g. `compute`, `storage`)."""
+
+    role: Literal["scale_out", "storage", "management"]  # scale_out: the GPU-to-GPU fabric between nodes
+    nic: NicRef | None = None
+    count: Count  # NICs in the node
+    ports: Count | None = None  # ports used per NIC; absent: one
+    port_rate: DataRate  # per port
+    network: NetworkRef | None = None
+
+
+class ComputeNode(Entity):
+    """A reference server or rack: GPUs per node, scale-up fabric, NICs × port rate. Scale-out
+    bandwidth per node and per GPU is derived (`scale_out`, `scale_out_per_gpu`); a stated
+    `scale_out` is checked against it."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    kind: Literal["server", "rack"]
+    vendor: VendorRef
+    gpu: GpuRef
+    gpus: Count  # per node
+    scale_up: NodeScaleUp | None
+    nics: list[NodeNic]
+    scale_out: DataRate | None = None  # per node, as the source states it
+    sources: list[SourceRef] = []
     summary: Text
 
 

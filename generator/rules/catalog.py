@@ -11,6 +11,7 @@ from typing import Protocol
 
 from . import (
     arithmetic_gpu,
+    arithmetic_node,
     arithmetic_nvlink,
     arithmetic_nvswitch,
     arithmetic_pcie,
@@ -19,6 +20,7 @@ from . import (
     claims,
     figure_slips,
     gpu_form_factor,
+    gpu_precisions,
     pcie_generations,
     price_sources,
     primary_sources,
@@ -34,6 +36,7 @@ from . import (
     tree_structure,
     unique_ids,
     unused_sources,
+    vocabulary,
     yaml_input,
 )
 from .base import FAMILIES, Check, Rule
@@ -53,6 +56,8 @@ MODULES: tuple[RuleModule, ...] = (
     yaml_input,
     schema_shape,
     references,
+    vocabulary,
+    gpu_precisions,
     quantity_units,
     arithmetic_pcie,
     pcie_generations,
@@ -60,6 +65,7 @@ MODULES: tuple[RuleModule, ...] = (
     arithmetic_nvswitch,
     arithmetic_port_rate,
     arithmetic_gpu,
+    arithmetic_node,
     figure_slips,
     gpu_form_factor,
     text_figures,
