@@ -23,7 +23,7 @@ from ..model.entities import (
 )
 from .context import Site
 from .table import Cell, Row, Table
-from .text import DIRECTION_ZH, figure_html, sort_key, zh
+from .text import DIRECTION_ZH, figure_html, inert, sort_key, zh
 
 
 def _verified(model: Entity) -> Cell:
@@ -36,8 +36,9 @@ def gpus(site: Site) -> dict[str, object]:
                    ("主机接口", False), ("功耗", True), ("核对日期", False)])
     reference = reference_precision(site.kb)
     ref_label = site.kb.label_of(reference) if reference else ""
-    derived = Table([("型号", False), ("Scale-up ÷ PCIe（单向）", True), (f"每瓦 {ref_label} 稠密算力", True),
-                     (f"显存带宽 ÷ {ref_label} 稠密算力", True), ("参考价（带日期）", True), ("每 TFLOPS 价格", True)])
+    # Labels come from spec files: inert, like every spec text (a header is not escaped for Markdown).
+    derived = Table([("型号", False), ("Scale-up ÷ PCIe（单向）", True), (inert(f"每瓦 {ref_label} 稠密算力"), True),
+                     (inert(f"显存带宽 ÷ {ref_label} 稠密算力"), True), ("参考价（带日期）", True), ("每 TFLOPS 价格", True)])
     ordered = _by_generation(site)
     for gpu in ordered:
         m, r = gpu.model, gpu.id + "#"
@@ -72,7 +73,7 @@ def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
         columns.append((p.id, "dense"))
         if any(e.sparse is not None for e in entries):
             columns.append((p.id, "sparse"))
-    headers = [("型号", False)] + [(f"{site.kb.label_of(pid)} {'稠密' if slot == 'dense' else '稀疏'}", True)
+    headers = [("型号", False)] + [(inert(f"{site.kb.label_of(pid)} {'稠密' if slot == 'dense' else '稀疏'}"), True)
                                    for pid, slot in columns]
     table = Table(headers)
     for gpu in ordered:
@@ -200,7 +201,7 @@ def nodes(site: Site) -> dict[str, object]:
     for e in site.kb.of_type(ComputeNode):
         m, r = e.model, e.id + "#"
         if m.scale_up is not None:
-            domain = Cell(Markup("{}，{} 卡一域").format(site.kb.label_of(m.scale_up.family), m.scale_up.domain.value),
+            domain = Cell(inert(f"{site.kb.label_of(m.scale_up.family)}，{m.scale_up.domain.value} 卡一域"),
                           str(m.scale_up.domain.value), True)
         else:
             domain = Cell.text("无")

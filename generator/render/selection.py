@@ -10,7 +10,7 @@ from ..flowchart import Line, Shape, ShapeNode, draw, layout
 from ..model.selection import Leaf, Selection
 from ..tree import NoAnswer, Step, answer_label, example_values, leaf_paths, recommend, variables
 from .context import Site
-from .text import ENTITY_PAGE, zh
+from .text import ENTITY_PAGE, inert, zh
 
 PARALLELISM_ZH = {"data": "数据并行", "tensor": "张量并行", "pipeline": "流水线并行"}
 PICK_ZH = (("gpu", "GPU", "gpus"), ("intra_node", "机内", "interconnects"), ("network", "网络", "networks"),
@@ -88,4 +88,4 @@ def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[s
             "pitfalls": [site.link(p) for p in leaf.pitfalls],
             "conflicts": [(site.link(c.table), zh(c.note)) for c in leaf.conflicts],
             "memory_bw": figures[0], "tensor": figures[1],
-            "precision": site.kb.label_of(precision) if precision else ""}
+            "precision": inert(site.kb.label_of(precision)) if precision else ""}

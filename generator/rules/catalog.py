@@ -29,6 +29,7 @@ from . import (
     references,
     schema_shape,
     source_urls,
+    sources_one_revision,
     text_figures,
     tier_tables,
     tree_coverage,
@@ -81,6 +82,7 @@ MODULES: tuple[RuleModule, ...] = (
     source_urls,
     primary_sources,
     price_sources,
+    sources_one_revision,
 )
 
 
