@@ -62,6 +62,10 @@ def gpus(site: Site) -> dict[str, object]:
             "reference": ref_label}
 
 
+# Columns of the per-precision table: dense always, the others where some GPU states them.
+_SLOTS = {"dense": "稠密", "dense_half_accumulate": "稠密（16 位累加）", "sparse": "稀疏"}
+
+
 def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
     """Tensor throughput, one column per precision of the vocabulary (widest first), dense, and
     sparse where some GPU's vendor prints it. "—" is a precision the GPU lacks (with the source
@@ -70,11 +74,8 @@ def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
     columns: list[tuple[str, str]] = []
     for p in precisions:
         entries = [e for g in ordered for e in g.model.compute.tensor if e.key == p.id]
-        columns.append((p.id, "dense"))
-        if any(e.sparse is not None for e in entries):
-            columns.append((p.id, "sparse"))
-    headers = [("型号", False)] + [(inert(f"{site.kb.label_of(pid)} {'稠密' if slot == 'dense' else '稀疏'}"), True)
-                                   for pid, slot in columns]
+        columns += [(p.id, slot) for slot in _SLOTS if slot == "dense" or any(getattr(e, slot) for e in entries)]
+    headers = [("型号", False)] + [(inert(f"{site.kb.label_of(pid)} {_SLOTS[slot]}"), True) for pid, slot in columns]
     table = Table(headers)
     for gpu in ordered:
         by_key = {e.key: e for e in gpu.model.compute.tensor}
