@@ -10,6 +10,7 @@ starts with `test-`."""
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import re
 from typing import Any
 
@@ -153,11 +154,12 @@ def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str 
     with a figure at the new precision, and the base's first network copied onto a new network
     family. Only YAML: nothing of the generator names any of these."""
     base = {f.kind: [yaml.safe_load(x.raw) for x in base_files() if x.kind == f.kind] for f in base_files()}
-    source = base["sources"][0]["id"]
+    gpu = copy.deepcopy(next(g for g in base["gpus"] if g.get("scale_up") and not g["scale_up"].get("bridge")))
+    source = gpu["power"]["source"]  # a primary source, of the revision the copied GPU already cites
     ids = {k: f"test-gen-{tag}-{k}" for k in ("vendor", "arch", "form", "link", "prec", "net", "gpu", "network")}
 
     def value(key: str, **extra: Any) -> dict[str, Any]:
-        return {"id": ids[key], "last_verified": "2026-11-30", "label": {"zh": label(MAX_TEXT)}, "source": source, **extra}
+        return {"id": ids[key], "last_verified": dt.date(2026, 11, 30), "label": {"zh": label(MAX_TEXT)}, "source": source, **extra}
 
     files = [_spec("vendors", value("vendor")),
              _spec("architectures", value("arch", vendor=ids["vendor"], released=released)),
@@ -165,7 +167,6 @@ def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str 
              _spec("scale-up-families", value("link", vendor=ids["vendor"])),
              _spec("precisions", value("prec", bits=bits, reference=reference)),
              _spec("network-families", value("net"))]
-    gpu = copy.deepcopy(next(g for g in base["gpus"] if g.get("scale_up") and not g["scale_up"].get("bridge")))
     gpu.update(id=ids["gpu"], name=label(SHORT_LIMIT), vendor=ids["vendor"], architecture=ids["arch"],
                form_factor=ids["form"])
     gpu["compute"]["tensor"].append({"key": ids["prec"], "dense": {"value": 1234.5, "unit": "TFLOPS", "source": source},
