@@ -19,7 +19,7 @@ from ..gcpause import without_cycle_collection
 from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
-from . import advice, hardware, reference, selection
+from . import advice, costmodel, hardware, reference, selection
 from .context import Site
 from .text import md
 
@@ -36,6 +36,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "scaling.md": advice.scaling,
     "field-reports.md": advice.field_reports,
     "pitfalls.md": advice.pitfalls,
+    "costmodel.md": costmodel.costmodel,
     "claims.md": reference.claims,
     "sources.md": reference.sources,
     "rules.md": reference.rules,
@@ -56,6 +57,7 @@ PAGE_SOURCES: dict[str, str] = {
     "scaling.md": "specs/cases",
     "field-reports.md": "specs/cases",
     "pitfalls.md": "specs/pitfalls",
+    "costmodel.md": "specs/assumptions",
     "claims.md": "specs/claims",
     "sources.md": "specs/sources",
     "rules.md": "generator/rules",

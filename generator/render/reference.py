@@ -25,7 +25,8 @@ from .text import zh
 KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "厂商文档", "paper": "论文",
            "measurement": "实测", "article": "文章", "estimate": "估算"}
 FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用", "units": "单位", "arithmetic": "算术",
-             "claims": "论断", "tables": "表格与分档", "tree": "选型决策树", "sources": "来源"}
+             "claims": "论断", "tables": "表格与分档", "tree": "选型决策树",
+             "model": "成本模型", "sources": "来源"}
 
 
 def _expr(site: Site, expr: Expr) -> Markup:
@@ -102,7 +103,8 @@ KIND_NAME_ZH = {"sources": "来源", "vendors": "词表：厂商", "architecture
                 "precisions": "词表：数值精度", "nics": "网卡", "nodes": "参考服务器与机柜",
                 "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
                 "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
-                "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树"}
+                "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
+                "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设"}
 
 
 VOCABULARIES = ("vendors", "architectures", "form-factors", "scale-up-families", "network-families", "precisions")

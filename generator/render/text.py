@@ -33,6 +33,7 @@ ENTITY_PAGE = {
     "recommendations": "tiers", "sources": "sources", "selection": "flowchart", "nodes": "nodes", "nics": "nodes",
     "vendors": "vocabularies", "architectures": "vocabularies", "form-factors": "vocabularies",
     "scale-up-families": "vocabularies", "network-families": "vocabularies", "precisions": "vocabularies",
+    "workloads": "costmodel", "assumptions": "costmodel",
 }
 
 _SPACE = re.compile(r"\s+")
