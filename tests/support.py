@@ -172,7 +172,7 @@ def add_bit_byte_slip(specs: Path) -> str:
     assert kb is not None
     source = next(s.id for s in kb.of_kind("sources") if s.model.kind != "article")
     (specs / "networks" / "test-slip.yaml").write_text(
-        "id: test-slip\nlast_verified: 2026-11-30\nname: Test slip\nfabric: ethernet\nrdma: none\n"
+        "id: test-slip\nlast_verified: 2026-11-30\nname: Test slip\nfabric: test-ethernet\nrdma: none\n"
         f"lanes: {{value: 4, source: {source}}}\n"
         f"lane_rate: {{value: 100, unit: Gb/s, direction: per_direction, scope: per_lane, source: {source}}}\n"
         f"port_rate: {{value: 400, unit: GB/s, direction: per_direction, scope: per_port, source: {source}}}\n"

@@ -127,6 +127,7 @@ def test_adapter_converts_units(kb: KnowledgeBase) -> None:
     from generator.costmodel.from_kb import gpu, scale_up
     for entity in kb.of_type(Gpu):
         spec = gpu(entity.model)
+        assert not isinstance(spec, str), spec
         capacity = entity.model.memory.capacity
         if capacity.unit == "GB":
             assert spec.memory_capacity_bytes == capacity.value * 1e9

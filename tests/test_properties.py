@@ -25,7 +25,7 @@ def _network(lanes: int, lane_rate: int, port_rate: float, unit: str = "Gb/s") -
     return f"""id: test-prop-net
 last_verified: 2026-11-30
 name: Generated network
-fabric: ethernet
+fabric: test-ethernet
 rdma: rocev2
 lanes: {{value: {lanes}, source: test-ethernet-standard}}
 lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: test-ethernet-standard}}

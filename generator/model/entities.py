@@ -42,11 +42,18 @@ from .common import (
 )
 
 GpuRef = Annotated[Slug, Ref("gpus")]
+VendorRef = Annotated[Slug, Ref("vendors")]
+ArchitectureRef = Annotated[Slug, Ref("architectures")]
+FormFactorRef = Annotated[Slug, Ref("form-factors")]
+ScaleUpFamilyRef = Annotated[Slug, Ref("scale-up-families")]
+NetworkFamilyRef = Annotated[Slug, Ref("network-families")]
+PrecisionRef = Annotated[Slug, Ref("precisions")]
+NicRef = Annotated[Slug, Ref("nics")]
 InterconnectRef = Annotated[Slug, Ref("interconnects")]
 NetworkRef = Annotated[Slug, Ref("networks")]
 ClaimRef = Annotated[Slug, Ref("claims")]
-AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "layers")]
-PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies")]
+AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "layers", "nodes", "nics")]
+PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "nodes")]
 TableRef = Annotated[Slug, Ref("tiers")]
 
 
@@ -59,7 +66,52 @@ class Source(Identified):
     # catalogue but could not be opened from the build environment (the sources page says so).
     retrieved: dt.date | None = None
     published: dt.date | None = None
+    # One document published in several revisions (a datasheet re-issued with new figures): the
+    # sources citing its revisions share `document` and differ in `revision`; a GPU row never
+    # mixes two revisions of one document (rule sources-one-revision).
+    document: Slug | None = None
+    revision: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     note: QuotedText | None = None  # what the document says, as evidence
+
+
+# --- Vocabularies ----------------------------------------------------------------------------
+# The closed lists of the knowledge base (vendors, architectures, ...) are data: one file per
+# value, so that a GPU from a new vendor needs YAML only. The generator names none of the values;
+# what a page or rule needs to know about a value is a field here (e.g. a form factor's mounting).
+
+class VocabularyValue(Entity):
+    label: Text  # how pages name the value (Chinese; `en` optional)
+    source: SourceRef  # where the value (the name, the property below) is documented
+    note: Text | None = None
+
+
+class Vendor(VocabularyValue):
+    pass
+
+
+class Architecture(VocabularyValue):
+    vendor: VendorRef
+    released: Annotated[int, Field(ge=1990, le=2100)]  # year announced: pages list older first
+
+
+class FormFactor(VocabularyValue):
+    # module: mounted on a baseboard (SXM, OAM), the scale-up link runs through the board;
+    # card: a PCIe slot card, which reaches a scale-up link only through a bridge, if at all.
+    mounting: Literal["module", "card"]
+
+
+class ScaleUpFamily(VocabularyValue):
+    vendor: VendorRef | None = None  # none for an open standard
+
+
+class NetworkFamily(VocabularyValue):
+    pass
+
+
+class Precision(VocabularyValue):
+    bits: Annotated[int, Field(ge=1, le=64)]  # columns go widest first
+    # The precision the per-watt, per-byte and per-dollar ratios compare GPUs at (one value).
+    reference: bool = False
 
 
 # --- GPUs -----------------------------------------------------------------------------------
@@ -69,7 +121,7 @@ class Source(Identified):
 # lands above them: the slip they are there to catch, with a unit off by 1000 or 8.
 
 class Memory(Strict):
-    type: Literal["HBM2", "HBM2e", "HBM3", "HBM3e", "GDDR6X"]
+    type: Annotated[str, Field(min_length=1, max_length=40)]  # as the datasheet writes it
     # 1 GB: small cards; the largest announced package (Rubin Ultra) is to carry 1 TB of HBM4e,
     # so 4 TB leaves four times that; a GB300 NVL72 rack's 20 TB lands above.
     capacity: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(1, 4096, "GB")]
@@ -86,49 +138,73 @@ class Memory(Strict):
 
 # Tensor rates, any precision, per GPU: 1 TFLOPS is below any tensor unit in this scope; the
 # highest announced per-GPU rate of any precision is Rubin Ultra's 100 PFLOPS of FP4 per package
-# (GB300: 1,440 PFLOPS of sparse FP4 per 72-GPU rack, 20 per GPU), so BF16, dense or sparse, sits
-# far below the bound; a rack's figure (GB200 NVL72: 180 PFLOPS dense BF16) lands above it.
+# (GB300: 1,440 PFLOPS of sparse FP4 per 72-GPU rack, 20 per GPU), so a per-GPU rate of any
+# precision, dense or sparse, sits below the bound; a rack's figure lands above it.
 TensorRate = Annotated[Compute, Allows((), ("per_gpu",)), Plausible(1, 100_000, "TFLOPS")]
+
+
+class Unsupported(Strict):
+    """The GPU has no tensor path for this precision (pages show "—"), and where that is said."""
+
+    source: SourceRef
+    note: Text | None = None
+
+
+class TensorPrecision(Keyed):
+    """Tensor-core throughput at one precision (`key` names a value of specs/precisions/).
+    Exactly one of `dense` and `unsupported`; a precision not listed is not known, not absent."""
+
+    key: PrecisionRef
+    dense: TensorRate | None = None
+    sparse: TensorRate | None = None  # 2:4 structured sparsity, only where the vendor prints it
+    dense_half_accumulate: TensorRate | None = None  # GeForce prints a faster rate with 16-bit accumulate
+    unsupported: Unsupported | None = None
 
 
 class GpuCompute(Strict):
     # Non-tensor FP32: B300 is at 75 TFLOPS, AMD's MI355X about twice that; 2 PFLOPS leaves
     # 10x; a GB300 NVL72 rack's FP32 (3 PFLOPS) lands above.
     fp32: Annotated[Compute, Allows((), ("per_gpu",)), Plausible(0.1, 2000, "TFLOPS")]
-    tensor_bf16_dense: TensorRate
-    tensor_fp16_dense: TensorRate  # FP16 inputs, FP32 accumulate
-    tensor_fp16_fp16acc_dense: TensorRate | None = None  # GeForce: FP16 accumulate runs faster
-    tensor_bf16_sparse: TensorRate | None = None  # 2:4 structured sparsity, as datasheets print
+    tensor: list[TensorPrecision]
     sm_count: Count | None = None
     fp32_cores_per_sm: Count | None = None
     # GPUs boost between 1 and 3 GHz; the bounds catch a clock written in kHz or GHz as MHz.
     boost_clock: Annotated[Frequency, Allows((), ("per_gpu",)), Plausible(100, 10_000, "MHz")] | None = None
 
 
-class GpuNvlink(Strict):
-    interconnect: Annotated[Slug, Ref("interconnects")]
+class ScaleUp(Strict):
+    """The GPU's scale-up link (NVLink, Infinity Fabric, HCCS, ...): links × per-link rate."""
+
+    family: ScaleUpFamilyRef
+    interconnect: Annotated[Slug, Ref("interconnects")] | None = None  # the generation, if one is in specs
     links: Count
-    # Per GPU, all links, in either direction convention. 10 GB/s: below a two-card bridge;
-    # NVLink 6 is announced at 3.6 TB/s per GPU, so 20 TB/s leaves 5x; a rack's 130 TB/s lands above.
+    # One link, either direction convention (as for an NVLink generation's per-link rate): 1 GB/s
+    # to 1 TB/s; a GPU's total over all its links lands above. Only when no interconnect gives it.
+    per_link: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_link",)),
+                        Plausible(1, 1000, "GB/s")] | None = None
+    # Per GPU, all links, in either direction convention (its `direction` says which). 10 GB/s:
+    # below a two-card bridge; NVLink 6 is announced at 3.6 TB/s per GPU, so 20 TB/s leaves 5x;
+    # a rack's 130 TB/s lands above.
     bandwidth: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_gpu",)),
                          Plausible(10, 20_000, "GB/s")]
-    bridge: bool = False  # PCIe cards reach NVLink only through a bridge
+    domain: Count | None = None  # GPUs one scale-up domain joins (8 in HGX, 72 in NVL72)
+    bridge: bool = False  # a card reaches its scale-up link only through a bridge
     bridge_gpus: Annotated[int, Field(ge=2, le=8)] | None = None
 
 
 class Gpu(Entity):
     name: Annotated[str, Field(min_length=1, max_length=120)]
     family: Slug  # variants of one chip (e.g. v100) share a family
-    vendor: Literal["nvidia", "amd"]
-    architecture: Literal["volta", "ampere", "hopper", "blackwell", "ada-lovelace"]
-    form_factor: Literal["sxm", "pcie"]
+    vendor: VendorRef
+    architecture: ArchitectureRef
+    form_factor: FormFactorRef
     memory: Memory
     compute: GpuCompute
     # Board or module power of one GPU. 10 W: below any accelerator card; B300 is rated 1.4 kW and
     # Rubin is estimated near 2 kW, so 5 kW leaves room for a four-die package; a node's power
     # (DGX: over 10 kW) or a rack's (GB300 NVL72: about 120 kW) lands above.
     power: Annotated[Power, Allows((), ("per_gpu",)), Plausible(10, 5000, "W")]
-    nvlink: GpuNvlink | None  # required key: write `nvlink: null` for none
+    scale_up: ScaleUp | None  # required key: write `scale_up: null` for none
     pcie: Annotated[Slug, Ref("interconnects")]
     # One card: from a $50 board to 200,000 USD, over four times a data-centre GPU's list price;
     # a server's or a rack's price (millions) lands above.
@@ -199,7 +275,7 @@ Interconnect = Annotated[Pcie | Nvlink | Nvswitch, Field(discriminator="type")]
 
 class Network(Entity):
     name: Annotated[str, Field(min_length=1, max_length=120)]
-    fabric: Literal["infiniband", "ethernet"]
+    fabric: NetworkFamilyRef
     rdma: Literal["native", "rocev2", "none"]
     lanes: Count
     # Serial lanes are quoted per direction: 10 to 200 Gb/s today (IEEE 802.3dj), 400 in
@@ -213,6 +289,66 @@ class Network(Entity):
     # an RDMA round trip and catches a figure in ms or s typed as us.
     latency: Annotated[LatencyFigure, Allows((), ("per_port", "per_switch", "per_link")),
                        Plausible(10, 1_000_000, "ns")] | None = None
+    summary: Text
+
+
+class NicMode(Keyed):
+    """One way the NIC can be run (key e.g. `ib`, `eth`): an Ethernet mode may split the ports."""
+
+    family: NetworkFamilyRef
+    ports: Count
+    # Per port; bounds as a network's port rate (1 Gb/s Ethernet to 6.4 Tb/s quoted both ways).
+    port_rate: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_port",)),
+                         Plausible(1, 6400, "Gb/s")]
+    network: NetworkRef | None = None  # the network entity this mode speaks, if in specs
+
+
+class Nic(Entity):
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    vendor: VendorRef
+    host: Annotated[Slug, Ref("interconnects")] | None = None  # host interface, e.g. pcie-5-x16
+    modes: Annotated[list[NicMode], Field(min_length=1)]
+    summary: Text
+
+
+# --- Nodes: reference servers and racks ----------------------------------------------------------
+
+class NodeScaleUp(Strict):
+    family: ScaleUpFamilyRef
+    fabric: Annotated[Slug, Ref("interconnects")] | None = None  # e.g. the NVSwitch generation
+    domain: Count  # GPUs in one scale-up domain
+
+
+class NodeNic(Keyed):
+    """A group of identical NICs (key e.g. `compute`, `storage`)."""
+
+    role: Literal["scale_out", "storage", "management"]  # scale_out: the GPU-to-GPU fabric between nodes
+    nic: NicRef | None = None
+    count: Count  # NICs in the node
+    ports: Count | None = None  # ports used per NIC; absent: one
+    # Per port; bounds as a network's port rate. Rule node-port-direction wants per_direction.
+    port_rate: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_port",)),
+                         Plausible(1, 6400, "Gb/s")]
+    network: NetworkRef | None = None
+
+
+class ComputeNode(Entity):
+    """A reference server or rack: GPUs per node, scale-up fabric, NICs × port rate. Scale-out
+    bandwidth per node and per GPU is derived (`scale_out`, `scale_out_per_gpu`); a stated
+    `scale_out` is checked against it."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    kind: Literal["server", "rack"]
+    vendor: VendorRef
+    gpu: GpuRef
+    gpus: Count  # per node
+    scale_up: NodeScaleUp | None
+    nics: list[NodeNic]
+    # Per node, as the source states it: from one 1 Gb/s port to a 72-GPU rack with 800 Gb/s per
+    # GPU (57.6 Tb/s) and room above; a whole cluster's bisection lands above.
+    scale_out: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_node",)),
+                         Plausible(1, 200_000, "Gb/s")] | None = None
+    sources: list[SourceRef] = []
     summary: Text
 
 

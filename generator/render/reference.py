@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
-from ..model.entities import BoundCheck, Claim, Expr, RangeCheck, RatioExpr, Source, ValueCheck
+from ..model.entities import BoundCheck, Claim, Expr, RangeCheck, RatioExpr, Source, ValueCheck, VocabularyValue
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
 from ..units import fmt_number
@@ -104,10 +104,42 @@ def rules(_site: Site) -> dict[str, object]:
 
 
 # What each spec folder holds, for the downloads table (one entry per folder of KINDS).
-KIND_NAME_ZH = {"sources": "来源", "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
+KIND_NAME_ZH = {"sources": "来源", "vendors": "词表：厂商", "architectures": "词表：架构", "form-factors": "词表：形态",
+                "scale-up-families": "词表：scale-up 链路", "network-families": "词表：网络类型",
+                "precisions": "词表：数值精度", "nics": "网卡", "nodes": "参考服务器与机柜",
+                "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
                 "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
                 "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
                 "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设"}
+
+
+VOCABULARIES = ("vendors", "architectures", "form-factors", "scale-up-families", "network-families", "precisions")
+# What a vocabulary's extra field means on the page, by field name.
+_VOCAB_FIELDS = {"vendor": "厂商", "released": "发布年份", "mounting": "安装方式", "bits": "位宽", "reference": "比较基准"}
+_VALUE_ZH = {"module": "基板上的模块", "card": "插卡", True: "是", False: ""}
+
+
+def vocabularies(site: Site) -> dict[str, object]:
+    """Every vocabulary value with its id, Chinese label, properties and source."""
+    sections = []
+    for kind in VOCABULARIES:
+        values = [v.model for v in site.kb.of_kind(kind) if isinstance(v.model, VocabularyValue)]
+        extra = [f for f in _VOCAB_FIELDS if values and f in type(values[0]).model_fields]
+        table = Table([("取值（id）", False), ("名称", False), *[(_VOCAB_FIELDS[f], False) for f in extra],
+                       ("说明", False), ("来源", False), ("核对日期", False)])
+        for m in values:
+            cells = []
+            for f in extra:
+                value = getattr(m, f)
+                if f == "vendor":
+                    cells.append(Cell(site.link(value, site.kb.label_of(value))) if value else Cell.text("—"))
+                else:
+                    cells.append(Cell.text(_VALUE_ZH.get(value, value) if isinstance(value, (str, bool)) else value))
+            table.rows.append(Row([Cell(Markup("<code>{}</code>").format(m.id)), Cell.text(m.label.zh), *cells,
+                                   Cell(site.html(m.note.zh)) if m.note else Cell.text(""), Cell(site.link(m.source)),
+                                   Cell.text(m.last_verified.isoformat())], anchor=m.id, spec=site.spec(m.id)))
+        sections.append({"kind": kind, "name": KIND_NAME_ZH[kind].removeprefix("词表："), "table": table})
+    return {"vocabularies": sections}
 
 
 def downloads(site: Site) -> dict[str, object]:
@@ -144,6 +176,11 @@ def _csv(records: list[dict[str, object]]) -> str:
     return out.getvalue()
 
 
+def _item_name(item: object, index: int) -> object:
+    key = item.get("key") if isinstance(item, dict) else None
+    return key if isinstance(key, str) else index
+
+
 def _flatten(value: object, prefix: str = "") -> dict[str, object]:
     """A nested record as dotted columns; a list of plain values becomes one '; '-joined cell.
     A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote."""
@@ -151,8 +188,9 @@ def _flatten(value: object, prefix: str = "") -> dict[str, object]:
         return {column: cell for key, child in value.items()
                 for column, cell in _flatten(child, f"{prefix}{key}.").items()}
     if isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+        # A keyed list (tensor precisions, NIC groups) by key, so that a column means one thing.
         return {column: cell for index, child in enumerate(value)
-                for column, cell in _flatten(child, f"{prefix}{index}.").items()}
+                for column, cell in _flatten(child, f"{prefix}{_item_name(child, index)}.").items()}
     if isinstance(value, list):
         value = "; ".join(str(item) for item in value)
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):

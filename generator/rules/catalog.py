@@ -12,6 +12,7 @@ from typing import Protocol
 from . import (
     arithmetic_divisors,
     arithmetic_gpu,
+    arithmetic_node,
     arithmetic_nvlink,
     arithmetic_nvswitch,
     arithmetic_pcie,
@@ -24,6 +25,7 @@ from . import (
     figure_slips,
     future_dates,
     gpu_form_factor,
+    gpu_precisions,
     pcie_generations,
     plausibility,
     price_sources,
@@ -34,6 +36,7 @@ from . import (
     schema_shape,
     scope_allowed,
     source_urls,
+    sources_one_revision,
     spec_tree,
     text_figures,
     text_hygiene,
@@ -43,6 +46,7 @@ from . import (
     tree_structure,
     unique_ids,
     unused_sources,
+    vocabulary,
     yaml_input,
 )
 from .base import FAMILIES, Check, Rule
@@ -66,6 +70,8 @@ MODULES: tuple[RuleModule, ...] = (
     future_dates,
     diagnostic_cap,
     references,
+    vocabulary,
+    gpu_precisions,
     quantity_units,
     direction_allowed,
     scope_allowed,
@@ -76,6 +82,7 @@ MODULES: tuple[RuleModule, ...] = (
     arithmetic_nvswitch,
     arithmetic_port_rate,
     arithmetic_gpu,
+    arithmetic_node,
     arithmetic_divisors,
     figure_slips,
     gpu_form_factor,
@@ -93,6 +100,7 @@ MODULES: tuple[RuleModule, ...] = (
     source_urls,
     primary_sources,
     price_sources,
+    sources_one_revision,
 )
 
 
