@@ -152,8 +152,11 @@ def _gpu(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
         per_link = s.get("scale_up.per_link")
         if per_link is None and link.interconnect is not None:
             per_link = ix.get(f"{link.interconnect}#per_link")
-        target = s["scale_up.bandwidth"].direction
-        if per_link is not None and target is not None:
+        # A link without a stated total or without a link count (vendors of export variants give
+        # only the total) has nothing to check the count against: no derived total then.
+        stated = s.get("scale_up.bandwidth")
+        target = stated.direction if stated is not None else None
+        if per_link is not None and target is not None and link.links is not None:
             total = convert_direction(per_link.value * link.links.value, per_link.direction, target)
             if total is not None:
                 yield _derived(per_link, "scale_up.bandwidth", total, "GB/s",
@@ -178,7 +181,7 @@ def per_direction(fig: Figure) -> Fraction | None:
 def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
     """Derived-only comparison columns for the GPU table (no stated counterpart)."""
     s = ix.stated[m.id]
-    power, memory = s["power"], s["memory.bandwidth"]
+    power, memory = s.get("power"), s.get("memory.bandwidth")
     precision = reference_precision(ix.kb)
     tensor = s.get(f"compute.tensor.{precision}.dense") if precision else None
     label = f"{ix.kb.label_of(precision)} dense" if precision else ""
@@ -192,11 +195,11 @@ def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
                            dimension="ratio", direction="per_direction", scope=None, source=None)
     if tensor is None:
         return
-    if power.value:
+    if power is not None and power.value:
         yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
                        f"{label} {_show(tensor)} ÷ {_show(power)}",
                        dimension="compute_per_power", source=None)
-    if tensor.value:
+    if memory is not None and tensor.value:
         yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP",
                        f"{_show(memory)} ÷ {label} {_show(tensor)}",
                        dimension="bits_per_flop", direction=None, source=None)

@@ -117,7 +117,7 @@ class Precision(VocabularyValue):
 class Memory(Strict):
     type: Annotated[str, Field(min_length=1, max_length=40)]  # as the datasheet writes it
     capacity: DataSize
-    bandwidth: DataRate
+    bandwidth: DataRate | None = None  # None: not published, or the sources disagree
     bus_width: DataSize | None = None  # bits; with pin_rate it derives bandwidth
     pin_rate: DataRate | None = None
 
@@ -141,7 +141,7 @@ class TensorPrecision(Keyed):
 
 
 class GpuCompute(Strict):
-    fp32: Compute  # non-tensor FP32
+    fp32: Compute | None = None  # non-tensor FP32; None: not published (the page says "未录入")
     tensor: list[TensorPrecision]
     sm_count: Count | None = None
     fp32_cores_per_sm: Count | None = None
@@ -153,9 +153,9 @@ class ScaleUp(Strict):
 
     family: ScaleUpFamilyRef
     interconnect: Annotated[Slug, Ref("interconnects")] | None = None  # the generation, if one is in specs
-    links: Count
+    links: Count | None = None  # None: the vendor states only the total
     per_link: DataRate | None = None  # when no interconnect entity gives it
-    bandwidth: DataRate  # per GPU, all links; its `direction` says which
+    bandwidth: DataRate | None = None  # per GPU, all links; its `direction` says which; None: not published
     domain: Count | None = None  # GPUs one scale-up domain joins (8 in HGX, 72 in NVL72)
     bridge: bool = False  # a card reaches its scale-up link only through a bridge
     bridge_gpus: Annotated[int, Field(ge=2, le=8)] | None = None
@@ -169,9 +169,9 @@ class Gpu(Entity):
     form_factor: FormFactorRef
     memory: Memory
     compute: GpuCompute
-    power: Power
+    power: Power | None = None  # None: not published
     scale_up: ScaleUp | None  # required key: write `scale_up: null` for none
-    pcie: Annotated[Slug, Ref("interconnects")]
+    pcie: Annotated[Slug, Ref("interconnects")] | None = None  # None: no PCIe host link (NVLink-C2C to the CPU) or not published
     price: PriceFigure | None = None
     summary: Text
 
