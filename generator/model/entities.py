@@ -174,6 +174,9 @@ class Gpu(Entity):
     pcie: Annotated[Slug, Ref("interconnects")] | None = None  # None: no PCIe host link (NVLink-C2C to the CPU) or not published
     price: PriceFigure | None = None
     summary: Text
+    # The GPU this one is a restricted version of: same chip, sold (e.g. under export rules) with a
+    # lower scale-up link or compute rate. The GPU page sets the two side by side.
+    variant_of: GpuRef | None = None
 
 
 # --- Intra-node links -------------------------------------------------------------------------
