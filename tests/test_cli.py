@@ -101,13 +101,13 @@ def test_a_warning_passes_check_but_not_strict_check(tmp_path: Path) -> None:
     _warning_tree(tmp_path)
     plain = _run("check", "specs", cwd=tmp_path)
     assert plain.returncode == 0, plain.stderr
-    assert "specs/gpus/test-a100-sxm4.yaml:24:16: warning: power = 75 kW" in plain.stderr
+    assert "specs/gpus/test-a100-sxm4.yaml:27:16: warning: power = 75 kW" in plain.stderr
     assert "[plausibility-range]" in plain.stderr and "1 warning(s)" in plain.stderr
     strict = _run("check", "--strict", "specs", cwd=tmp_path)
     assert strict.returncode == 1 and "--strict: warnings count as errors" in strict.stderr
     github = _run("check", "--format", "github", "--strict", "specs", cwd=tmp_path)
     assert github.returncode == 1
-    assert github.stdout.startswith("::warning file=specs/gpus/test-a100-sxm4.yaml,line=24,col=16,title=plausibility-range::")
+    assert github.stdout.startswith("::warning file=specs/gpus/test-a100-sxm4.yaml,line=27,col=16,title=plausibility-range::")
     assert "Traceback" not in plain.stderr + strict.stderr + github.stderr
 
 
