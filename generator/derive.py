@@ -174,8 +174,11 @@ def _gpu(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
         per_link = s.get("scale_up.per_link")
         if per_link is None and link.interconnect is not None:
             per_link = ix.get(f"{link.interconnect}#per_link")
-        target = s["scale_up.bandwidth"].direction
-        if per_link is not None and target is not None:
+        # A link without a stated total or without a link count (vendors of export variants give
+        # only the total) has nothing to check the count against: no derived total then.
+        stated = s.get("scale_up.bandwidth")
+        target = stated.direction if stated is not None else None
+        if per_link is not None and target is not None and link.links is not None:
             total = convert_direction(per_link.value * link.links.value, per_link.direction, target)
             if total is not None:
                 yield _derived(per_link, "scale_up.bandwidth", total, "GB/s",
@@ -200,7 +203,7 @@ def per_direction(fig: Figure) -> Fraction | None:
 def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
     """Derived-only comparison columns for the GPU table (no stated counterpart)."""
     s = ix.stated[m.id]
-    power, memory = s["power"], s["memory.bandwidth"]
+    power, memory = s.get("power"), s.get("memory.bandwidth")
     precision = reference_precision(ix.kb)
     tensor = s.get(f"compute.tensor.{precision}.dense") if precision else None
     label = f"{ix.kb.label_of(precision)} dense" if precision else ""
@@ -214,20 +217,24 @@ def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
                            dimension="ratio", direction="per_direction", scope=None, source=None)
     if tensor is None:
         return
-    formula = f"{label} {_show(tensor)} ÷ {_show(power)}"
-    if ix.nonzero(m.id, "tflops_per_watt", formula, power):
-        yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W", formula,
-                       dimension="compute_per_power", source=None)
-    formula = f"{_show(memory)} ÷ {label} {_show(tensor)}"
-    if ix.nonzero(m.id, "bytes_per_flop", formula, tensor):
-        yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP", formula,
-                       dimension="bits_per_flop", direction=None, source=None)
+    if power is not None:
+        formula = f"{label} {_show(tensor)} ÷ {_show(power)}"
+        if ix.nonzero(m.id, "tflops_per_watt", formula, power):
+            yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W", formula,
+                           dimension="compute_per_power", source=None)
+    # A zero rate divides both of the figures below: report it once, for the first that exists.
+    if memory is not None:
+        formula = f"{_show(memory)} ÷ {label} {_show(tensor)}"
+        if ix.nonzero(m.id, "bytes_per_flop", formula, tensor):
+            yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP", formula,
+                           dimension="bits_per_flop", direction=None, source=None)
     price = s.get("price")
-    # A zero reference-precision rate is reported once, for bytes_per_flop above.
-    if price is not None and tensor.value:
-        yield _derived(price, "usd_per_tflops", price.value / tensor.value,
-                       "USD/TFLOPS", f"{_show(price)} ÷ {label} {_show(tensor)}",
-                       dimension="currency_per_compute")
+    if price is not None:
+        formula = f"{_show(price)} ÷ {label} {_show(tensor)}"
+        divides = bool(tensor.value) if memory is not None else ix.nonzero(m.id, "usd_per_tflops", formula, tensor)
+        if divides:
+            yield _derived(price, "usd_per_tflops", price.value / tensor.value, "USD/TFLOPS", formula,
+                           dimension="currency_per_compute")
 
 
 def _nic(m: Nic, ix: FigureIndex) -> Iterator[Figure]:

@@ -100,14 +100,15 @@ def test_no_template_syntax_left(site: Path) -> None:
 
 
 def test_gpu_table_holds_spec_values_with_units(site: Path, real: Result) -> None:
-    """Every GPU's memory bandwidth, power and each tensor figure it states (dense and sparse, at
-    every precision) appear with their units."""
+    """Every GPU's memory capacity, and its memory bandwidth, power and each tensor figure (dense
+    and sparse, at every precision) where it states them (a vendor may publish none), appear with
+    their units."""
     assert real.figures is not None
     text = _pages(site)["gpus/index.html"].visible
     for gpu in _kb(real).of_kind("gpus"):
-        tensor = [name for name in real.figures.stated[gpu.id] if name.startswith("compute.tensor.")]
-        assert tensor, gpu.id
-        for name in ("memory.bandwidth", "power", *tensor):
+        stated = real.figures.stated[gpu.id]
+        tensor = [name for name in stated if name.startswith("compute.tensor.")]
+        for name in ("memory.capacity", *(n for n in ("memory.bandwidth", "power") if n in stated), *tensor):
             figure = real.figures.get(f"{gpu.id}#{name}")
             assert figure is not None
             value, unit, _direction = in_unit(figure)

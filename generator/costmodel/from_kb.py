@@ -84,16 +84,18 @@ def scale_up(kb: KnowledgeBase, spec: Gpu, gpus_per_node: int) -> ScaleUp | str:
     domain = link.domain.value if link is not None and link.domain is not None else None
     if link is not None and (not link.bridge or gpus_per_node <= (link.bridge_gpus or 2)) \
             and (domain is None or gpus_per_node <= domain):
-        rate = _per_direction_bytes_per_s(link.bandwidth)
+        rate = None if link.bandwidth is None else _per_direction_bytes_per_s(link.bandwidth)
         if rate is not None:
             return ScaleUp(link.interconnect or link.family, rate)
-    entity = kb.get(spec.pcie)
+    # A GPU without a PCIe host link (a superchip board's GPU reaches its CPU over NVLink-C2C) has
+    # no fallback link: the model then reports that it has no rate.
+    entity = kb.get(spec.pcie) if spec.pcie is not None else None
     model = entity.model if entity is not None else None
-    if isinstance(model, Pcie):
+    if entity is not None and isinstance(model, Pcie):
         for q in (model.per_direction, model.bidirectional):
             rate = None if q is None else _per_direction_bytes_per_s(q)
             if rate is not None:
-                return ScaleUp(spec.pcie, rate)
+                return ScaleUp(entity.id, rate)
     return f"no per-direction scale-up rate for {spec.name}"
 
 

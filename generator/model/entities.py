@@ -127,7 +127,8 @@ class Memory(Strict):
     capacity: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(1, 4096, "GB")]
     # A shared bus, not a duplex link: aggregate only. 50 GB/s: below any discrete GPU; Rubin's
     # HBM4 is announced near 22 TB/s, so 100 TB/s leaves 4x; a rack's 576 TB/s lands above.
-    bandwidth: Annotated[DataRate, Allows(("aggregate",), ("per_gpu",)), Plausible(50, 100_000, "GB/s")]
+    # None: not published, or the sources disagree (the page shows it as not entered).
+    bandwidth: Annotated[DataRate, Allows(("aggregate",), ("per_gpu",)), Plausible(50, 100_000, "GB/s")] | None = None
     # bits; with pin_rate it derives bandwidth. 32 bits: one narrow GDDR channel; HBM4 stacks are
     # 2048 bits wide, so 32768 bits is sixteen of them.
     bus_width: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(32, 32768, "bit")] | None = None
@@ -164,7 +165,8 @@ class TensorPrecision(Keyed):
 class GpuCompute(Strict):
     # Non-tensor FP32: B300 is at 75 TFLOPS, AMD's MI355X about twice that; 2 PFLOPS leaves
     # 10x; a GB300 NVL72 rack's FP32 (3 PFLOPS) lands above.
-    fp32: Annotated[Compute, Allows((), ("per_gpu",)), Plausible(0.1, 2000, "TFLOPS")]
+    # None: not published (the page says "未录入").
+    fp32: Annotated[Compute, Allows((), ("per_gpu",)), Plausible(0.1, 2000, "TFLOPS")] | None = None
     tensor: list[TensorPrecision]
     sm_count: Count | None = None
     fp32_cores_per_sm: Count | None = None
@@ -177,7 +179,7 @@ class ScaleUp(Strict):
 
     family: ScaleUpFamilyRef
     interconnect: Annotated[Slug, Ref("interconnects")] | None = None  # the generation, if one is in specs
-    links: Count
+    links: Count | None = None  # None: the vendor states only the total
     # One link, either direction convention (as for an NVLink generation's per-link rate): 1 GB/s
     # to 1 TB/s; a GPU's total over all its links lands above. Only when no interconnect gives it.
     per_link: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_link",)),
@@ -185,8 +187,9 @@ class ScaleUp(Strict):
     # Per GPU, all links, in either direction convention (its `direction` says which). 10 GB/s:
     # below a two-card bridge; NVLink 6 is announced at 3.6 TB/s per GPU, so 20 TB/s leaves 5x;
     # a rack's 130 TB/s lands above.
+    # None: not published.
     bandwidth: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_gpu",)),
-                         Plausible(10, 20_000, "GB/s")]
+                         Plausible(10, 20_000, "GB/s")] | None = None
     domain: Count | None = None  # GPUs one scale-up domain joins (8 in HGX, 72 in NVL72)
     bridge: bool = False  # a card reaches its scale-up link only through a bridge
     bridge_gpus: Annotated[int, Field(ge=2, le=8)] | None = None
@@ -203,13 +206,17 @@ class Gpu(Entity):
     # Board or module power of one GPU. 10 W: below any accelerator card; B300 is rated 1.4 kW and
     # Rubin is estimated near 2 kW, so 5 kW leaves room for a four-die package; a node's power
     # (DGX: over 10 kW) or a rack's (GB300 NVL72: about 120 kW) lands above.
-    power: Annotated[Power, Allows((), ("per_gpu",)), Plausible(10, 5000, "W")]
+    power: Annotated[Power, Allows((), ("per_gpu",)), Plausible(10, 5000, "W")] | None = None  # None: not published
     scale_up: ScaleUp | None  # required key: write `scale_up: null` for none
-    pcie: Annotated[Slug, Ref("interconnects")]
+    # None: no PCIe host link (a superchip GPU reaches its CPU over NVLink-C2C) or not published.
+    pcie: Annotated[Slug, Ref("interconnects")] | None = None
     # One card: from a $50 board to 200,000 USD, over four times a data-centre GPU's list price;
     # a server's or a rack's price (millions) lands above.
     price: Annotated[PriceFigure, Allows((), ("per_gpu",)), Plausible(50, 200_000, "USD")] | None = None
     summary: Text
+    # The GPU this one is a restricted version of: same chip, sold (e.g. under export rules) with a
+    # lower scale-up link or compute rate. The GPU page sets the two side by side.
+    variant_of: GpuRef | None = None
 
 
 # --- Intra-node links -------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ..model.entities import (
     Nvlink,
     Nvswitch,
     Pcie,
+    Pitfall,
     Precision,
 )
 from .context import Site
@@ -59,7 +60,28 @@ def gpus(site: Site) -> dict[str, object]:
                                  site.cell(r + "usd_per_tflops")]))
     notes = [(gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
     return {"specs": specs, "compute": _compute(site, ordered), "derived": derived, "notes": notes,
-            "reference": ref_label}
+            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label)}
+
+
+def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str) -> Table:
+    """Restricted versions (`variant_of`) beside the GPU they are cut from: the scale-up link and
+    the reference-precision dense rate of both, and the pitfalls that concern the variant. Which
+    of the two figures was cut is read off the data, never named here."""
+    table = Table([("受限版本", False), ("同芯片的原型号", False), ("Scale-up 带宽", True), ("原型号 Scale-up 带宽", True),
+                   (f"{ref_label} 稠密", True), (f"原型号 {ref_label} 稠密", True), ("相关避坑", False)])
+    pitfalls = site.kb.of_type(Pitfall)
+    for gpu in ordered:
+        base = gpu.model.variant_of
+        if base is None:
+            continue
+        related = [p.id for p in pitfalls if gpu.id in p.model.concerns]
+        table.rows.append(Row([Cell(site.link(gpu.id, gpu.model.name)), Cell(site.link(base)),
+                               site.cell(f"{gpu.id}#scale_up.bandwidth", show_direction=True),
+                               site.cell(f"{base}#scale_up.bandwidth", show_direction=True),
+                               site.cell(f"{gpu.id}#compute.tensor.{reference}.dense"),
+                               site.cell(f"{base}#compute.tensor.{reference}.dense"),
+                               Cell(Markup("、").join(site.link(p) for p in related) if related else Markup("—"))]))
+    return table
 
 
 # Columns of the per-precision table: dense always, the others where some GPU states them.
