@@ -13,7 +13,7 @@ from ..model.entities import Source
 from .base import Check, Context, Rule
 
 URL_SCHEME = Rule("sources-url-scheme", "sources", "来源链接只能是 http(s) 地址。")
-URL_MISSING = Rule("sources-url-missing", "sources", "除文章外，每个来源都必须有链接。")
+URL_MISSING = Rule("sources-url-missing", "sources", "除文章外，每个来源都必须有链接（只经副本读到的来源可以只给副本的链接）。")
 
 _UNSAFE = re.compile(r"[\s<>\"'`\\\x00-\x1f\x7f]")
 
@@ -27,12 +27,17 @@ def url_is_safe(url: str) -> bool:
 def check_source_urls(ctx: Context) -> Iterator[Diagnostic]:
     for source in ctx.kb.of_type(Source):
         url = source.model.url
+        copy = source.model.via
         if url is None:
-            if source.model.kind not in ("article", "measurement"):
+            # A document read only through a copy may have no address of its own that could be
+            # opened: the copy's address is then the one a reader can check.
+            if source.model.kind not in ("article", "measurement") and copy is None:
                 yield URL_MISSING.report(source, ("id",),
                                          f"a {source.model.kind} source needs a `url` (only articles may lack one)")
         elif not url_is_safe(url):
             yield URL_SCHEME.report(source, ("url",), f"url {url[:80]!r} is not a plain http(s) address")
+        if copy is not None and not url_is_safe(copy.url):
+            yield URL_SCHEME.report(source, ("via", "url"), f"url {copy.url[:80]!r} is not a plain http(s) address")
 
 
 RULES = (URL_SCHEME, URL_MISSING)
