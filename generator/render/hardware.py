@@ -6,19 +6,22 @@ from markupsafe import escape
 
 from ..figures import Figure
 from ..knowledge import Loaded
+from ..provenance import entity_sources
 from ..model.common import Entity
 from ..model.entities import Gpu, Layer, Network, Nvlink, Nvswitch, Pcie
 from .context import Site
 from .table import Cell, Row, Table
 from .text import DIRECTION_ZH, figure_html, sort_key, zh
+from .trust import checked_on, summary_html
 
 FORM_ZH = {"sxm": "SXM 模块", "pcie": "PCIe 卡"}
 ARCH_ZH = {"volta": "Volta", "ampere": "Ampere", "ada-lovelace": "Ada Lovelace", "hopper": "Hopper",
            "blackwell": "Blackwell"}
 
 
-def _verified(model: Entity) -> Cell:
-    return Cell.text(model.last_verified.isoformat())
+def _verified(site: Site, entity: Loaded[Entity]) -> Cell:
+    """The row's verification date, unless a source behind its figures was not read."""
+    return Cell.text(checked_on(entity_sources(site.kb, entity.id), entity.model.last_verified.isoformat()))
 
 
 def gpus(site: Site) -> dict[str, object]:
@@ -33,7 +36,7 @@ def gpus(site: Site) -> dict[str, object]:
         specs.rows.append(Row([Cell.text(m.name), Cell.text(FORM_ZH[m.form_factor]), Cell.text(ARCH_ZH[m.architecture]),
                                site.cell(r + "memory.capacity"), Cell.text(m.memory.type), site.cell(r + "memory.bandwidth"), site.cell(r + "compute.fp32"),
                                site.cell(r + "compute.tensor_bf16_dense"), site.cell(r + "compute.tensor_bf16_sparse"),
-                               nvlink, Cell(site.link(m.pcie)), site.cell(r + "power"), _verified(m)], anchor=gpu.id, spec=site.spec(gpu.id)))
+                               nvlink, Cell(site.link(m.pcie)), site.cell(r + "power"), _verified(site, gpu)], anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
         price_cell = site.cell(r + "price")
         if price is not None and m.price is not None:
@@ -42,7 +45,8 @@ def gpus(site: Site) -> dict[str, object]:
                                  site.cell(r + "tflops_per_watt"), site.cell(r + "bytes_per_flop"), price_cell,
                                  site.cell(r + "usd_per_tflops")]))
     notes = [(gpu.model.name, zh(gpu.model.summary)) for gpu in _by_generation(site)]
-    return {"specs": specs, "derived": derived, "notes": notes}
+    return {"specs": specs, "derived": derived, "notes": notes,
+            "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
 
 
 def _by_generation(site: Site) -> list[Loaded[Gpu]]:
@@ -68,17 +72,18 @@ def interconnects(site: Site) -> dict[str, object]:
             pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
                                   Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),
                                   _derived_cell(site, derived.get("bidirectional")), site.cell(r + "per_direction"),
-                                  site.cell(r + "bidirectional"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                  site.cell(r + "bidirectional"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         elif isinstance(m, Nvlink):
             nvlink.rows.append(Row([Cell.text(m.name), site.cell(r + "links_per_gpu"), site.cell(r + "per_link"),
                                     site.cell(r + "total", direction="per_direction"), site.cell(r + "total"),
-                                    _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                    _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         else:
             nvswitch.rows.append(Row([Cell.text(m.name), Cell(site.link(m.nvlink)), site.cell(r + "gpus"),
                                       site.cell(r + "switches"), site.cell(r + "per_gpu", show_direction=True),
-                                      _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                      _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
     notes = [(e.model.name, zh(e.model.summary)) for e in links]
-    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes}
+    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes,
+            "provenance": summary_html(site.kb, kinds=("interconnects",), title="本页数字的来源")}
 
 
 def _derived_cell(site: Site, figure: Figure | None) -> Cell:
@@ -101,11 +106,12 @@ def networks(site: Site) -> dict[str, object]:
                                site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", direction="bidirectional", show_direction=True),
-                               site.cell(r + "latency"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                               site.cell(r + "latency"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))
     notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(Network)]
-    return {"ports": table, "latency_notes": latency_notes, "notes": notes}
+    return {"ports": table, "latency_notes": latency_notes, "notes": notes,
+            "provenance": summary_html(site.kb, kinds=("networks",), title="本页数字的来源")}
 
 
 # The headline bandwidth of each kind of technology in the layers overview.

@@ -19,6 +19,7 @@ from ..figures import Figure
 from ..model.common import Text
 from ..model.entities import Source
 from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
+from .trust import source_link
 
 DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
 SCOPE_ZH = {
@@ -118,8 +119,7 @@ def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: s
         parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
     source = kb_sources.get(fig.source or "")
     if source is not None:
-        parts.append(f'<a class="fig-src" href="../sources/#src-{escape(source.id)}" '
-                     f'title="来源：{escape(source.title)}">源</a>')
+        parts.append(source_link(source))
     elif fig.formula:
         parts.append(f'<span class="fig-derived" title="推导：{escape(fig.formula)}">推导</span>')
     return Markup(" ".join(parts))
