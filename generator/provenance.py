@@ -42,8 +42,9 @@ FIGURE_KINDS = ("gpus", "interconnects", "networks", "cases")
 
 
 def access(source: Source) -> Access:
-    """How this project reached the document: its own page read, a copy read, or neither."""
-    if source.retrieved is not None:
+    """How this project reached the document: its own page read, a copy read, or neither. The
+    source articles are the project's own starting texts, read in full (they carry no date)."""
+    if source.retrieved is not None or source.kind == "article":
         return "read"
     return "copy" if source.via is not None else "unread"
 

@@ -83,7 +83,7 @@ def test_every_figure_has_a_unit_direction_and_source(page: str) -> None:
     for cell in cells:
         if 'class="fig-none"' in cell:
             continue  # a figure this entity does not have: shown as a dash
-        assert 'class="fig-src"' in cell or 'class="fig-derived"' in cell, cell
+        assert re.search(r'class="fig-src fig-src-(read|copy|unread)"', cell) or 'class="fig-derived"' in cell, cell
         shown = _SHOWN.match(cell.partition(" <")[0])
         assert shown is not None, cell
         if shown["unit"] and _BANDWIDTH.match(shown["unit"]):

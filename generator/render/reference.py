@@ -84,7 +84,7 @@ def sources(site: Site) -> dict[str, object]:
     items = []
     for e in site.kb.of_type(Source):
         m = e.model
-        reached = access(m)
+        reached = "article" if m.kind == "article" else access(m)
         via = None
         if m.via is not None:
             via = {"publisher": m.via.publisher, "url": m.via.url if url_is_safe(m.via.url) else None,
