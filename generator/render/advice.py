@@ -13,7 +13,6 @@ from .table import Cell, Row, Table
 from .text import zh
 from .trust import VERDICT_ZH, summary_html, verdict_badge
 
-
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
 SEVERITY_ZH = {"danger": "严重", "warning": "警告", "tip": "提示", "info": "说明"}
 SUBJECT_ZH = {"network": "节点间网络", "topology": "拓扑", "intra_node": "机内互连"}

@@ -6,9 +6,9 @@ from markupsafe import escape
 
 from ..figures import Figure
 from ..knowledge import Loaded
-from ..provenance import entity_sources
 from ..model.common import Entity
 from ..model.entities import Gpu, Layer, Network, Nvlink, Nvswitch, Pcie
+from ..provenance import entity_sources
 from .context import Site
 from .table import Cell, Row, Table
 from .text import DIRECTION_ZH, figure_html, sort_key, zh
