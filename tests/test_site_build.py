@@ -315,7 +315,7 @@ def test_claims_page_shows_every_claim_with_its_basis(site: Path, real: Result) 
     for claim in kb.of_type(Claim):
         row = re.search(rf'<tr id="{claim.id}">(.*?)</tr>', html, re.S)
         assert row is not None, claim.id
-        assert f'class="verdict verdict-{claim.model.verdict}"' in row[1], claim.id
+        assert f'class="verdict verdict-{claim.model.verdict} basis-{claim.model.basis}"' in row[1], claim.id
         assert f'class="basis basis-{claim.model.basis}"' in row[1], claim.id
     tiers = _html(site, "tiers/index.html")
     for table in kb.of_type(TierTable):

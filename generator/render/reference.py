@@ -67,7 +67,7 @@ def claims(site: Site) -> dict[str, object]:
             data = Markup("—")
         outcome = claim_outcome(site.kb, site.figures, e.id)
         deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome and outcome.deviation_pct is not None else ""
-        verdict = Markup(f'<span class="verdict verdict-{m.verdict}">{escape(VERDICT_ZH[m.verdict])}</span>'
+        verdict = Markup(f'<span class="verdict verdict-{m.verdict} basis-{m.basis}">{escape(VERDICT_ZH[m.verdict])}</span>'
                          f"{escape(deviation)}")
         basis = Markup(f'<span class="basis basis-{m.basis}">{escape(BASIS_ZH[m.basis])}</span>')
         table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict), Cell(basis),
