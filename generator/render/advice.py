@@ -11,7 +11,7 @@ from .chart import scaling_chart
 from .context import Site
 from .table import Cell, Row, Table
 from .text import zh
-from .trust import VERDICT_ZH, summary_html, verdict_badge
+from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
 
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
 SEVERITY_ZH = {"danger": "严重", "warning": "警告", "tip": "提示", "info": "说明"}
@@ -26,7 +26,9 @@ def topologies(site: Site) -> dict[str, object]:
         m = e.model
         items.append({"id": e.id, "name": zh(m.name), "en": m.name.en or "", "summary": zh(m.summary),
                       "strengths": [zh(t) for t in m.strengths], "weaknesses": [zh(t) for t in m.weaknesses],
-                      "sources": [site.link(s) for s in m.sources], "verified": m.last_verified.isoformat()})
+                      "sources": [site.link(s) for s in m.sources],
+                      "verified": checked_on([site.sources[s] for s in m.sources if s in site.sources],
+                                             m.last_verified.isoformat())})
     tables = [_tier_table(site, t) for t in site.kb.of_type(TierTable) if t.model.subject == "topology"]
     return {"items": items, "tiers": tables}
 
