@@ -63,8 +63,9 @@ def synthetic(files: list[SpecFile], factor: int) -> list[SpecFile]:
     for copy in range(1, factor):
         for spec in files:
             # Not copied: sources, which must all stay cited; the tier tables, one per subject;
-            # the decision tree, of which a knowledge base holds exactly one (rule tree-single).
-            if spec.kind in ("sources", "tiers", "selection"):
+            # the decision tree, of which a knowledge base holds exactly one (rule tree-single);
+            # the assumptions, one per model parameter (rule model-assumption-duplicate).
+            if spec.kind in ("sources", "tiers", "selection", "assumptions"):
                 continue
             suffix = f"-c{copy}"
             raw = _ID.sub(b"id: \\1" + suffix.encode(), spec.raw, count=1)

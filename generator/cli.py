@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from .diagnostics import Diagnostic, format_all
 from .repository import Repository, from_settings
@@ -136,6 +138,82 @@ def _recommend(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(text: str) -> float:
+    """A parameter count as written on a model card: 70B, 7e9, 405b, 1.3T, 13000M."""
+    scale = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}.get(text[-1:].lower(), 1.0)
+    number = float(text[:-1] if scale != 1.0 else text)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(text)
+    return number * scale
+
+
+def _estimate(args: argparse.Namespace) -> int:
+    from .costmodel import estimate
+    from .costmodel.from_kb import Choice, resolve
+    from .costmodel.report import to_json, to_text
+    result = run_check(Path(args.specs))
+    if not result.ok or result.kb is None:
+        print(format_all(result.diagnostics), file=sys.stderr)
+        return 1
+    if args.node is not None:
+        print(f"estimate: --node {args.node!r}: the knowledge base has no node entities yet; use --gpus-per-node "
+              "and --nics-per-node", file=sys.stderr)
+        return 2
+    try:
+        params = None if args.params is None else _count(args.params)
+    except ValueError:
+        print(f"estimate: --params {args.params!r} is not a parameter count such as 70B or 7e9", file=sys.stderr)
+        return 2
+    choice = Choice(args.gpu, args.gpus, args.network, args.workload, params, args.gpus_per_node,
+                    args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
+                    args.global_batch, args.recompute, args.sequence_parallel)
+    resolved = resolve(result.kb, choice)
+    if isinstance(resolved, str):
+        print(f"estimate: {resolved}", file=sys.stderr)
+        return 2
+    outcome = estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
+    if outcome.estimate is None:
+        print(f"estimate: {outcome.problems[0].message}", file=sys.stderr)
+        return 2
+    print(to_json(resolved, outcome) if args.format == "json" else to_text(resolved, outcome))
+    return 0
+
+
+def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    est = sub.add_parser("estimate", help="estimate memory, step time and communication share of a training layout",
+                         description="Memory per GPU, step time, communication share and bottleneck of one training "
+                                     "configuration, from the cost model over the knowledge base (specs/workloads/, "
+                                     "specs/assumptions/, GPUs and networks). Exit 2 on an unknown id or a layout "
+                                     "that cannot be placed.")
+    which = est.add_mutually_exclusive_group(required=True)
+    which.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
+    which.add_argument("--params", help="parameter count, e.g. 70B: the nearest published workload")
+    est.add_argument("--gpu", required=True, help="GPU id (specs/gpus/)")
+    est.add_argument("--gpus", type=int, required=True, help="number of GPUs")
+    est.add_argument("--gpus-per-node", type=int, help="GPUs per node (default 8, or fewer GPUs in all)")
+    est.add_argument("--node", help="a node entity (not in the knowledge base yet: use --gpus-per-node)")
+    est.add_argument("--network", required=True, help="network id (specs/networks/)")
+    est.add_argument("--nics-per-node", type=int, help="network ports per node (default: one per GPU)")
+    est.add_argument("--tp", type=int, default=1, help="tensor parallel (within a node)")
+    est.add_argument("--pp", type=int, default=1, help="pipeline parallel")
+    est.add_argument("--zero", type=int, default=1, choices=(0, 1, 2, 3), help="ZeRO stage (FSDP full shard: 3)")
+    est.add_argument("--micro-batch", type=int, default=1, help="sequences per micro-batch")
+    est.add_argument("--seq", type=int, default=4096, help="sequence length in tokens")
+    est.add_argument("--global-batch", type=int, default=512, help="sequences per step")
+    est.add_argument("--recompute", choices=("none", "selective", "full"), default="selective")
+    est.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism")
+    est.add_argument("--format", choices=("text", "json"), default="text")
+    est.add_argument("--specs", default="specs", help="spec folder (default: specs)")
+    est.set_defaults(func=_estimate)
+    est.error = _one_line_error  # type: ignore[method-assign]
+
+
+def _one_line_error(message: str) -> NoReturn:
+    """The estimate command's flag errors: one line and exit 2, not argparse's usage block."""
+    print(f"estimate: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _spec_side(where: str, specs_dir: Path) -> tuple[list[SpecFile], list[Diagnostic]]:
     """A spec folder when `where` is a folder, else `specs_dir` as committed in revision `where`."""
     return read_spec_tree(Path(where)) if Path(where).is_dir() else read_spec_tree_at(where, specs_dir)
@@ -193,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--format", choices=("text", "json"), default="text")
     rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     rec.set_defaults(func=_recommend)
+    _add_estimate(sub)
     diff = sub.add_parser("diff", help="what changed between two spec trees, figure by figure (Markdown or JSON)",
                           epilog=_DIFF_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     diff.add_argument("base", metavar="BASE", help="spec folder or git revision")

@@ -38,7 +38,7 @@ KIND_PUBLISHERS: dict[str, frozenset[str]] = {
 }
 
 # Spec folders whose figures the summary counts: everything with figures a reader compares.
-FIGURE_KINDS = ("gpus", "interconnects", "networks", "cases")
+FIGURE_KINDS = ("gpus", "interconnects", "networks", "cases", "workloads", "assumptions")
 
 
 def access(source: Source) -> Access:

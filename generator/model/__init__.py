@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from .costs import Assumption, Workload
 from .entities import (
     Case,
     Claim,
@@ -35,6 +36,8 @@ KINDS: dict[str, Any] = {
     "pitfalls": Pitfall,
     "claims": Claim,
     "selection": Selection,
+    "workloads": Workload,
+    "assumptions": Assumption,
 }
 
 ADAPTERS: dict[str, TypeAdapter[Any]] = {kind: TypeAdapter(tp) for kind, tp in KINDS.items()}

@@ -12,16 +12,16 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..derive import FigureIndex
 from ..gcpause import without_cycle_collection
 from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
-from . import advice, hardware, reference, selection
+from . import advice, costmodel, hardware, reference, selection
 from .context import Site
-from .text import md
+from .escape import attr, inert, md, md_cell
 
 # Generated page -> the function that computes its template context.
 PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
@@ -35,6 +35,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "scaling.md": advice.scaling,
     "field-reports.md": advice.field_reports,
     "pitfalls.md": advice.pitfalls,
+    "costmodel.md": costmodel.costmodel,
     "claims.md": reference.claims,
     "sources.md": reference.sources,
     "rules.md": reference.rules,
@@ -53,6 +54,7 @@ PAGE_SOURCES: dict[str, str] = {
     "scaling.md": "specs/cases",
     "field-reports.md": "specs/cases",
     "pitfalls.md": "specs/pitfalls",
+    "costmodel.md": "specs/assumptions",
     "claims.md": "specs/claims",
     "sources.md": "specs/sources",
     "rules.md": "generator/rules",
@@ -67,6 +69,8 @@ def environment() -> Environment:
     env.filters["md"] = _md_filter
     env.filters["html"] = _html_filter
     env.filters["yaml_str"] = yaml_str
+    env.filters["md_cell"] = md_cell  # a cell of a Markdown pipe table
+    env.filters["attr"] = attr  # an HTML attribute value
     return env
 
 
@@ -81,7 +85,7 @@ def _md_filter(ctx: Context, text: object) -> Markup:
 def _html_filter(ctx: Context, text: object) -> Markup:
     """Spec text inside an HTML block (tables, admonitions), figure references expanded."""
     site = ctx.get("site")
-    return site.html(text) if isinstance(site, Site) else escape(str(text))
+    return site.html(text) if isinstance(site, Site) else inert(text)
 
 
 def yaml_str(text: object) -> Markup:

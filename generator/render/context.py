@@ -53,7 +53,7 @@ class Site:
             return Markup("—")
         entity = self.kb.get(entity_id)
         if entity is None:
-            return escape(entity_id)
+            return inert(entity_id)
         text = label or entity.label
         page = ENTITY_PAGE.get(entity.kind, "")
         if isinstance(entity.model, (ScalingStudy, FieldReport)):

@@ -16,9 +16,9 @@ from ..model.entities import AssessedCheck, BoundCheck, Claim, Expr, RangeCheck,
 from ..provenance import access
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
-from ..rules.source_urls import url_is_safe
 from ..units import fmt_number
 from .context import Site
+from .escape import link
 from .table import Cell, Row, Table
 from .text import zh
 from .trust import BASIS_ZH, VERDICT_ZH, summary_html
@@ -28,7 +28,8 @@ KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "
 ROLE_ZH = {"vendor": "厂商", "standards_body": "标准组织", "project": "开源项目", "academic": "学术机构",
            "press": "媒体", "third_party": "第三方", "author": "文章作者"}
 FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用", "units": "单位", "arithmetic": "算术",
-             "claims": "论断", "tables": "表格与分档", "tree": "选型决策树", "sources": "来源"}
+             "claims": "论断", "tables": "表格与分档", "tree": "选型决策树",
+             "model": "成本模型", "sources": "来源"}
 
 
 def _expr(site: Site, expr: Expr) -> Markup:
@@ -87,11 +88,10 @@ def sources(site: Site) -> dict[str, object]:
         reached = "article" if m.kind == "article" else access(m)
         via = None
         if m.via is not None:
-            via = {"publisher": m.via.publisher, "url": m.via.url if url_is_safe(m.via.url) else None,
-                   "retrieved": m.via.retrieved.isoformat()}
+            via = {"publisher": m.via.publisher, "link": link(m.via.url), "retrieved": m.via.retrieved.isoformat()}
         items.append({"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
                       "role": ROLE_ZH[m.publisher_role], "access": reached, "via": via,
-                      "url": m.url if m.url and url_is_safe(m.url) else None,
+                      "link": link(m.url) if m.url else None,
                       "retrieved": m.retrieved.isoformat() if m.retrieved else None,
                       "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
                       "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))})
@@ -116,7 +116,8 @@ def rules(_site: Site) -> dict[str, object]:
 # What each spec folder holds, for the downloads table (one entry per folder of KINDS).
 KIND_NAME_ZH = {"sources": "来源", "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
                 "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
-                "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树"}
+                "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
+                "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设"}
 
 
 def downloads(site: Site) -> dict[str, object]:

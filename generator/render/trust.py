@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 from ..knowledge import KnowledgeBase
 from ..model.entities import Claim, Source
 from ..provenance import FIGURE_KINDS, FOOTINGS, Footing, access, summarize
+from .escape import attr
 
 VERDICT_ZH = {"confirmed": "属实", "approximate": "近似", "corrected": "已更正", "unsupported": "无法核实"}
 BASIS_ZH = {"independent": "对照独立数据", "self_consistent": "仅与原文自洽", "unverifiable": "无从核对"}
@@ -49,7 +50,7 @@ def verdict_badge(kb: KnowledgeBase, claim_id: str, *, root: str = "../") -> Mar
         return escape(claim_id)
     m = claim.model
     return Markup(f'<a class="verdict verdict-{m.verdict} basis-{m.basis}" href="{root}claims/#{escape(claim_id)}" '
-                  f'title="{escape(m.said.zh)}">{VERDICT_ZH[m.verdict]}｜{BASIS_ZH[m.basis]}</a>')
+                  f'title="{attr(m.said.zh)}">{VERDICT_ZH[m.verdict]}｜{BASIS_ZH[m.basis]}</a>')
 
 
 def source_link(source: Source) -> Markup:
@@ -57,7 +58,7 @@ def source_link(source: Source) -> Markup:
     text, note = ACCESS_LINK[access(source)]
     reached = access(source)
     return Markup(f'<a class="fig-src fig-src-{reached}" href="../sources/#src-{escape(source.id)}" '
-                  f'title="来源：{escape(source.title)}{note}">{text}</a>')
+                  f'title="来源：{attr(source.title)}{note}">{text}</a>')
 
 
 def checked_on(sources: list[Source], date: str) -> str:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..model.common import Identified
 
 # The families in the order the rules page lists them.
-Family = Literal["yaml", "schema", "refs", "units", "arithmetic", "claims", "tables", "tree", "sources"]
+Family = Literal["yaml", "schema", "refs", "units", "arithmetic", "claims", "tables", "tree", "model", "sources"]
 FAMILIES: tuple[Family, ...] = get_args(Family)
 
 

@@ -1,0 +1,215 @@
+"""The adapter from the knowledge base to the cost model: the ONLY place that reads entity fields
+for the model (GPU memory and tensor rates, scale-up links, network ports, workloads,
+assumptions). When the GPU schema changes (compute by precision, scale-up link, node entities),
+this is the one file to change.
+
+Everything is converted here to the model's SI floats: bytes (a data size is stored in bits by
+`units.to_base`, so ÷ 8), bytes per second per direction, FLOP per second. Pure: it reads a
+validated `KnowledgeBase` and returns records or a one-line reason.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..knowledge import KnowledgeBase, Loaded
+from ..model.common import Quantity
+from ..model.costs import PARAMETERS, Assumption
+from ..model.costs import Workload as WorkloadSpec
+from ..model.entities import Gpu, Interconnect, Network, Nvlink, Nvswitch, Pcie
+from ..units import convert_direction, to_base
+from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
+
+BITS_PER_BYTE = 8
+
+
+def workload(spec: WorkloadSpec) -> Workload:
+    """A published shape as the model's record (Ψ is the stated count)."""
+    return Workload(
+        spec.name, float(spec.parameters), spec.layers, spec.hidden_size, spec.attention_heads, spec.vocabulary_size,
+        ffn_hidden_size=spec.ffn_hidden_size, kv_heads=spec.kv_heads, gated_mlp=spec.mlp == "swiglu",
+        tied_embeddings=spec.tied_embeddings, linear_biases=spec.linear_biases, norm=spec.norm)
+
+
+def _bytes(q: Quantity) -> float:
+    return float(to_base(q.value, q.unit)) / BITS_PER_BYTE
+
+
+def _per_direction_bytes_per_s(q: Quantity) -> float | None:
+    """A link rate in bytes per second, each direction; None if its direction cannot be converted
+    (an `aggregate` figure is not a link rate)."""
+    value = convert_direction(to_base(q.value, q.unit), q.direction, "per_direction")
+    return None if value is None else float(value) / BITS_PER_BYTE
+
+
+def gpu(spec: Gpu) -> GpuSpec:
+    """Memory capacity and the dense tensor rates. FP8: the schema has no dense FP8 rate yet,
+    so a GPU offers BF16 only (the layout check reports `--precision fp8` as unavailable)."""
+    return GpuSpec(spec.name, _bytes(spec.memory.capacity), float(to_base(spec.compute.tensor_bf16_dense.value,
+                                                                            spec.compute.tensor_bf16_dense.unit)))
+
+
+@dataclass(frozen=True)
+class ScaleUp:
+    """The link between the GPUs of one node, per GPU and direction, and where it is described."""
+
+    entity_id: str
+    bytes_per_s: float
+
+
+def scale_up(kb: KnowledgeBase, spec: Gpu, gpus_per_node: int) -> ScaleUp | str:
+    """NVLink (or NVSwitch) when the GPU has it for all `gpus_per_node` GPUs, else its PCIe link:
+    a PCIe card's NVLink bridge joins only `bridge_gpus` cards."""
+    nvlink = spec.nvlink
+    if nvlink is not None and (not nvlink.bridge or gpus_per_node <= (nvlink.bridge_gpus or 2)):
+        rate = _per_direction_bytes_per_s(nvlink.bandwidth)
+        if rate is not None:
+            return ScaleUp(nvlink.interconnect, rate)
+    entity = kb.get(spec.pcie)
+    model = entity.model if entity is not None else None
+    if isinstance(model, Pcie):
+        for q in (model.per_direction, model.bidirectional):
+            rate = None if q is None else _per_direction_bytes_per_s(q)
+            if rate is not None:
+                return ScaleUp(spec.pcie, rate)
+    return f"no per-direction scale-up rate for {spec.name}"
+
+
+def is_interconnect(model: object) -> bool:
+    return isinstance(model, (Pcie, Nvlink, Nvswitch))
+
+
+def network_port(spec: Network) -> float | str:
+    """One port's rate in bytes per second, each direction."""
+    rate = _per_direction_bytes_per_s(spec.port_rate)
+    return f"no per-direction port rate for {spec.name}" if rate is None else rate
+
+
+def assumptions(kb: KnowledgeBase) -> Assumptions | str:
+    """The model's assumptions from specs/assumptions/, or which are missing."""
+    values = {a.model.parameter: a.model.value for a in kb.of_type(Assumption)}
+    missing = [name for name in PARAMETERS if name not in values]
+    if missing:
+        return f"specs/assumptions/ sets no value for {', '.join(missing)}"
+    return Assumptions(**values)
+
+
+def assumption_entities(kb: KnowledgeBase) -> list[Loaded[Assumption]]:
+    return sorted(kb.of_type(Assumption), key=lambda a: list(PARAMETERS).index(a.model.parameter))
+
+
+def workloads(kb: KnowledgeBase) -> list[Loaded[WorkloadSpec]]:
+    return sorted(kb.of_type(WorkloadSpec), key=lambda w: (w.model.family, w.model.parameters))
+
+
+def gpus(kb: KnowledgeBase) -> list[Loaded[Gpu]]:
+    return kb.of_type(Gpu)
+
+
+def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
+    return kb.of_type(Network)
+
+
+__all__ = ["Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "gpu", "gpus", "is_interconnect",
+           "network_port", "networks", "scale_up", "workload", "workloads"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a reader chooses, by knowledge-base id and plain numbers (the CLI's flags, the
+    calculator's inputs). `params` picks the published workload nearest to a parameter count
+    when no `workload` is named; `gpus_per_node` and `nics_per_node` default to 8 and one NIC per
+    GPU (a rail-optimised node)."""
+
+    gpu: str
+    gpus: int
+    network: str
+    workload: str | None = None
+    params: float | None = None
+    gpus_per_node: int | None = None
+    nics_per_node: int | None = None
+    tensor_parallel: int = 1
+    pipeline_parallel: int = 1
+    zero_stage: int = 1
+    micro_batch_size: int = 1
+    sequence_length: int = 4096
+    global_batch_size: int = 512
+    recompute: Recompute = "selective"
+    sequence_parallel: bool = False
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A choice as the model's inputs, and the ids of the entities they came from."""
+
+    workload: Workload
+    cluster: Cluster
+    layout: Layout
+    assumptions: Assumptions
+    ids: dict[str, str]
+
+
+DEFAULT_GPUS_PER_NODE = 8
+NEAREST_FACTOR = 1.5
+"""`--params` picks a published workload only within this factor of the asked count: a shape
+is not invented for a size the knowledge base does not hold."""
+
+
+def nearest_workload(kb: KnowledgeBase, params: float) -> Loaded[WorkloadSpec] | str:
+    known = workloads(kb)
+    if not known:
+        return "specs/workloads/ holds no workload"
+    best = min(known, key=lambda w: abs(math.log(w.model.parameters / params)))
+    ratio = best.model.parameters / params
+    if not 1 / NEAREST_FACTOR <= ratio <= NEAREST_FACTOR:
+        return (f"no published workload within {NEAREST_FACTOR}x of {params:.4g} parameters "
+                f"(nearest: {best.id}, {best.model.parameters:.4g})")
+    return best
+
+
+def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
+    """The model's inputs for a choice, or a one-line reason it has none (an unknown id, a
+    count that is not a whole positive number, GPUs that do not fill whole nodes)."""
+    found = _workload_of(kb, choice)
+    if isinstance(found, str):
+        return found
+    gpu_entity = kb.get(choice.gpu, Gpu)
+    if gpu_entity is None:
+        return f"unknown GPU {choice.gpu!r}; known: {', '.join(g.id for g in gpus(kb))}"
+    network_entity = kb.get(choice.network, Network)
+    if network_entity is None:
+        return f"unknown network {choice.network!r}; known: {', '.join(n.id for n in networks(kb))}"
+    for name in ("gpus", "gpus_per_node", "nics_per_node"):
+        value = getattr(choice, name)
+        if value is not None and value < 1:
+            return f"{name.replace('_', '-')} is {value}; it must be a whole number of at least 1"
+    per_node = choice.gpus_per_node or min(DEFAULT_GPUS_PER_NODE, choice.gpus)
+    if choice.gpus % per_node:
+        return f"{choice.gpus} GPUs do not fill whole nodes of {per_node}"
+    link = scale_up(kb, gpu_entity.model, per_node)
+    port = network_port(network_entity.model)
+    wanted = assumptions(kb)
+    for problem in (link, port, wanted):
+        if isinstance(problem, str):
+            return problem
+    assert isinstance(link, ScaleUp) and isinstance(port, float) and isinstance(wanted, Assumptions)
+    node = Node(f"{per_node} × {gpu_entity.model.name}", gpu(gpu_entity.model), per_node, link.bytes_per_s,
+                choice.nics_per_node or per_node, port)
+    layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
+                    choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel)
+    ids = {"workload": found.id, "gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
+    return Resolved(workload(found.model), Cluster(node, choice.gpus // per_node), layout, wanted, ids)
+
+
+def _workload_of(kb: KnowledgeBase, choice: Choice) -> Loaded[WorkloadSpec] | str:
+    if choice.workload is not None:
+        entity = kb.get(choice.workload, WorkloadSpec)
+        if entity is None:
+            return f"unknown workload {choice.workload!r}; known: {', '.join(w.id for w in workloads(kb))}"
+        return entity
+    if choice.params is None:
+        return "name a workload (--workload ID) or a parameter count (--params 70B)"
+    if not choice.params > 0:
+        return f"params is {choice.params:g}; it must be greater than 0"
+    return nearest_workload(kb, choice.params)

@@ -1,0 +1,98 @@
+"""An estimate as the CLI prints it: a JSON object with documented keys (README, "Cost model")
+or text with the chain of figures behind each output. Pure: records in, a string out.
+
+GB here is 10⁹ bytes. `model_states_gb` = weights + gradients + optimizer states per GPU.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .chain import explain_lines
+from .explain import explain
+from .from_kb import Resolved
+from .model import Result
+
+GB = 1e9
+# Outputs whose chains the text format prints, in this order.
+EXPLAINED = ("memory.total_bytes", "memory.usable_bytes", "step.step_s", "step.comm_share", "step.tokens_per_s")
+
+
+def summary(resolved: Resolved, result: Result) -> dict[str, object]:
+    """The documented JSON object (see the README); `problems` instead when nothing is estimated."""
+    base: dict[str, object] = {"inputs": _inputs(resolved)}
+    if result.estimate is None:
+        base["problems"] = [{"code": p.code, "field": p.field, "message": p.message} for p in result.problems]
+        return base
+    e = result.estimate
+    m, s = e.memory, e.step
+    base.update({
+        "fits": m.fits,
+        "memory_per_gpu_gb": {
+            "weights_gb": m.weights_bytes / GB, "gradients_gb": m.gradients_bytes / GB,
+            "optimizer_gb": m.optimizer_bytes / GB,
+            "model_states_gb": (m.weights_bytes + m.gradients_bytes + m.optimizer_bytes) / GB,
+            "activations_gb": m.activations_bytes / GB, "total_gb": m.total_bytes / GB,
+            "usable_gb": m.usable_bytes / GB, "headroom_gb": m.headroom_bytes / GB},
+        "step_time_s": s.step_s,
+        "tokens_per_s": s.tokens_per_s,
+        "comm_share": s.comm_share,
+        "bottleneck": e.bottleneck,
+        "scaling_efficiency": e.scaling_efficiency,
+        "scaling_note": e.scaling_note,
+        "achieved_mfu": s.achieved_mfu,
+        "time_s": {"compute": s.compute_s, "bubble": s.bubble_s, "intra_node": s.intra_node_s,
+                   "network": s.network_s, "exposed_comm": s.exposed_comm_s, "dp_exposed": s.dp_exposed_s},
+        "microbatches": s.microbatches,
+    })
+    return base
+
+
+def _inputs(r: Resolved) -> dict[str, object]:
+    node, layout = r.cluster.node, r.layout
+    return {
+        "ids": dict(r.ids), "workload": r.workload.name, "parameters": r.workload.parameter_count,
+        "gpus": r.cluster.node_count * node.gpus_per_node, "gpus_per_node": node.gpus_per_node,
+        "nodes": r.cluster.node_count, "nics_per_node": node.nics_per_node,
+        "tp": layout.tensor_parallel, "pp": layout.pipeline_parallel, "zero": layout.zero_stage,
+        "micro_batch": layout.micro_batch_size, "seq": layout.sequence_length,
+        "global_batch": layout.global_batch_size, "recompute": layout.recompute,
+        "sequence_parallel": layout.sequence_parallel,
+        "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
+    }
+
+
+def to_json(resolved: Resolved, result: Result) -> str:
+    return json.dumps(summary(resolved, result), ensure_ascii=False, indent=2, sort_keys=True)
+
+
+def to_text(resolved: Resolved, result: Result) -> str:
+    data = summary(resolved, result)
+    inputs = data["inputs"]
+    assert isinstance(inputs, dict)
+    head = (f"{inputs['workload']} on {inputs['gpus']} × {resolved.cluster.node.gpu.name} "
+            f"({inputs['nodes']} nodes of {inputs['gpus_per_node']}, {inputs['nics_per_node']} NICs each, "
+            f"{resolved.ids['network']}); tp {inputs['tp']}, pp {inputs['pp']}, ZeRO {inputs['zero']}, "
+            f"micro-batch {inputs['micro_batch']}, seq {inputs['seq']}, global batch {inputs['global_batch']}, "
+            f"recompute {inputs['recompute']}")
+    if result.estimate is None:
+        return head + "\n" + "\n".join(f"cannot estimate: {p.message}" for p in result.problems)
+    memory = data["memory_per_gpu_gb"]
+    assert isinstance(memory, dict)
+    lines = [head, "",
+             f"fits: {'yes' if data['fits'] else 'no'} — {memory['total_gb']:.4g} GB per GPU of "
+             f"{memory['usable_gb']:.4g} GB usable (model states {memory['model_states_gb']:.4g} GB, "
+             f"activations {memory['activations_gb']:.4g} GB)",
+             f"step time: {data['step_time_s']:.4g} s, {data['tokens_per_s']:.4g} tokens/s, "
+             f"communication share {data['comm_share']:.1%}, bottleneck: {data['bottleneck']}"]
+    efficiency = data["scaling_efficiency"]
+    lines.append("scaling efficiency against one node: "
+                 + (f"{efficiency:.1%} ({data['scaling_note']})" if isinstance(efficiency, float)
+                    else str(data["scaling_note"])))
+    chains = explain(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
+    shown: set[str] = set()
+    for key in EXPLAINED:  # each figure once: a later chain lists only what the earlier ones did not
+        new = [line for line in explain_lines(chains[key]) if line.split(" = ", 1)[0] not in shown]
+        shown.update(line.split(" = ", 1)[0] for line in new)
+        lines += ["", f"how {key} is computed:"] + [f"  {line}" for line in new]
+    return "\n".join(lines)

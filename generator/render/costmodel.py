@@ -1,0 +1,42 @@
+"""The cost model page: the workloads and the assumptions the estimates use, one row per entity
+(anchored by id, so the CLI's and a future calculator's inputs link to them)."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from ..costmodel.from_kb import assumption_entities, workloads
+from ..model.costs import PARAMETERS
+from .context import Site
+from .table import Cell, Row, Table
+from .text import zh
+
+
+def _number(value: float, unit: str) -> Cell:
+    shown = f"{value:g}" if unit == "1" else f"{value:g} {unit}"
+    return Cell.text(shown)
+
+
+def costmodel(site: Site) -> dict[str, object]:
+    shapes = Table([("模型", False), ("参数量", True), ("层数", True), ("隐藏维度", True), ("注意力头", True),
+                    ("键值头", True), ("FFN 宽度", True), ("词表", True), ("来源", False)])
+    for e in workloads(site.kb):
+        w = e.model
+        shapes.rows.append(Row([
+            Cell.text(w.name), Cell(Cell.text(f"{w.parameters:,}").html, str(w.parameters), numeric=True),
+            *(Cell(Cell.text(str(v)).html, str(v), numeric=True) for v in (
+                w.layers, w.hidden_size, w.attention_heads, w.kv_heads, w.ffn_hidden_size, w.vocabulary_size)),
+            Cell(site.link(w.source) + (Markup() if w.shape_source is None else " · " + site.link(w.shape_source)))],
+            anchor=e.id, spec=site.spec(e.id)))
+    table = Table([("假设", False), ("取值", True), ("范围", False), ("性质", False), ("来源", False)])
+    notes = []
+    for entry in assumption_entities(site.kb):
+        a, domain = entry.model, PARAMETERS[entry.model.parameter]
+        unit = domain.unit
+        sources = Markup(" · ").join(site.link(s) for s in (a.source, *a.also))
+        table.rows.append(Row([Cell.text(zh(a.name)), _number(a.value, unit),
+                               Cell.text(f"{a.range.low:g} – {a.range.high:g}" + ("" if unit == "1" else f" {unit}")),
+                               Cell.text("估计值" if a.estimate else "来源给出"), Cell(sources)],
+                              anchor=entry.id, spec=site.spec(entry.id)))
+        notes.append((zh(a.name), zh(a.why)))
+    return {"shapes": shapes, "assumptions": table, "notes": notes}

@@ -1,0 +1,85 @@
+"""model: the cost model's knowledge is consistent. An assumption's value lies in its stated
+range and the range in what the model accepts; a value read from a source (`estimate: false`)
+cites a paper, a standard or vendor documentation, not an article; one assumption per model
+parameter. A workload's shape splits evenly into heads, and its stated parameter count is the
+count its shape gives (within `PARAMETER_TOLERANCE`), so a mistyped width or layer count is
+caught where it is written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..costmodel import parameters_from_shape
+from ..costmodel.from_kb import workload
+from ..diagnostics import Diagnostic
+from ..model.costs import PARAMETERS, Assumption, Workload
+from ..model.entities import Source
+from .base import Check, Context, Rule
+
+RANGE = Rule("model-assumption-range", "model", "成本模型假设的取值必须落在其声明范围内，范围必须落在模型允许的定义域内。")
+SOURCED = Rule("model-assumption-source", "model", "不是估计值的假设必须引用论文、标准、数据手册或厂商文档，不能引用文章或估算。")
+DUPLICATE = Rule("model-assumption-duplicate", "model", "每个模型参数只能由一个假设条目设定。")
+HEADS = Rule("model-workload-heads", "model", "训练负载的注意力头数必须整除隐藏维度，键值头数必须整除注意力头数。")
+PARAMETERS_RULE = Rule("model-workload-parameters", "model", "训练负载声明的参数量必须与其形状算出的参数量一致（相差不超过 1%）。")
+
+PARAMETER_TOLERANCE = 0.01
+_SOURCED_KINDS = {"paper", "standard", "datasheet", "documentation", "measurement"}
+
+
+def check_assumption_ranges(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in ctx.kb.of_type(Assumption):
+        a, domain = entity.model, PARAMETERS[entity.model.parameter]
+        for key, value in (("low", a.range.low), ("high", a.range.high)):
+            if not domain.holds(value):
+                yield RANGE.report(entity, ("range", key), f"range {key} {value:g} is outside what "
+                                   f"{a.parameter} accepts, {domain.label()}")
+        if a.range.low > a.range.high:
+            yield RANGE.report(entity, ("range",), f"range low {a.range.low:g} is above high {a.range.high:g}")
+        elif not a.range.low <= a.value <= a.range.high:
+            yield RANGE.report(entity, ("value",), f"value {a.value:g} lies outside the stated range "
+                               f"[{a.range.low:g}, {a.range.high:g}]")
+
+
+def check_assumption_sources(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in ctx.kb.of_type(Assumption):
+        source = ctx.kb.get(entity.model.source, Source)
+        if not entity.model.estimate and source is not None and source.model.kind not in _SOURCED_KINDS:
+            yield SOURCED.report(entity, ("source",), f"a value read from a source cites a {source.model.kind}; "
+                                 "cite a paper, standard or vendor document, or mark it `estimate: true`")
+
+
+def check_one_assumption_per_parameter(ctx: Context) -> Iterator[Diagnostic]:
+    seen: dict[str, str] = {}
+    for entity in sorted(ctx.kb.of_type(Assumption), key=lambda e: e.path):
+        first = seen.setdefault(entity.model.parameter, entity.id)
+        if first != entity.id:
+            yield DUPLICATE.report(entity, ("parameter",), f"{entity.model.parameter} is already set by {first!r}")
+
+
+def check_workload_heads(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in ctx.kb.of_type(Workload):
+        w = entity.model
+        if w.hidden_size % w.attention_heads:
+            yield HEADS.report(entity, ("attention_heads",),
+                               f"{w.attention_heads} heads do not divide the hidden size {w.hidden_size}")
+        if w.attention_heads % w.kv_heads:
+            yield HEADS.report(entity, ("kv_heads",),
+                               f"{w.kv_heads} key/value heads do not divide the {w.attention_heads} heads")
+
+
+def check_workload_parameters(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in ctx.kb.of_type(Workload):
+        w = entity.model
+        if w.hidden_size % w.attention_heads or w.attention_heads % w.kv_heads:
+            continue  # reported above; the count would follow from a shape that cannot exist
+        derived = parameters_from_shape(workload(w))
+        if abs(derived - w.parameters) > PARAMETER_TOLERANCE * w.parameters:
+            yield PARAMETERS_RULE.report(
+                entity, ("parameters",), f"the shape gives {derived:,.0f} parameters, "
+                f"{(w.parameters - derived) / derived:+.1%} from the stated {w.parameters:,}: check layers, widths, "
+                "heads and vocabulary")
+
+
+RULES = (RANGE, SOURCED, DUPLICATE, HEADS, PARAMETERS_RULE)
+CHECKS: tuple[Check, ...] = (check_assumption_ranges, check_assumption_sources, check_one_assumption_per_parameter,
+                             check_workload_heads, check_workload_parameters)

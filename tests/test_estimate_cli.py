@@ -1,0 +1,138 @@
+"""`python -m generator estimate` on the real knowledge base: the documented JSON keys, the
+numbers the in-process model gives for the same choice, and one-line errors with exit 2.
+Entity ids are taken from the knowledge base, and only structure is asserted, so that a valid
+edit of specs/ never fails these tests."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import ROOT
+
+from generator.cli import run_check
+from generator.costmodel import estimate
+from generator.costmodel.from_kb import Choice, gpus, networks, resolve, workloads
+from generator.costmodel.report import summary
+from generator.knowledge import KnowledgeBase
+from generator.model.costs import PARAMETERS
+from generator.model.entities import Gpu
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", "estimate", *args], cwd=ROOT, capture_output=True,
+                          text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    result = run_check(ROOT / "specs")
+    assert result.kb is not None
+    return result.kb
+
+
+def _pick(kb: KnowledgeBase) -> tuple[str, str, str]:
+    """The largest workload, the GPU with the most memory, the fastest network port."""
+    workload = max(workloads(kb), key=lambda w: w.model.parameters).id
+    gpu = max(gpus(kb), key=lambda g: (g.model.memory.capacity.value, g.id)).id
+    network = max(networks(kb), key=lambda n: (n.model.port_rate.value, n.id)).id
+    return workload, gpu, network
+
+
+def test_every_model_parameter_has_an_assumption(kb: KnowledgeBase) -> None:
+    from generator.costmodel.from_kb import assumptions
+    assert not isinstance(assumptions(kb), str)
+    assert {a.model.parameter for a in kb.of_kind("assumptions")} == set(PARAMETERS)  # type: ignore[attr-defined]
+
+
+def test_json_has_the_documented_keys_and_the_models_numbers(kb: KnowledgeBase) -> None:
+    workload, gpu, network = _pick(kb)
+    flags = ["--workload", workload, "--gpu", gpu, "--gpus", "64", "--network", network, "--tp", "8", "--pp", "2",
+             "--zero", "1", "--global-batch", "512", "--format", "json"]
+    done = _run(*flags)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert isinstance(data["fits"], bool)
+    memory = data["memory_per_gpu_gb"]
+    for key in ("weights_gb", "gradients_gb", "optimizer_gb", "model_states_gb", "activations_gb", "total_gb",
+                "usable_gb", "headroom_gb"):
+        assert isinstance(memory[key], float), key
+    assert memory["model_states_gb"] == pytest.approx(memory["weights_gb"] + memory["gradients_gb"]
+                                                      + memory["optimizer_gb"], rel=1e-12)
+    assert memory["total_gb"] == pytest.approx(memory["model_states_gb"] + memory["activations_gb"], rel=1e-12)
+    assert 0.0 <= data["comm_share"] < 1.0
+    assert data["step_time_s"] > 0
+    assert data["bottleneck"] in ("memory", "compute", "intra_node", "network")
+    resolved = resolve(kb, Choice(gpu, 64, network, workload=workload, tensor_parallel=8, pipeline_parallel=2,
+                                  zero_stage=1, global_batch_size=512))
+    assert not isinstance(resolved, str)
+    expected = summary(resolved, estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions))
+    assert data == json.loads(json.dumps(expected))
+
+
+def test_text_prints_the_chain(kb: KnowledgeBase) -> None:
+    workload, gpu, network = _pick(kb)
+    done = _run("--workload", workload, "--gpu", gpu, "--gpus", "16", "--network", network, "--tp", "8",
+                "--global-batch", "64")
+    assert done.returncode == 0, done.stderr
+    assert "how step.step_s is computed:" in done.stdout
+    assert "assumptions.mfu = " in done.stdout
+
+
+def test_params_picks_the_nearest_published_workload(kb: KnowledgeBase) -> None:
+    workload, gpu, network = _pick(kb)
+    count = next(w.model.parameters for w in workloads(kb) if w.id == workload)
+    done = _run("--params", f"{count / 1e9:.3f}B", "--gpu", gpu, "--gpus", "64", "--network", network, "--tp", "8",
+                "--pp", "2", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["inputs"]["ids"]["workload"] == workload
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"--gpu": "no-such-gpu"}, "unknown GPU"),
+    ({"--network": "no-such-net"}, "unknown network"),
+    ({"--workload": "no-such-model"}, "unknown workload"),
+    ({"--tp": "16"}, "exceeds the 8 GPUs of a node"),
+    ({"--tp": "8", "--pp": "3"}, "not a multiple of tensor × pipeline"),
+    ({"--gpus": "0"}, "at least 1"),
+    ({"--gpus": "12"}, "do not fill whole nodes"),
+    ({"--global-batch": "3"}, "global batch 3"),
+    ({"--node": "dgx-h100"}, "no node entities"),
+    ({"--tp": "two"}, "invalid int value"),
+    ({"--zero": "4"}, "invalid choice"),
+])
+def test_bad_input_is_one_line_and_exit_2(kb: KnowledgeBase, change: dict[str, str], says: str) -> None:
+    workload, gpu, network = _pick(kb)
+    flags = {"--workload": workload, "--gpu": gpu, "--gpus": "64", "--network": network, **change}
+    done = _run(*(item for pair in flags.items() for item in pair))
+    assert done.returncode == 2, done.stdout
+    assert says in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_params_that_are_not_a_count_exit_2(kb: KnowledgeBase) -> None:
+    _workload, gpu, network = _pick(kb)
+    for text in ("seventy", "-70B", "nanB", "1e30B", ""):
+        done = _run(f"--params={text}", "--gpu", gpu, "--gpus", "8", "--network", network)
+        assert done.returncode == 2, (text, done.stdout)
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_adapter_converts_units(kb: KnowledgeBase) -> None:
+    """Memory in bytes (GB = 1e9, the spec's unit), link rates per direction in bytes per second."""
+    from generator.costmodel.from_kb import gpu, scale_up
+    for entity in kb.of_type(Gpu):
+        spec = gpu(entity.model)
+        capacity = entity.model.memory.capacity
+        if capacity.unit == "GB":
+            assert spec.memory_capacity_bytes == capacity.value * 1e9
+        link = scale_up(kb, entity.model, 8)
+        assert not isinstance(link, str) and link.bytes_per_s > 0
+
+
+def test_nothing_here_reads_files() -> None:
+    assert "open(" not in Path(ROOT / "generator/costmodel/from_kb.py").read_text(encoding="utf-8")
