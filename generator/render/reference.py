@@ -100,17 +100,23 @@ def sources(site: Site) -> dict[str, object]:
             "provenance": summary_html(site.kb, title="全站数字的来源")}
 
 
+# How a diagnostic's severity is named on the rules page and in the serve-time problem lists.
+SEVERITY_ZH = {"error": "错误", "warning": "警告"}
+
+
 def rules(_site: Site) -> dict[str, object]:
     families = []
     for family in FAMILIES:
-        table = Table([("规则 id", False), ("检查什么", False)])
+        table = Table([("规则 id", False), ("级别", False), ("检查什么", False)])
         for info in RULES.values():
             if info.family == family:
-                table.rows.append(Row([Cell(Markup(f"<code>{escape(info.id)}</code>")), Cell.text(info.zh)],
+                table.rows.append(Row([Cell(Markup(f"<code>{escape(info.id)}</code>")),
+                                       Cell.text(SEVERITY_ZH[info.severity.value]), Cell.text(info.zh)],
                                       anchor=f"rule-{info.id}"))
         families.append({"id": family, "name": FAMILY_ZH[family], "table": table})
     limits = {"file_kib": MAX_FILE_BYTES // 1024, "depth": MAX_DEPTH, "scalar": MAX_SCALAR_CHARS, "text": MAX_TEXT}
-    return {"families": families, "limits": limits, "count": len(RULES)}
+    warnings = sum(1 for info in RULES.values() if info.severity.value == "warning")
+    return {"families": families, "limits": limits, "count": len(RULES), "warnings": warnings}
 
 
 # What each spec folder holds, for the downloads table (one entry per folder of KINDS).
