@@ -131,7 +131,7 @@ def _tier_table(bounds: list[int]) -> str:
         upper = "" if high is None else f", max: {high}"
         rows.append(f"  - gpus: {{min: {low}{upper}}}\n    picks: []\n")
     return ("id: test-prop-tiers\nlast_verified: 2026-11-30\ntitle: {zh: 生成}\nsubject: network\n"
-            "source: test-article-net\nrows:\n" + "".join(rows))
+            "source: test-article-net\nclaim: test-claim-net-bands\nrows:\n" + "".join(rows))
 
 
 def _tier_rules(text: str) -> list[str]:

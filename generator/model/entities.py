@@ -57,14 +57,34 @@ PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies",
 TableRef = Annotated[Slug, Ref("tiers")]
 
 
+SourceKind = Literal["datasheet", "standard", "documentation", "paper", "press", "patch", "measurement", "article",
+                     "estimate"]
+# Who published the document: the kind must fit it (rule sources-kind-publisher). A kernel patch
+# is the project's word, not the vendor's datasheet; a roadmap post is the body's press text.
+PublisherRole = Literal["vendor", "standards_body", "project", "academic", "press", "third_party", "author"]
+
+
+class SourceCopy(Strict):
+    """A secondary copy through which a document was read when its publisher's page could not
+    be: a mirror, a reprint, a forum quote. Its figures rest on the copy, and the site says so."""
+
+    url: Annotated[str, Field(min_length=1, max_length=500)]
+    publisher: Annotated[str, Field(min_length=1, max_length=120)]
+    retrieved: dt.date  # when this project read the copy
+
+
 class Source(Identified):
     title: Annotated[str, Field(min_length=1, max_length=300)]
     publisher: Annotated[str, Field(min_length=1, max_length=120)]
-    kind: Literal["datasheet", "standard", "documentation", "paper", "measurement", "article", "estimate"]
+    publisher_role: PublisherRole
+    kind: SourceKind
     url: Annotated[str, Field(min_length=1, max_length=500)] | None = None  # only articles may lack one
-    # When this project last opened the document; absent when it is cited from the publisher's
-    # catalogue but could not be opened from the build environment (the sources page says so).
+    # When this project read the document at `url` itself (in this project's build environment:
+    # the stored copy of that address in the project's document archive, opened through its search
+    # tools). Absent when it was only read through `via`, or not read at all (cited from the
+    # publisher's catalogue): a figure resting on it then shows that instead of a date.
     retrieved: dt.date | None = None
+    via: SourceCopy | None = None
     published: dt.date | None = None
     # One document published in several revisions (a datasheet re-issued with new figures): the
     # sources citing its revisions share `document` and differ in `revision`; a GPU row never
@@ -388,6 +408,7 @@ class TierTable(Entity):
     title: Text
     subject: Literal["network", "topology", "intra_node"]
     source: SourceRef
+    claim: ClaimRef  # the article's bands are a claim with a verdict
     rows: list[TierRow]
     note: Text | None = None
 
@@ -405,6 +426,7 @@ class Advice(Strict):
     gpus: Range | None = None
     picks: list[PickRef]
     said: QuotedText
+    claim: ClaimRef  # the article's recommendation is a claim with a verdict
     conflict: Conflict | None = None
 
 
@@ -466,6 +488,15 @@ class Command(Strict):
     purpose: Text
 
 
+class Restatement(Strict):
+    """A pitfall that restates an article's claim says so, and how: `asserts` states it as fact
+    (allowed only while the claim's verdict is confirmed or approximate); `qualifies` reports it
+    as the article's word and gives the verdict in its text (rule pitfalls-assert-rejected)."""
+
+    claim: ClaimRef
+    stance: Literal["asserts", "qualifies"]
+
+
 class Pitfall(Entity):
     title: Text
     severity: Literal["danger", "warning", "tip", "info"]
@@ -473,6 +504,7 @@ class Pitfall(Entity):
     source: SourceRef
     body: Text
     concerns: list[AnyRef]
+    restates: list[Restatement] = []  # an article's pitfall restates at least one claim
     commands: list[Command] = []
 
 
@@ -525,8 +557,21 @@ class UnverifiableCheck(Strict):
     kind: Literal["unverifiable"]
 
 
-Check = Annotated[ValueCheck | RangeCheck | BoundCheck | UnverifiableCheck, Field(discriminator="kind")]
+class AssessedCheck(Strict):
+    """A statement no figure can decide (advice, a rule of thumb, a qualitative comparison),
+    judged against the documents in `evidence`: the verdict is the editor's, but what it rests
+    on (independent documents or only the article) is worked out from their kinds."""
+
+    kind: Literal["assessed"]
+    evidence: Annotated[list[SourceRef], Field(min_length=1, max_length=12)]
+
+
+Check = Annotated[ValueCheck | RangeCheck | BoundCheck | UnverifiableCheck | AssessedCheck,
+                  Field(discriminator="kind")]
 Verdict = Literal["confirmed", "approximate", "corrected", "unsupported"]
+# What a verdict was checked against: data independent of the article, only the article's own
+# numbers (self-consistency), or nothing (rule claims-basis recomputes it).
+Basis = Literal["independent", "self_consistent", "unverifiable"]
 
 
 class Claim(Entity):
@@ -536,4 +581,5 @@ class Claim(Entity):
     tolerance_pct: Annotated[float, Field(gt=0, le=50), NUMBER_OUT] = 2.0  # within: confirmed
     approximate_pct: Annotated[float, Field(gt=0, le=100), NUMBER_OUT] = 10.0  # within: approximate
     verdict: Verdict
+    basis: Basis
     why: Text

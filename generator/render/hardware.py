@@ -22,13 +22,16 @@ from ..model.entities import (
     Pitfall,
     Precision,
 )
+from ..provenance import entity_sources
 from .context import Site
 from .table import Cell, Row, Table
 from .text import DIRECTION_ZH, figure_html, inert, sort_key, zh
+from .trust import checked_on, source_link, summary_html
 
 
-def _verified(model: Entity) -> Cell:
-    return Cell.text(model.last_verified.isoformat())
+def _verified(site: Site, entity: Loaded[Entity]) -> Cell:
+    """The row's verification date, unless a source behind its figures was not read."""
+    return Cell.text(checked_on(entity_sources(site.kb, entity.id), entity.model.last_verified.isoformat()))
 
 
 def gpus(site: Site) -> dict[str, object]:
@@ -50,7 +53,7 @@ def gpus(site: Site) -> dict[str, object]:
                                Cell.text(site.kb.label_of(m.form_factor)), Cell.text(site.kb.label_of(m.architecture)),
                                site.cell(r + "memory.capacity"), Cell.text(m.memory.type), site.cell(r + "memory.bandwidth"),
                                site.cell(r + "compute.fp32"), family, bandwidth, Cell(site.link(m.pcie)),
-                               site.cell(r + "power"), _verified(m)], anchor=gpu.id, spec=site.spec(gpu.id)))
+                               site.cell(r + "power"), _verified(site, gpu)], anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
         price_cell = site.cell(r + "price")
         if price is not None and m.price is not None:
@@ -60,7 +63,8 @@ def gpus(site: Site) -> dict[str, object]:
                                  site.cell(r + "usd_per_tflops")]))
     notes = [(gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
     return {"specs": specs, "compute": _compute(site, ordered), "derived": derived, "notes": notes,
-            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label)}
+            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label),
+            "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
 
 
 def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str) -> Table:
@@ -106,8 +110,7 @@ def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
             entry = by_key.get(pid)
             if entry is not None and entry.unsupported is not None:
                 source = site.sources.get(entry.unsupported.source)
-                link = Markup(' <a class="fig-src" href="../sources/#src-{}" title="来源：{}">源</a>').format(
-                    source.id, source.title) if source is not None else Markup("")
+                link = Markup(" ") + source_link(source) if source is not None else Markup("")
                 cells.append(Cell(Markup('<span class="fig-unsupported" title="不支持该精度">—</span>') + link, "", True))
             elif entry is None or getattr(entry, slot) is None:
                 cells.append(Cell(Markup('<span class="fig-none">未录入</span>'), "", True))
@@ -144,17 +147,18 @@ def interconnects(site: Site) -> dict[str, object]:
             pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
                                   Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),
                                   _derived_cell(site, derived.get("bidirectional")), site.cell(r + "per_direction"),
-                                  site.cell(r + "bidirectional"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                  site.cell(r + "bidirectional"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         elif isinstance(m, Nvlink):
             nvlink.rows.append(Row([Cell.text(m.name), site.cell(r + "links_per_gpu"), site.cell(r + "per_link"),
                                     site.cell(r + "total", direction="per_direction"), site.cell(r + "total"),
-                                    _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                    _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         else:
             nvswitch.rows.append(Row([Cell.text(m.name), Cell(site.link(m.nvlink)), site.cell(r + "gpus"),
                                       site.cell(r + "switches"), site.cell(r + "per_gpu", show_direction=True),
-                                      _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                      _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
     notes = [(e.model.name, zh(e.model.summary)) for e in links]
-    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes}
+    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes,
+            "provenance": summary_html(site.kb, kinds=("interconnects",), title="本页数字的来源")}
 
 
 def _derived_cell(site: Site, figure: Figure | None) -> Cell:
@@ -176,11 +180,12 @@ def networks(site: Site) -> dict[str, object]:
                                site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", direction="bidirectional", show_direction=True),
-                               site.cell(r + "latency"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                               site.cell(r + "latency"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))
     notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(Network)]
-    return {"ports": table, "latency_notes": latency_notes, "notes": notes}
+    return {"ports": table, "latency_notes": latency_notes, "notes": notes,
+            "provenance": summary_html(site.kb, kinds=("networks",), title="本页数字的来源")}
 
 
 # The headline bandwidth of each kind of technology in the layers overview.
@@ -233,7 +238,7 @@ def nodes(site: Site) -> dict[str, object]:
                                site.cell(r + "scale_out", unit="Gb/s", show_direction=True),
                                site.cell(r + "scale_out_per_gpu", unit="GB/s", show_direction=True),
                                site.cell(r + "scale_up_to_scale_out", show_direction=False),
-                               _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                               _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         for group in m.nics:
             nic = Cell(site.link(group.nic)) if group.nic else Cell.text("—")
             ports = group.ports.value if group.ports else 1
@@ -253,7 +258,7 @@ def nodes(site: Site) -> dict[str, object]:
                                   Cell.text(site.kb.label_of(mode.family)), site.cell(f"{r}modes.{mode.key}.ports"),
                                   site.cell(f"{r}modes.{mode.key}.port_rate", unit="Gb/s", show_direction=True),
                                   site.cell(f"{r}modes.{mode.key}.total", unit="Gb/s", show_direction=True),
-                                  _verified(n)], anchor=card.id if first else None,
+                                  _verified(site, card)], anchor=card.id if first else None,
                                   spec=site.spec(card.id) if first else None))
     notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(ComputeNode, Nic)]
     return {"nodes": table, "groups": groups, "nics": nics, "notes": notes}

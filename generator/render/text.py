@@ -19,6 +19,7 @@ from ..model.common import Text
 from ..model.entities import Source
 from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
 from .escape import attr, inert, md
+from .trust import source_link
 
 DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
 SCOPE_ZH = {
@@ -94,8 +95,7 @@ def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: s
     if fig.formula:  # derived: marked as such, never linked as if a source printed it
         parts.append(f'<span class="fig-derived" title="推导：{attr(fig.formula)}">推导</span>')
     elif source is not None:
-        parts.append(f'<a class="fig-src" href="../sources/#src-{escape(source.id)}" '
-                     f'title="来源：{attr(source.title)}">源</a>')
+        parts.append(source_link(source))
     return Markup(" ".join(parts))
 
 
