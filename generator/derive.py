@@ -10,14 +10,14 @@ a stated figure wins over a derived one (the arithmetic rules make sure the two 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
 from .figures import Figure, stated_figures
 from .knowledge import KnowledgeBase, Loaded, T
-from .model.entities import Gpu, Network, Nvlink, Nvswitch, Pcie, ScalingStudy
-from .units import convert_direction, fmt_number
+from .model.entities import ComputeNode, Gpu, Network, Nic, Nvlink, Nvswitch, Pcie, Precision, ScalingStudy
+from .units import convert_direction, fmt_number, from_base
 
 
 def _show(fig: Figure) -> str:
@@ -43,9 +43,23 @@ def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, 
                   base.source if source is _KEEP else source, formula=formula)
 
 
+@dataclass(frozen=True)
+class ZeroDivisor:
+    """A figure that could not be derived because its formula divides by a figure that is zero:
+    `entity#name` would be `formula`, and `divisor` (a stated figure, with its place) is 0. The
+    derivation leaves the figure out; rules/arithmetic_divisors.py reports the divisor, so that
+    a zero never makes the rules that judge the figure skip it silently."""
+
+    entity: str
+    name: str
+    formula: str
+    divisor: Figure
+
+
 class FigureIndex:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
+        self.zero_divisors: list[ZeroDivisor] = []
         self.stated: dict[str, dict[str, Figure]] = {
             e.id: stated_figures(e.id, e.nodes, e.file.data) for e in kb if e.kind != "sources"
         }
@@ -56,6 +70,8 @@ class FigureIndex:
         self._derive(kb.of_type(Nvswitch), _nvswitch)
         self._derive(kb.of_type(Network), _network)
         self._derive(kb.of_type(Gpu), _gpu)
+        self._derive(kb.of_type(Nic), _nic)
+        self._derive(kb.of_type(ComputeNode), _node)  # after GPUs: reads their scale-up bandwidth
         self._derive(kb.of_type(ScalingStudy), _case)
 
     def _derive(self, entities: list[Loaded[T]], derive: Callable[[T, FigureIndex], Iterator[Figure]]) -> None:
@@ -64,6 +80,14 @@ class FigureIndex:
         for entity in entities:
             if all(f.usable for f in self.stated[entity.id].values()):
                 self._derived[entity.id] = list(derive(entity.model, self))
+
+    def nonzero(self, entity: str, name: str, formula: str, divisor: Figure) -> bool:
+        """True when `divisor` can divide; else records that `entity#name` (`formula`) is not
+        derived because of it. Every division of a derivation goes through here."""
+        if divisor.value:
+            return True
+        self.zero_divisors.append(ZeroDivisor(entity, name, formula, divisor))
+        return False
 
     def get(self, ref: str) -> Figure | None:
         entity_id, _, name = ref.partition("#")
@@ -145,39 +169,109 @@ def _gpu(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
         yield _derived(clock, "compute.fp32", sms.value * cores.value * 2 * clock.value, "TFLOPS",
                        f"{sms.value} SMs × {cores.value} FP32 cores × 2 FLOP (FMA) × {_show(clock)}",
                        dimension="compute", source=None)
-    if m.nvlink is not None:
-        per_link = ix.get(f"{m.nvlink.interconnect}#per_link")
-        if per_link is not None:
-            total = convert_direction(per_link.value * m.nvlink.links.value, per_link.direction, "bidirectional")
+    if m.scale_up is not None:
+        link = m.scale_up
+        per_link = s.get("scale_up.per_link")
+        if per_link is None and link.interconnect is not None:
+            per_link = ix.get(f"{link.interconnect}#per_link")
+        # A link without a stated total or without a link count (vendors of export variants give
+        # only the total) has nothing to check the count against: no derived total then.
+        stated = s.get("scale_up.bandwidth")
+        target = stated.direction if stated is not None else None
+        if per_link is not None and target is not None and link.links is not None:
+            total = convert_direction(per_link.value * link.links.value, per_link.direction, target)
             if total is not None:
-                yield _derived(per_link, "nvlink.bandwidth", total, "GB/s",
-                               f"{m.nvlink.links.value} links × {_show(per_link)} ({per_link.direction})",
-                               entity=m.id, direction="bidirectional", scope="per_gpu", source=None)
+                yield _derived(per_link, "scale_up.bandwidth", total, "GB/s",
+                               f"{link.links.value} links × {_show(per_link)} ({per_link.direction})",
+                               entity=m.id, direction=target, scope="per_gpu", source=None)
     yield from _gpu_ratios(m, ix)
+
+
+def reference_precision(kb: KnowledgeBase) -> str | None:
+    """The precision whose dense tensor rate the per-watt, per-byte and per-dollar ratios use
+    (the vocabulary value marked `reference: true`; rule vocab-reference-precision wants one)."""
+    marked = sorted(p.id for p in kb.of_type(Precision) if p.model.reference)
+    return marked[0] if marked else None
+
+
+def per_direction(fig: Figure) -> Fraction | None:
+    """A link bandwidth per direction, whichever convention it is stated in: ratios of two links
+    take both operands this way, so a per-direction and a bidirectional figure never meet."""
+    return convert_direction(fig.value, fig.direction, "per_direction")
 
 
 def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
     """Derived-only comparison columns for the GPU table (no stated counterpart)."""
     s = ix.stated[m.id]
-    tensor, power, memory = s["compute.tensor_bf16_dense"], s["power"], s["memory.bandwidth"]
-    nvlink, pcie = s.get("nvlink.bandwidth"), ix.get(f"{m.pcie}#bidirectional")
-    if nvlink is not None and pcie is not None and pcie.dimension == "data_rate" and pcie.value:
-        yield _derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x",
-                       f"NVLink {_show(nvlink)} ÷ {m.pcie} {_show(pcie)} (both bidirectional)",
-                       dimension="ratio", direction=None, scope=None, source=None)
-    if power.value:
-        yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
-                       f"BF16 dense {_show(tensor)} ÷ {_show(power)}",
-                       dimension="compute_per_power", source=None)
-    if tensor.value:
-        yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP",
-                       f"{_show(memory)} ÷ BF16 dense {_show(tensor)}",
-                       dimension="bits_per_flop", direction=None, source=None)
+    power, memory = s.get("power"), s.get("memory.bandwidth")
+    precision = reference_precision(ix.kb)
+    tensor = s.get(f"compute.tensor.{precision}.dense") if precision else None
+    label = f"{ix.kb.label_of(precision)} dense" if precision else ""
+    link, pcie = s.get("scale_up.bandwidth"), ix.get(f"{m.pcie}#bidirectional")
+    if link is not None and pcie is not None and pcie.dimension == "data_rate":
+        a, b = per_direction(link), per_direction(pcie)
+        formula = (f"scale-up {fmt_number(from_base(a, 'GB/s'))} GB/s ÷ {m.pcie} "
+                   f"{fmt_number(from_base(b, 'GB/s'))} GB/s (both per direction)") if a is not None and b is not None else ""
+        if a is not None and b is not None and ix.nonzero(m.id, "scale_up_to_pcie", formula, pcie):
+            yield _derived(link, "scale_up_to_pcie", a / b, "x", formula,
+                           dimension="ratio", direction="per_direction", scope=None, source=None)
+    if tensor is None:
+        return
+    if power is not None:
+        formula = f"{label} {_show(tensor)} ÷ {_show(power)}"
+        if ix.nonzero(m.id, "tflops_per_watt", formula, power):
+            yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W", formula,
+                           dimension="compute_per_power", source=None)
+    # A zero rate divides both of the figures below: report it once, for the first that exists.
+    if memory is not None:
+        formula = f"{_show(memory)} ÷ {label} {_show(tensor)}"
+        if ix.nonzero(m.id, "bytes_per_flop", formula, tensor):
+            yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP", formula,
+                           dimension="bits_per_flop", direction=None, source=None)
     price = s.get("price")
-    if price is not None and tensor.value:
-        yield _derived(price, "usd_per_tflops", price.value / tensor.value,
-                       "USD/TFLOPS", f"{_show(price)} ÷ BF16 dense {_show(tensor)}",
-                       dimension="currency_per_compute")
+    if price is not None:
+        formula = f"{_show(price)} ÷ {label} {_show(tensor)}"
+        divides = bool(tensor.value) if memory is not None else ix.nonzero(m.id, "usd_per_tflops", formula, tensor)
+        if divides:
+            yield _derived(price, "usd_per_tflops", price.value / tensor.value, "USD/TFLOPS", formula,
+                           dimension="currency_per_compute")
+
+
+def _nic(m: Nic, ix: FigureIndex) -> Iterator[Figure]:
+    s = ix.stated[m.id]
+    for mode in m.modes:
+        rate = s[f"modes.{mode.key}.port_rate"]
+        yield _derived(rate, f"modes.{mode.key}.total", rate.value * mode.ports.value, rate.unit,
+                       f"{mode.ports.value} ports × {_show(rate)}", scope="per_system", source=None)
+
+
+def _node(m: ComputeNode, ix: FigureIndex) -> Iterator[Figure]:
+    """Scale-out bandwidth per node (the scale-out NICs' ports × port rate) and per GPU, and the
+    ratio of the GPU's scale-up bandwidth to its share of scale-out, both per direction."""
+    s = ix.stated[m.id]
+    groups = [g for g in m.nics if g.role == "scale_out"]
+    rates = [(g, s[f"nics.{g.key}.port_rate"]) for g in groups]
+    if not rates or any(r.direction != "per_direction" for _, r in rates):
+        return  # rule node-port-direction asks for per-direction port rates
+    total = sum((r.value * g.count.value * (g.ports.value if g.ports else 1) for g, r in rates), Fraction(0))
+    terms = " + ".join(f"{g.count.value} × {g.ports.value if g.ports else 1} × {_show(r)}" for g, r in rates)
+    base = rates[0][1]
+    node = _derived(base, "scale_out", total, base.unit, f"NICs × ports × port rate: {terms}",
+                    direction="per_direction", scope="per_node", source=None)
+    yield node
+    formula = f"{_show(node)} ÷ {m.gpus.value} GPUs"
+    if not ix.nonzero(m.id, "scale_out_per_gpu", formula, s["gpus"]):
+        return
+    per_gpu = _derived(base, "scale_out_per_gpu", total / m.gpus.value, base.unit, formula,
+                       direction="per_direction", scope="per_gpu", source=None)
+    yield per_gpu
+    link = ix.get(f"{m.gpu}#scale_up.bandwidth")
+    up = per_direction(link) if link is not None and link.dimension == "data_rate" else None
+    if up is not None and per_gpu.value:
+        yield _derived(per_gpu, "scale_up_to_scale_out", up / per_gpu.value, "x",
+                       f"scale-up {fmt_number(from_base(up, 'GB/s'))} GB/s ÷ scale-out "
+                       f"{fmt_number(from_base(per_gpu.value, 'GB/s'))} GB/s per GPU (both per direction)",
+                       dimension="ratio", direction="per_direction", scope="per_gpu", source=None)
 
 
 def _case(m: ScalingStudy, ix: FigureIndex) -> Iterator[Figure]:
@@ -185,18 +279,24 @@ def _case(m: ScalingStudy, ix: FigureIndex) -> Iterator[Figure]:
     gpus = m.nodes.value * m.gpus_per_node.value
     yield _derived(s["gpus"], "gpus", Fraction(gpus), "",
                    f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node")
+    # The GPU count divides each row's efficiency: when it is zero, the factor that is zero is
+    # the figure to blame (the stated total is judged against the product by tables-case-gpus).
+    zero_factor = next((s[name] for name in ("nodes", "gpus_per_node") if not s[name].value), None)
+    reported: bool | None = None
     for row in m.rows:
         single, cluster = s[f"rows.{row.key}.single_gpu"], s[f"rows.{row.key}.cluster"]
-        if not single.value:
-            continue  # no speed-up over a zero baseline
+        formula = f"{_show(cluster)} ÷ {_show(single)}"
+        if not ix.nonzero(m.id, f"rows.{row.key}.speedup", formula, single):
+            continue  # no speed-up over a zero baseline, nor anything that follows from it
         speedup = cluster.value / single.value
         base = s[f"rows.{row.key}.speedup"]
-        yield _derived(base, f"rows.{row.key}.speedup", speedup, "x",
-                       f"{_show(cluster)} ÷ {_show(single)}")
-        if not gpus:
-            continue  # no efficiency over zero GPUs
+        yield _derived(base, f"rows.{row.key}.speedup", speedup, "x", formula)
+        formula = f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs"
+        if zero_factor is not None:
+            if reported is None:  # one report for the study, not one per row
+                reported = ix.nonzero(m.id, "rows.*.efficiency", f"speed-up ÷ {gpus} GPUs", zero_factor)
+            continue
         efficiency = speedup / gpus
-        yield _derived(base, f"rows.{row.key}.efficiency", efficiency, "%",
-                       f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs")
+        yield _derived(base, f"rows.{row.key}.efficiency", efficiency, "%", formula)
         yield _derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",
                        f"1 − efficiency {fmt_number(efficiency * 100)}%")

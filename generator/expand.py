@@ -7,6 +7,9 @@ figure is inserted without a link of its own."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from .derive import FigureIndex
 from .diagnostics import Diagnostic
 from .figure_refs import Reference, line_col
@@ -40,6 +43,25 @@ def expand_figures(markdown: str, figures: FigureIndex, source_titles: dict[str,
         last = found.end
     parts.append(markdown[last:])
     return "".join(parts), problems
+
+
+BLOCK_MARKER = re.compile(r"^<!-- data: ([a-z-]+) -->$", re.M)
+
+
+def expand_blocks(markdown: str, blocks: Mapping[str, str]) -> tuple[str, list[str]]:
+    """Replace each line `<!-- data: NAME -->` of a hand-written page with the generated block
+    NAME (HTML computed from the knowledge base, e.g. the provenance summary on the home page);
+    returns the page and the names that are not known (left in place, reported by the caller)."""
+    unknown: list[str] = []
+
+    def block(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in blocks:
+            unknown.append(name)
+            return match.group(0)
+        return blocks[name]
+
+    return BLOCK_MARKER.sub(block, markdown), unknown
 
 
 def body_first_line(source: str, body: str) -> int:

@@ -16,10 +16,12 @@ from typing import Generic, TypeVar, overload
 from .load import DataPath, Mark, ParsedFile
 from .model.common import Identified, Text
 from .model.entities import (
+    ComputeNode,
     FieldReport,
     Gpu,
     Layer,
     Network,
+    Nic,
     Nvlink,
     Nvswitch,
     Pcie,
@@ -29,6 +31,7 @@ from .model.entities import (
     Source,
     TierTable,
     Topology,
+    VocabularyValue,
 )
 from .model.selection import Selection
 from .model.walk import Node, cites_source, walk
@@ -39,7 +42,7 @@ U = TypeVar("U", bound=Identified)
 V = TypeVar("V", bound=Identified)
 
 # The models named by a `name`, and those named by a `title`; a claim has neither.
-_NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology)
+_NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology, Nic, ComputeNode)
 _TITLED = (Source, TierTable, Recommendation, ScalingStudy, FieldReport, Pitfall, Selection)
 
 
@@ -67,6 +70,8 @@ class Loaded(Generic[M]):
             name = model.name
         elif isinstance(model, _TITLED):
             name = model.title
+        elif isinstance(model, VocabularyValue):
+            name = model.label
         else:
             return model.id
         return name if isinstance(name, str) else name.zh
@@ -122,6 +127,12 @@ class KnowledgeBase:
                 if isinstance(value, str) and cites_source(marks):
                     cited.setdefault(value, set()).add(entity.id)
         return cited
+
+    def label_of(self, entity_id: str) -> str:
+        """The label of the entity with this id (a vocabulary value's Chinese label), or the id
+        itself when there is none: pages name vocabulary values only through this."""
+        entity = self.get(entity_id)
+        return entity.label if entity is not None else entity_id
 
     def of_kind(self, kind: str) -> list[Loaded[Identified]]:
         """Every entity of one spec folder, by id (for what treats them alike: links, pages)."""

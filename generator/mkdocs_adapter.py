@@ -40,13 +40,18 @@ from mkdocs.utils import CountHandler
 from . import sitedir
 from .cli import find_repository, run_build
 from .diagnostics import Diagnostic, format_all
-from .expand import body_first_line, expand_figures
+from .expand import body_first_line, expand_blocks, expand_figures
+from .limits import insert_limits
 from .model.entities import Source
+from .provenance import access
 from .render import PAGE_SOURCES
 from .render.problems import problems_banner, problems_pages
+from .render.trust import summary_html
 
 log = get_plugin_logger("generator")
 _state: dict[str, Any] = {"command": "build", "dirty": False}
+# Appended to a source's title in the tooltip of a figure cited from a hand-written page.
+_READ_NOTE = {"read": "", "copy": "（只在第三方副本中读到）", "unread": "（本项目未能打开原文）"}
 
 
 def on_startup(*, command: str, dirty: bool) -> None:
@@ -61,7 +66,8 @@ def on_config(config: Any) -> Any:
         _invalid(result.diagnostics, project)
     else:
         _state.update(files=files, figures=result.figures, problems=_warnings(result.warnings, project, config),
-                      titles={e.id: e.model.title for e in result.kb.of_type(Source)})
+                      kb=result.kb,
+                      titles={e.id: e.model.title + _READ_NOTE[access(e.model)] for e in result.kb.of_type(Source)})
     _state["repository"] = repository
     docs = Path(config.docs_dir).resolve()
     _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None
@@ -116,12 +122,19 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.generated_by is not None:  # its page, or the problems page
         warnings = _state["figures"] is not None and _state["problems"]  # serving a base with warnings
         return problems_banner(_state["problems"]) + markdown if warnings else markdown
+    markdown = insert_limits(markdown)  # the limits the code enforces, in its own figures
     if _state["figures"] is None:  # serving a knowledge base that does not validate
         return problems_banner(_state["problems"]) + markdown
     depth = page.file.src_uri.count("/")
     first_line = body_first_line(page.file.content_string, markdown)  # lines of front matter
+    # Pages are served as folders (use_directory_urls), the home page at the root.
+    root = "" if page.file.src_uri == "index.md" else "../" * (depth + 1)
     expanded, problems = expand_figures(markdown, _state["figures"], _state["titles"],
                                         f"docs/{page.file.src_uri}", depth, first_line)
+    # Generated blocks go in after the references are expanded, so line numbers stay the file's.
+    expanded, unknown = expand_blocks(expanded, {"provenance": summary_html(_state["kb"], title="全站数字的来源", root=root)})
+    if unknown:
+        raise PluginError(f"docs/{page.file.src_uri}: unknown generated block(s): {', '.join(unknown)}")
     if problems and not _serving():
         raise PluginError("figure references that do not resolve:\n" + format_all(problems))
     if problems:

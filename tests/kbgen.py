@@ -1,13 +1,16 @@
 """Knowledge bases in odd shapes, for the property that every one that passes `check` builds: the
 fixture base (tests/fixtures/base/specs/) with its decision tree made very deep or very wide,
 its texts very long or full of markup and unusual characters, odd but valid variables, a zero
-where a derived column divides, a source URL with odd characters, and copies of its entities
-added. Edits work on plain YAML data and name only what the base's own tree declares (its
-variables, answers and leaves), never a value typed here; every new id starts with `test-`."""
+where a derived column divides, a source URL with odd characters, copies of its entities added,
+and new vocabulary values (a GPU from a new vendor, architecture, form factor, scale-up family
+and precision, a network of a new family). Edits work on plain YAML data and name only what the
+base's own tree declares (its variables, answers and leaves), never a value typed here; every new
+id starts with `test-`."""
 
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import re
 from typing import Any
 
@@ -23,14 +26,16 @@ Tree = dict[str, Any]
 # Pieces of text: Chinese, Latin, every ASCII punctuation mark, markup and template syntax,
 # figure references of the base, and characters that trip layouts (zero-width, right-to-left
 # override, combining accent, full-width, emoji, non-breaking and ideographic spaces).
+# Zero-width and bidi characters and fullwidth letters are not among them: check refuses them
+# (text-invisible, text-confusable; tests/invalid/text-*), so a base holding them never builds.
 TOKENS = [*"模型多卡训练集群选型网络拓扑带宽，。：；（）「」", *"abcXYZ xyz", *"<>&\"'`*_[]()#|\\~!{}%$=+-:;.,/?@^",
-          "\n", "\t", "\u200b", "\u202e", "e\u0301", "😀", "\u3000", "\u00a0", "ＡＢＣ", "<script>alert(1)</script>",
+          "\n", "\t", "e\u0301", "😀", "\u3000", "\u00a0", "<script>alert(1)</script>",
           "{{ 7*7 }}", "{% raw %}", "<!--", "-->", "]]>", "[x](javascript:alert(1))", "    indented",
           "[[test-ib-ndr#port_rate]]", "[[test-ib-ndr#port_rate GB/s]]", "InfiniBand", "A" * 70]
 SHORT_LIMIT = 80  # the tightest limit of the short plain-text fields (`name`, a tier row's `said`)
 SHORT_KEYS = {"name", "title", "publisher", "said", "command"}
 COPYABLE = ("cases", "claims", "gpus", "interconnects", "layers", "networks", "pitfalls", "recommendations",
-            "topologies")  # a copy under a new id passes check on its own (no orphan, no tier table)
+            "topologies", "vendors", "architectures", "form-factors", "scale-up-families", "network-families")  # a copy under a new id passes check on its own (no orphan, no tier table)
 
 
 @st.composite
@@ -139,6 +144,44 @@ def zeroed_case(denominator: str, row_at: int) -> SpecFile:
     return SpecFile(original.path, original.kind, original.stem, raw)
 
 
+def _spec(kind: str, data: dict[str, Any]) -> SpecFile:
+    raw = yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+    return SpecFile(f"specs/{kind}/{data['id']}.yaml", kind, data["id"], raw)
+
+
+def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str = "module", bits: int = 6,
+                   reference: bool = False) -> list[SpecFile]:
+    """A GPU from a new vendor: new vendor, architecture, form factor, scale-up family and
+    precision values (labels from `label(limit)`), the base's first module GPU copied onto them
+    with a figure at the new precision, and the base's first network copied onto a new network
+    family. Only YAML: nothing of the generator names any of these."""
+    base = {f.kind: [yaml.safe_load(x.raw) for x in base_files() if x.kind == f.kind] for f in base_files()}
+    gpu = copy.deepcopy(next(g for g in base["gpus"] if g.get("scale_up") and not g["scale_up"].get("bridge")))
+    source = gpu["power"]["source"]  # a primary source, of the revision the copied GPU already cites
+    ids = {k: f"test-gen-{tag}-{k}" for k in ("vendor", "arch", "form", "link", "prec", "net", "gpu", "network")}
+
+    def value(key: str, **extra: Any) -> dict[str, Any]:
+        return {"id": ids[key], "last_verified": dt.date(2026, 11, 30), "label": {"zh": label(MAX_TEXT)}, "source": source, **extra}
+
+    files = [_spec("vendors", value("vendor")),
+             _spec("architectures", value("arch", vendor=ids["vendor"], released=released)),
+             _spec("form-factors", value("form", mounting=mounting)),
+             _spec("scale-up-families", value("link", vendor=ids["vendor"])),
+             _spec("precisions", value("prec", bits=bits, reference=reference)),
+             _spec("network-families", value("net"))]
+    gpu.update(id=ids["gpu"], name=label(SHORT_LIMIT), vendor=ids["vendor"], architecture=ids["arch"],
+               form_factor=ids["form"])
+    gpu["compute"]["tensor"].append({"key": ids["prec"], "dense": {"value": 1234.5, "unit": "TFLOPS", "source": source},
+                                     "sparse": {"value": 2469, "unit": "TFLOPS", "source": source}})
+    if mounting == "card":
+        gpu["scale_up"] = None  # a card without a bridge has no scale-up link
+    else:
+        gpu["scale_up"]["family"] = ids["link"]
+    network = copy.deepcopy(base["networks"][0])
+    network.update(id=ids["network"], name=label(SHORT_LIMIT), fabric=ids["net"])
+    return [*files, _spec("gpus", gpu), _spec("networks", network)]
+
+
 # A source URL: the base's own with a drawn tail of characters the URL rules allow or refuse
 # (Markdown, attr_list and HTML syntax, percent-escapes, invisible ones).
 _URL_TAIL = st.lists(st.sampled_from([*"aZ09-._~:/?#@$&+,;=%", "%20", "%3C", "%7B", *"<>\"'`*_[]()!{}|\\^ ",
@@ -154,7 +197,7 @@ def reurled(tag: str, tail: list[str]) -> SpecFile:
     return SpecFile(original.path, original.kind, original.stem, raw)
 
 
-_SUFFIX_CHARS = st.sampled_from([*"B<>&\"'|*_`\\[]#%", "亿", "😀", "\u200b", " "])
+_SUFFIX_CHARS = st.sampled_from([*"B<>&\"'|*_`\\[]#%", "亿", "😀", " "])
 
 
 @st.composite
@@ -167,7 +210,7 @@ def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
     def new_text(limit: int) -> str:
         return draw(texts(limit))
 
-    edits = ["deep", "wide", "text", "variable", "copy", "zero", "url"]
+    edits = ["deep", "wide", "text", "variable", "copy", "zero", "url", "vocab"]
     for step, edit in enumerate(draw(st.lists(st.sampled_from(edits), min_size=1, max_size=4))):
         tag = f"{edit}{step}"
         if edit == "deep":
@@ -182,6 +225,9 @@ def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
             for variable in _counts(tree):
                 variable["suffix"] = "".join(draw(st.lists(_SUFFIX_CHARS, max_size=8)))
                 variable["name"] = {"zh": new_text(MAX_TEXT)}
+        elif edit == "vocab":
+            extra += new_vocabulary(tag, new_text, released=draw(st.integers(1990, 2100)),
+                                    mounting=draw(st.sampled_from(["module", "card"])), bits=draw(st.integers(1, 64)))
         elif edit == "url":
             extra = [f for f in extra if f.kind != "sources"] + [reurled(tag, draw(_URL_TAIL))]
         elif edit == "zero":

@@ -85,7 +85,7 @@ def claim_on(figure_ref: str, source_of: Result) -> Edit:
     claim = {"id": "test-claim-port", "last_verified": datetime.date(2026, 1, 1), "source": article, "said": {"zh": "测试"},
              "check": {"kind": "value", "actual": figure_ref,
                        "stated": {"value": float(figure.shown), "unit": figure.unit}},
-             "verdict": "confirmed", "why": {"zh": "测试"}}
+             "verdict": "confirmed", "basis": "independent", "why": {"zh": "测试"}}
     return "specs/claims/test-claim-port.yaml", yaml.safe_dump(claim, allow_unicode=True).encode()
 
 

@@ -19,7 +19,7 @@ def figures():  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize(("ref", "unit", "expected"), [
-    ("test-a100-sxm4#nvlink_to_pcie", "x", 600 / 64),
+    ("test-a100-sxm4#scale_up_to_pcie", "x", 600 / 64),
     ("test-rtx-4090#tflops_per_watt", "TFLOPS/W", 165.2 / 450),
     ("test-rtx-4090#usd_per_tflops", "USD/TFLOPS", 1599 / 165.2),
     ("test-a100-sxm4#bytes_per_flop", "B/FLOP", 2039e9 / 312e12),

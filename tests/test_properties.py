@@ -25,7 +25,7 @@ def _network(lanes: int, lane_rate: int, port_rate: float, unit: str = "Gb/s") -
     return f"""id: test-prop-net
 last_verified: 2026-11-30
 name: Generated network
-fabric: ethernet
+fabric: test-ethernet
 rdma: rocev2
 lanes: {{value: {lanes}, source: test-ethernet-standard}}
 lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: test-ethernet-standard}}
@@ -131,7 +131,7 @@ def _tier_table(bounds: list[int]) -> str:
         upper = "" if high is None else f", max: {high}"
         rows.append(f"  - gpus: {{min: {low}{upper}}}\n    picks: []\n")
     return ("id: test-prop-tiers\nlast_verified: 2026-11-30\ntitle: {zh: 生成}\nsubject: network\n"
-            "source: test-article-net\nrows:\n" + "".join(rows))
+            "source: test-article-net\nclaim: test-claim-net-bands\nrows:\n" + "".join(rows))
 
 
 def _tier_rules(text: str) -> list[str]:

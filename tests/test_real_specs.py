@@ -14,6 +14,7 @@ from support import real_files
 
 from generator.jsonschema import schema_files
 from generator.model import KINDS
+from generator.model.entities import ComputeNode, Gpu
 from generator.render import PAGES, render_site
 from generator.render.text import ENTITY_PAGE
 from generator.tree import leaf_paths
@@ -60,13 +61,14 @@ def test_every_entity_is_on_its_page() -> None:
 
 
 @pytest.mark.parametrize(("page", "kind"), [("gpus.md", "gpus"), ("interconnects.md", "interconnects"),
-                                            ("networks.md", "networks"), ("claims.md", "claims")])
+                                            ("networks.md", "networks"), ("claims.md", "claims"), ("nodes.md", "nodes")])
 def test_tables_have_one_row_per_entity(page: str, kind: str) -> None:
     """The comparison tables hold exactly one anchored row per entity of their kind."""
     result, files = _real()
     assert result.kb is not None
     rows = re.findall(r'<tr id="([^"]+)">', files[page])
-    assert sorted(rows) == sorted(e.id for e in result.kb.of_kind(kind))
+    kinds = (kind, "nics") if kind == "nodes" else (kind,)  # the nodes page also lists the NICs
+    assert sorted(rows) == sorted(e.id for k in kinds for e in result.kb.of_kind(k))
 
 
 _NUMERIC_CELL = re.compile(r'<td class="num"(?: data-sort="[^"]*")?>(.*?)</td>')
@@ -84,7 +86,10 @@ def test_every_figure_has_a_unit_direction_and_source(page: str) -> None:
     for cell in cells:
         if 'class="fig-none"' in cell:
             continue  # a figure this entity does not have: shown as a dash
-        assert 'class="fig-src"' in cell or 'class="fig-derived"' in cell, cell
+        if 'class="fig-unsupported"' in cell:
+            assert 'class="fig-src' in cell, cell  # a precision the GPU lacks: a dash, and who says so
+            continue
+        assert re.search(r'class="fig-src fig-src-(read|copy|unread)"', cell) or 'class="fig-derived"' in cell, cell
         shown = _SHOWN.match(cell.partition(" <")[0])
         assert shown is not None, cell
         if shown["unit"] and _BANDWIDTH.match(shown["unit"]):
@@ -98,3 +103,36 @@ def test_rendering_is_deterministic() -> None:
     fresh = validate(list(real_files()))
     assert fresh.kb is not None and fresh.figures is not None
     assert render_site(fresh.kb, fresh.figures) == files
+
+
+def test_unsupported_precisions_show_a_dash_with_their_source() -> None:
+    """Each precision a GPU lacks is a "—" in its row of the per-precision table, linked to the
+    source that says so; each precision it states is a figure there."""
+    result, files = _real()
+    assert result.kb is not None
+    compute = files["gpus.md"].split("{ #compute }", 1)[1].split("</table>", 1)[0]
+    for gpu in result.kb.of_type(Gpu):
+        row = re.search(rf'<tr><td><a href="../gpus/#{gpu.id}">.*?</tr>', compute)
+        assert row is not None, gpu.id
+        lacking = [e for e in gpu.model.compute.tensor if e.unsupported is not None]
+        dashes = row[0].count('class="fig-unsupported"')  # one per column of a lacking precision
+        assert dashes >= len(lacking) and (dashes == 0) == (not lacking), gpu.id
+        for entry in lacking:
+            assert entry.unsupported is not None
+            assert f'href="../sources/#src-{entry.unsupported.source}"' in row[0], (gpu.id, entry.key)
+
+
+def test_nodes_show_scale_out_beside_scale_up() -> None:
+    """Every node's row gives the derived scale-out rate per node and per GPU, and, where its GPU
+    states a scale-up rate (a vendor may publish none, a PCIe server may have no link), that rate
+    and the ratio of the two, all per direction."""
+    result, files = _real()
+    assert result.kb is not None and result.figures is not None
+    nodes = result.kb.of_type(ComputeNode)
+    assert nodes
+    for node in nodes:
+        row = re.search(rf'<tr id="{node.id}">.*?</tr>', files["nodes.md"])
+        assert row is not None, node.id
+        linked = result.figures.get(f"{node.model.gpu}#scale_up.bandwidth") is not None
+        assert row[0].count("推导") >= (3 if linked else 2), node.id  # scale-out per node and per GPU, the ratio
+        assert row[0].count("单向") >= (3 if linked else 2), node.id

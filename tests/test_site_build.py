@@ -5,6 +5,7 @@ read from the knowledge base the site was built from, never typed here."""
 
 from __future__ import annotations
 
+import html as html_lib
 import os
 import re
 import subprocess
@@ -17,6 +18,8 @@ import pytest
 from support import ROOT, parse_pages, real_files
 
 from generator.knowledge import KnowledgeBase
+from generator.model.entities import Claim, Pitfall, Recommendation, Source, TierTable
+from generator.provenance import FIGURE_KINDS, access, entity_sources, summarize
 from generator.render.text import DIRECTION_ZH, in_unit, with_unit
 from generator.units import fmt_number
 from generator.validate import Result, validate
@@ -100,11 +103,15 @@ def test_no_template_syntax_left(site: Path) -> None:
 
 
 def test_gpu_table_holds_spec_values_with_units(site: Path, real: Result) -> None:
-    """Every GPU's memory bandwidth and dense BF16 figure appear with their units."""
+    """Every GPU's memory capacity, and its memory bandwidth, power and each tensor figure (dense
+    and sparse, at every precision) where it states them (a vendor may publish none), appear with
+    their units."""
     assert real.figures is not None
     text = _pages(site)["gpus/index.html"].visible
     for gpu in _kb(real).of_kind("gpus"):
-        for name in ("memory.bandwidth", "compute.tensor_bf16_dense", "power"):
+        stated = real.figures.stated[gpu.id]
+        tensor = [name for name in stated if name.startswith("compute.tensor.")]
+        for name in ("memory.capacity", *(n for n in ("memory.bandwidth", "power") if n in stated), *tensor):
             figure = real.figures.get(f"{gpu.id}#{name}")
             assert figure is not None
             value, unit, _direction = in_unit(figure)
@@ -225,3 +232,108 @@ def test_no_request_to_another_host(site: Path) -> None:
             if url.startswith(("http://www.w3.org/", "https://www.w3.org/")):
                 continue  # XML namespaces, never fetched
             assert any(url.startswith(allowed) for allowed in _JS_ALLOWED), f"{js.name}: {url}"
+
+
+def test_contributing_page_lists_the_limits_from_the_code(site: Path) -> None:
+    """The hook renders the limits where the page holds the marker (generator/limits.py)."""
+    from generator.load import MAX_DEPTH, MAX_FILE_BYTES
+    from generator.rules.diagnostic_cap import MAX_PER_FILE
+    html = (site / "contributing" / "index.html").read_text(encoding="utf-8")
+    assert "limits --&gt;" not in html and "<!-- limits -->" not in html
+    for figure in (f"{MAX_FILE_BYTES // 1024} KiB", f"{MAX_DEPTH} 层", f"最多列出 {MAX_PER_FILE} 条"):
+        assert figure in html, figure
+
+
+# --- Provenance and verdicts (issue 15) -----------------------------------------------------------
+
+def _html(site: Path, page: str) -> str:
+    return (site / page).read_text(encoding="utf-8")
+
+
+_SUMMARY = re.compile(r'<div class="admonition info provenance-summary" id="provenance" data-total="(\d+)">(.*?)</div>', re.S)
+_COUNT = re.compile(r'<li data-footing="([a-z_]+)"><strong class="provenance-count">(\d+)</strong>')
+
+
+@pytest.mark.parametrize(("page", "kinds"), [("index.html", FIGURE_KINDS), ("gpus/index.html", ("gpus",)),
+                                             ("interconnects/index.html", ("interconnects",)),
+                                             ("networks/index.html", ("networks",)), ("scaling/index.html", ("cases",)),
+                                             ("sources/index.html", FIGURE_KINDS)])
+def test_provenance_summary_counts_come_from_the_data(site: Path, real: Result, page: str,
+                                                      kinds: tuple[str, ...]) -> None:
+    """The summary sits before the page's first figure, and its counts are the data's."""
+    html = _html(site, page)
+    found = _SUMMARY.search(html)
+    assert found is not None, page
+    first_figure = html.find('class="fig-src')
+    assert first_figure == -1 or found.start() < first_figure, f"{page}: the summary comes after a figure"
+    summary = summarize(_kb(real), kinds)
+    assert int(found[1]) == summary.total > 0
+    shown = {footing: int(n) for footing, n in _COUNT.findall(found[2])}
+    assert shown == {f: n for f, n in summary.counts.items() if n}
+
+
+def test_figure_links_say_how_the_source_was_read(site: Path, real: Result) -> None:
+    """A figure's source link is marked read, copy or unread exactly as its source was reached."""
+    sources = {e.id: e.model for e in _kb(real).of_type(Source)}
+    seen: set[str] = set()
+    for page in ("gpus/index.html", "interconnects/index.html", "networks/index.html"):
+        for reached, source_id, text in re.findall(
+                r'<a class="fig-src fig-src-(\w+)" href="../sources/#src-([a-z0-9-]+)"[^>]*>([^<]*)</a>', _html(site, page)):
+            assert reached == access(sources[source_id]), (page, source_id)
+            assert (text == "源") == (reached == "read"), (page, source_id, text)
+            seen.add(reached)
+    assert "read" in seen
+
+
+def test_no_row_shows_a_date_its_sources_cannot_support(site: Path, real: Result) -> None:
+    """A hardware row shows its verification date only when every source behind it was read."""
+    kb = _kb(real)
+    checked = 0
+    for page, kind in (("gpus/index.html", "gpus"), ("interconnects/index.html", "interconnects"),
+                       ("networks/index.html", "networks")):
+        html = _html(site, page)
+        for entity in kb.of_kind(kind):
+            row = re.search(rf'<tr id="{entity.id}">(.*?)</tr>', html, re.S)
+            assert row is not None, entity.id
+            last = html_lib.unescape(re.findall(r"<td[^>]*>(.*?)</td>", row[1], re.S)[-1])
+            reached = {access(s) for s in entity_sources(kb, entity.id)}
+            has_date = re.match(r"\d{4}-\d{2}-\d{2}", last) is not None
+            assert has_date == ("unread" not in reached), (entity.id, last, reached)
+            checked += 1
+    assert checked
+
+
+def test_pitfalls_show_the_verdict_of_each_claim_they_restate(site: Path, real: Result) -> None:
+    """Beside every pitfall that restates an article's claim: that claim's verdict and basis,
+    linked to its row on the claims page."""
+    kb = _kb(real)
+    html = _html(site, "pitfalls/index.html")
+    restating = [e for e in kb.of_type(Pitfall) if e.model.restates]
+    assert restating
+    for entity in restating:
+        block = re.search(rf'<div class="admonition \w+" id="{entity.id}">(.*?)</div>', html, re.S)
+        assert block is not None, entity.id
+        for item in entity.model.restates:
+            claim = kb.get(item.claim, Claim)
+            assert claim is not None
+            badge = (f'<a class="verdict verdict-{claim.model.verdict} basis-{claim.model.basis}" '
+                     f'href="../claims/#{item.claim}"')
+            assert badge in block[1], (entity.id, item.claim)
+
+
+def test_claims_page_shows_every_claim_with_its_basis(site: Path, real: Result) -> None:
+    """Each claim's row carries its verdict and what the verdict was checked against; the
+    recommendations and tier bands link to theirs."""
+    kb = _kb(real)
+    html = _html(site, "claims/index.html")
+    for claim in kb.of_type(Claim):
+        row = re.search(rf'<tr id="{claim.id}">(.*?)</tr>', html, re.S)
+        assert row is not None, claim.id
+        assert f'class="verdict verdict-{claim.model.verdict} basis-{claim.model.basis}"' in row[1], claim.id
+        assert f'class="basis basis-{claim.model.basis}"' in row[1], claim.id
+    tiers = _html(site, "tiers/index.html")
+    for table in kb.of_type(TierTable):
+        assert f'href="../claims/#{table.model.claim}"' in tiers, table.id
+    for rec in kb.of_type(Recommendation):
+        for item in rec.model.items:
+            assert f'href="../claims/#{item.claim}"' in tiers, (rec.id, item.claim)

@@ -1,8 +1,9 @@
 """Every knowledge base that passes `check` builds: generated variations of the fixture base (a
 decision tree a thousand questions deep or hundreds of answers wide, texts at their length limit
 full of markup and odd characters, odd variables, a scaling study with zero GPUs or a zero
-single-GPU baseline, copied entities) render without an exception, and a sample of them goes
-through a real `mkdocs build --strict`."""
+single-GPU baseline (which check refuses: arithmetic-zero-divisor), copied entities, new vocabulary
+values: a GPU from a new vendor with a new architecture, form factor, scale-up family and precision)
+render without an exception, and a sample of them goes through a real `mkdocs build --strict`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,18 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
-from kbgen import TOKENS, assemble, base_tree, copy_entity, deepen, knowledge_bases, leaf_anchors, retext, widen
+from kbgen import (
+    TOKENS,
+    assemble,
+    base_tree,
+    copy_entity,
+    deepen,
+    knowledge_bases,
+    leaf_anchors,
+    new_vocabulary,
+    retext,
+    widen,
+)
 from support import fixture_project
 
 from generator.pipeline import validate_and_render
@@ -48,6 +60,7 @@ SAMPLES = {
     "deep": lambda: assemble(deepen(base_tree(), "deep", 0, 1000)),
     "wide": lambda: assemble(widen(base_tree(), "wide", 0, list(range(1, 300)), 1)),
     "long-texts": lambda: assemble(retext(base_tree(), _text), [copy_entity("pitfalls", "long", _text)]),
+    "new-vocabulary": lambda: assemble(base_tree(), [*new_vocabulary("mod", _text), *new_vocabulary("card", _text, mounting="card")]),
 }
 
 

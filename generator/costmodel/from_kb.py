@@ -1,7 +1,7 @@
 """The adapter from the knowledge base to the cost model: the ONLY place that reads entity fields
 for the model (GPU memory and tensor rates, scale-up links, network ports, workloads,
-assumptions). When the GPU schema changes (compute by precision, scale-up link, node entities),
-this is the one file to change.
+assumptions). GPU compute is read by precision (specs/precisions/ ids) and the scale-up link
+whatever its family; when the GPU schema changes, this is the one file to change.
 
 Everything is converted here to the model's SI floats: bytes (a data size is stored in bits by
 `units.to_base`, so ÷ 8), bytes per second per direction, FLOP per second. Pure: it reads a
@@ -43,11 +43,30 @@ def _per_direction_bytes_per_s(q: Quantity) -> float | None:
     return None if value is None else float(value) / BITS_PER_BYTE
 
 
-def gpu(spec: Gpu) -> GpuSpec:
-    """Memory capacity and the dense tensor rates. FP8: the schema has no dense FP8 rate yet,
-    so a GPU offers BF16 only (the layout check reports `--precision fp8` as unavailable)."""
-    return GpuSpec(spec.name, _bytes(spec.memory.capacity), float(to_base(spec.compute.tensor_bf16_dense.value,
-                                                                            spec.compute.tensor_bf16_dense.unit)))
+# The model's training formats and the tensor entries (specs/precisions/ ids) that give their
+# rates: a 16-bit step runs at the BF16 rate, or at the FP16 rate on a GPU without BF16 (mixed
+# precision trains in FP16 there); FP8 at the FP8 rate where the GPU has one.
+SIXTEEN_BIT = ("bf16", "fp16")
+EIGHT_BIT = ("fp8",)
+
+
+def _dense(spec: Gpu, keys: tuple[str, ...]) -> float | None:
+    """The dense tensor rate (FLOP/s) of the first of `keys` the GPU states; None if none."""
+    entries = {e.key: e for e in spec.compute.tensor}
+    for key in keys:
+        entry = entries.get(key)
+        if entry is not None and entry.dense is not None:
+            return float(to_base(entry.dense.value, entry.dense.unit))
+    return None
+
+
+def gpu(spec: Gpu) -> GpuSpec | str:
+    """Memory capacity and the dense tensor rates of the training formats (compute by precision:
+    a 16-bit rate is required, FP8 only where the GPU states one)."""
+    sixteen = _dense(spec, SIXTEEN_BIT)
+    if sixteen is None:
+        return f"{spec.name} states no dense {' or '.join(k.upper() for k in SIXTEEN_BIT)} tensor rate"
+    return GpuSpec(spec.name, _bytes(spec.memory.capacity), sixteen, _dense(spec, EIGHT_BIT))
 
 
 @dataclass(frozen=True)
@@ -59,20 +78,24 @@ class ScaleUp:
 
 
 def scale_up(kb: KnowledgeBase, spec: Gpu, gpus_per_node: int) -> ScaleUp | str:
-    """NVLink (or NVSwitch) when the GPU has it for all `gpus_per_node` GPUs, else its PCIe link:
-    a PCIe card's NVLink bridge joins only `bridge_gpus` cards."""
-    nvlink = spec.nvlink
-    if nvlink is not None and (not nvlink.bridge or gpus_per_node <= (nvlink.bridge_gpus or 2)):
-        rate = _per_direction_bytes_per_s(nvlink.bandwidth)
+    """The GPU's scale-up link (any family) when it joins all `gpus_per_node` GPUs, else its PCIe
+    link: a card's bridge joins only `bridge_gpus` cards, and a stated domain caps the rest."""
+    link = spec.scale_up
+    domain = link.domain.value if link is not None and link.domain is not None else None
+    if link is not None and (not link.bridge or gpus_per_node <= (link.bridge_gpus or 2)) \
+            and (domain is None or gpus_per_node <= domain):
+        rate = None if link.bandwidth is None else _per_direction_bytes_per_s(link.bandwidth)
         if rate is not None:
-            return ScaleUp(nvlink.interconnect, rate)
-    entity = kb.get(spec.pcie)
+            return ScaleUp(link.interconnect or link.family, rate)
+    # A GPU without a PCIe host link (a superchip board's GPU reaches its CPU over NVLink-C2C) has
+    # no fallback link: the model then reports that it has no rate.
+    entity = kb.get(spec.pcie) if spec.pcie is not None else None
     model = entity.model if entity is not None else None
-    if isinstance(model, Pcie):
+    if entity is not None and isinstance(model, Pcie):
         for q in (model.per_direction, model.bidirectional):
             rate = None if q is None else _per_direction_bytes_per_s(q)
             if rate is not None:
-                return ScaleUp(spec.pcie, rate)
+                return ScaleUp(entity.id, rate)
     return f"no per-direction scale-up rate for {spec.name}"
 
 
@@ -194,7 +217,10 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
         if isinstance(problem, str):
             return problem
     assert isinstance(link, ScaleUp) and isinstance(port, float) and isinstance(wanted, Assumptions)
-    node = Node(f"{per_node} × {gpu_entity.model.name}", gpu(gpu_entity.model), per_node, link.bytes_per_s,
+    chip = gpu(gpu_entity.model)
+    if isinstance(chip, str):
+        return chip
+    node = Node(f"{per_node} × {gpu_entity.model.name}", chip, per_node, link.bytes_per_s,
                 choice.nics_per_node or per_node, port)
     layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
                     choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel)

@@ -8,26 +8,42 @@ from pydantic import TypeAdapter
 
 from .costs import Assumption, Workload
 from .entities import (
+    Architecture,
     Case,
     Claim,
+    ComputeNode,
+    FormFactor,
     Gpu,
     Interconnect,
     Layer,
     Network,
+    NetworkFamily,
+    Nic,
     Pitfall,
+    Precision,
     Recommendation,
+    ScaleUpFamily,
     Source,
     TierTable,
     Topology,
+    Vendor,
 )
 from .selection import Selection
 
 # Folder name under specs/ -> the type its files hold. The order is the order pages list them.
 KINDS: dict[str, Any] = {
     "sources": Source,
+    "vendors": Vendor,
+    "architectures": Architecture,
+    "form-factors": FormFactor,
+    "scale-up-families": ScaleUpFamily,
+    "network-families": NetworkFamily,
+    "precisions": Precision,
     "gpus": Gpu,
     "interconnects": Interconnect,
     "networks": Network,
+    "nics": Nic,
+    "nodes": ComputeNode,
     "layers": Layer,
     "topologies": Topology,
     "tiers": TierTable,

@@ -42,24 +42,96 @@ from .common import (
 )
 
 GpuRef = Annotated[Slug, Ref("gpus")]
+VendorRef = Annotated[Slug, Ref("vendors")]
+ArchitectureRef = Annotated[Slug, Ref("architectures")]
+FormFactorRef = Annotated[Slug, Ref("form-factors")]
+ScaleUpFamilyRef = Annotated[Slug, Ref("scale-up-families")]
+NetworkFamilyRef = Annotated[Slug, Ref("network-families")]
+PrecisionRef = Annotated[Slug, Ref("precisions")]
+NicRef = Annotated[Slug, Ref("nics")]
 InterconnectRef = Annotated[Slug, Ref("interconnects")]
 NetworkRef = Annotated[Slug, Ref("networks")]
 ClaimRef = Annotated[Slug, Ref("claims")]
-AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "layers")]
-PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies")]
+AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "layers", "nodes", "nics")]
+PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "nodes")]
 TableRef = Annotated[Slug, Ref("tiers")]
+
+
+SourceKind = Literal["datasheet", "standard", "documentation", "paper", "press", "patch", "measurement", "article",
+                     "estimate"]
+# Who published the document: the kind must fit it (rule sources-kind-publisher). A kernel patch
+# is the project's word, not the vendor's datasheet; a roadmap post is the body's press text.
+PublisherRole = Literal["vendor", "standards_body", "project", "academic", "press", "third_party", "author"]
+
+
+class SourceCopy(Strict):
+    """A secondary copy through which a document was read when its publisher's page could not
+    be: a mirror, a reprint, a forum quote. Its figures rest on the copy, and the site says so."""
+
+    url: Annotated[str, Field(min_length=1, max_length=500)]
+    publisher: Annotated[str, Field(min_length=1, max_length=120)]
+    retrieved: dt.date  # when this project read the copy
 
 
 class Source(Identified):
     title: Annotated[str, Field(min_length=1, max_length=300)]
     publisher: Annotated[str, Field(min_length=1, max_length=120)]
-    kind: Literal["datasheet", "standard", "documentation", "paper", "measurement", "article", "estimate"]
+    publisher_role: PublisherRole
+    kind: SourceKind
     url: Annotated[str, Field(min_length=1, max_length=500)] | None = None  # only articles may lack one
-    # When this project last opened the document; absent when it is cited from the publisher's
-    # catalogue but could not be opened from the build environment (the sources page says so).
+    # When this project read the document at `url` itself (in this project's build environment:
+    # the stored copy of that address in the project's document archive, opened through its search
+    # tools). Absent when it was only read through `via`, or not read at all (cited from the
+    # publisher's catalogue): a figure resting on it then shows that instead of a date.
     retrieved: dt.date | None = None
+    via: SourceCopy | None = None
     published: dt.date | None = None
+    # One document published in several revisions (a datasheet re-issued with new figures): the
+    # sources citing its revisions share `document` and differ in `revision`; a GPU row never
+    # mixes two revisions of one document (rule sources-one-revision).
+    document: Slug | None = None
+    revision: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     note: QuotedText | None = None  # what the document says, as evidence
+
+
+# --- Vocabularies ----------------------------------------------------------------------------
+# The closed lists of the knowledge base (vendors, architectures, ...) are data: one file per
+# value, so that a GPU from a new vendor needs YAML only. The generator names none of the values;
+# what a page or rule needs to know about a value is a field here (e.g. a form factor's mounting).
+
+class VocabularyValue(Entity):
+    label: Text  # how pages name the value (Chinese; `en` optional)
+    source: SourceRef  # where the value (the name, the property below) is documented
+    note: Text | None = None
+
+
+class Vendor(VocabularyValue):
+    pass
+
+
+class Architecture(VocabularyValue):
+    vendor: VendorRef
+    released: Annotated[int, Field(ge=1990, le=2100)]  # year announced: pages list older first
+
+
+class FormFactor(VocabularyValue):
+    # module: mounted on a baseboard (SXM, OAM), the scale-up link runs through the board;
+    # card: a PCIe slot card, which reaches a scale-up link only through a bridge, if at all.
+    mounting: Literal["module", "card"]
+
+
+class ScaleUpFamily(VocabularyValue):
+    vendor: VendorRef | None = None  # none for an open standard
+
+
+class NetworkFamily(VocabularyValue):
+    pass
+
+
+class Precision(VocabularyValue):
+    bits: Annotated[int, Field(ge=1, le=64)]  # columns go widest first
+    # The precision the per-watt, per-byte and per-dollar ratios compare GPUs at (one value).
+    reference: bool = False
 
 
 # --- GPUs -----------------------------------------------------------------------------------
@@ -69,13 +141,14 @@ class Source(Identified):
 # lands above them: the slip they are there to catch, with a unit off by 1000 or 8.
 
 class Memory(Strict):
-    type: Literal["HBM2", "HBM2e", "HBM3", "HBM3e", "GDDR6X"]
+    type: Annotated[str, Field(min_length=1, max_length=40)]  # as the datasheet writes it
     # 1 GB: small cards; the largest announced package (Rubin Ultra) is to carry 1 TB of HBM4e,
     # so 4 TB leaves four times that; a GB300 NVL72 rack's 20 TB lands above.
     capacity: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(1, 4096, "GB")]
     # A shared bus, not a duplex link: aggregate only. 50 GB/s: below any discrete GPU; Rubin's
     # HBM4 is announced near 22 TB/s, so 100 TB/s leaves 4x; a rack's 576 TB/s lands above.
-    bandwidth: Annotated[DataRate, Allows(("aggregate",), ("per_gpu",)), Plausible(50, 100_000, "GB/s")]
+    # None: not published, or the sources disagree (the page shows it as not entered).
+    bandwidth: Annotated[DataRate, Allows(("aggregate",), ("per_gpu",)), Plausible(50, 100_000, "GB/s")] | None = None
     # bits; with pin_rate it derives bandwidth. 32 bits: one narrow GDDR channel; HBM4 stacks are
     # 2048 bits wide, so 32768 bits is sixteen of them.
     bus_width: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(32, 32768, "bit")] | None = None
@@ -86,54 +159,84 @@ class Memory(Strict):
 
 # Tensor rates, any precision, per GPU: 1 TFLOPS is below any tensor unit in this scope; the
 # highest announced per-GPU rate of any precision is Rubin Ultra's 100 PFLOPS of FP4 per package
-# (GB300: 1,440 PFLOPS of sparse FP4 per 72-GPU rack, 20 per GPU), so BF16, dense or sparse, sits
-# far below the bound; a rack's figure (GB200 NVL72: 180 PFLOPS dense BF16) lands above it.
+# (GB300: 1,440 PFLOPS of sparse FP4 per 72-GPU rack, 20 per GPU), so a per-GPU rate of any
+# precision, dense or sparse, sits below the bound; a rack's figure lands above it.
 TensorRate = Annotated[Compute, Allows((), ("per_gpu",)), Plausible(1, 100_000, "TFLOPS")]
+
+
+class Unsupported(Strict):
+    """The GPU has no tensor path for this precision (pages show "—"), and where that is said."""
+
+    source: SourceRef
+    note: Text | None = None
+
+
+class TensorPrecision(Keyed):
+    """Tensor-core throughput at one precision (`key` names a value of specs/precisions/).
+    Exactly one of `dense` and `unsupported`; a precision not listed is not known, not absent."""
+
+    key: PrecisionRef
+    dense: TensorRate | None = None
+    sparse: TensorRate | None = None  # 2:4 structured sparsity, only where the vendor prints it
+    dense_half_accumulate: TensorRate | None = None  # GeForce prints a faster rate with 16-bit accumulate
+    unsupported: Unsupported | None = None
 
 
 class GpuCompute(Strict):
     # Non-tensor FP32: B300 is at 75 TFLOPS, AMD's MI355X about twice that; 2 PFLOPS leaves
     # 10x; a GB300 NVL72 rack's FP32 (3 PFLOPS) lands above.
-    fp32: Annotated[Compute, Allows((), ("per_gpu",)), Plausible(0.1, 2000, "TFLOPS")]
-    tensor_bf16_dense: TensorRate
-    tensor_fp16_dense: TensorRate  # FP16 inputs, FP32 accumulate
-    tensor_fp16_fp16acc_dense: TensorRate | None = None  # GeForce: FP16 accumulate runs faster
-    tensor_bf16_sparse: TensorRate | None = None  # 2:4 structured sparsity, as datasheets print
+    # None: not published (the page says "未录入").
+    fp32: Annotated[Compute, Allows((), ("per_gpu",)), Plausible(0.1, 2000, "TFLOPS")] | None = None
+    tensor: list[TensorPrecision]
     sm_count: Count | None = None
     fp32_cores_per_sm: Count | None = None
     # GPUs boost between 1 and 3 GHz; the bounds catch a clock written in kHz or GHz as MHz.
     boost_clock: Annotated[Frequency, Allows((), ("per_gpu",)), Plausible(100, 10_000, "MHz")] | None = None
 
 
-class GpuNvlink(Strict):
-    interconnect: Annotated[Slug, Ref("interconnects")]
-    links: Count
-    # Per GPU, all links, in either direction convention. 10 GB/s: below a two-card bridge;
-    # NVLink 6 is announced at 3.6 TB/s per GPU, so 20 TB/s leaves 5x; a rack's 130 TB/s lands above.
+class ScaleUp(Strict):
+    """The GPU's scale-up link (NVLink, Infinity Fabric, HCCS, ...): links × per-link rate."""
+
+    family: ScaleUpFamilyRef
+    interconnect: Annotated[Slug, Ref("interconnects")] | None = None  # the generation, if one is in specs
+    links: Count | None = None  # None: the vendor states only the total
+    # One link, either direction convention (as for an NVLink generation's per-link rate): 1 GB/s
+    # to 1 TB/s; a GPU's total over all its links lands above. Only when no interconnect gives it.
+    per_link: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_link",)),
+                        Plausible(1, 1000, "GB/s")] | None = None
+    # Per GPU, all links, in either direction convention (its `direction` says which). 10 GB/s:
+    # below a two-card bridge; NVLink 6 is announced at 3.6 TB/s per GPU, so 20 TB/s leaves 5x;
+    # a rack's 130 TB/s lands above.
+    # None: not published.
     bandwidth: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_gpu",)),
-                         Plausible(10, 20_000, "GB/s")]
-    bridge: bool = False  # PCIe cards reach NVLink only through a bridge
+                         Plausible(10, 20_000, "GB/s")] | None = None
+    domain: Count | None = None  # GPUs one scale-up domain joins (8 in HGX, 72 in NVL72)
+    bridge: bool = False  # a card reaches its scale-up link only through a bridge
     bridge_gpus: Annotated[int, Field(ge=2, le=8)] | None = None
 
 
 class Gpu(Entity):
     name: Annotated[str, Field(min_length=1, max_length=120)]
     family: Slug  # variants of one chip (e.g. v100) share a family
-    vendor: Literal["nvidia", "amd"]
-    architecture: Literal["volta", "ampere", "hopper", "blackwell", "ada-lovelace"]
-    form_factor: Literal["sxm", "pcie"]
+    vendor: VendorRef
+    architecture: ArchitectureRef
+    form_factor: FormFactorRef
     memory: Memory
     compute: GpuCompute
     # Board or module power of one GPU. 10 W: below any accelerator card; B300 is rated 1.4 kW and
     # Rubin is estimated near 2 kW, so 5 kW leaves room for a four-die package; a node's power
     # (DGX: over 10 kW) or a rack's (GB300 NVL72: about 120 kW) lands above.
-    power: Annotated[Power, Allows((), ("per_gpu",)), Plausible(10, 5000, "W")]
-    nvlink: GpuNvlink | None  # required key: write `nvlink: null` for none
-    pcie: Annotated[Slug, Ref("interconnects")]
+    power: Annotated[Power, Allows((), ("per_gpu",)), Plausible(10, 5000, "W")] | None = None  # None: not published
+    scale_up: ScaleUp | None  # required key: write `scale_up: null` for none
+    # None: no PCIe host link (a superchip GPU reaches its CPU over NVLink-C2C) or not published.
+    pcie: Annotated[Slug, Ref("interconnects")] | None = None
     # One card: from a $50 board to 200,000 USD, over four times a data-centre GPU's list price;
     # a server's or a rack's price (millions) lands above.
     price: Annotated[PriceFigure, Allows((), ("per_gpu",)), Plausible(50, 200_000, "USD")] | None = None
     summary: Text
+    # The GPU this one is a restricted version of: same chip, sold (e.g. under export rules) with a
+    # lower scale-up link or compute rate. The GPU page sets the two side by side.
+    variant_of: GpuRef | None = None
 
 
 # --- Intra-node links -------------------------------------------------------------------------
@@ -199,7 +302,7 @@ Interconnect = Annotated[Pcie | Nvlink | Nvswitch, Field(discriminator="type")]
 
 class Network(Entity):
     name: Annotated[str, Field(min_length=1, max_length=120)]
-    fabric: Literal["infiniband", "ethernet"]
+    fabric: NetworkFamilyRef
     rdma: Literal["native", "rocev2", "none"]
     lanes: Count
     # Serial lanes are quoted per direction: 10 to 200 Gb/s today (IEEE 802.3dj), 400 in
@@ -213,6 +316,66 @@ class Network(Entity):
     # an RDMA round trip and catches a figure in ms or s typed as us.
     latency: Annotated[LatencyFigure, Allows((), ("per_port", "per_switch", "per_link")),
                        Plausible(10, 1_000_000, "ns")] | None = None
+    summary: Text
+
+
+class NicMode(Keyed):
+    """One way the NIC can be run (key e.g. `ib`, `eth`): an Ethernet mode may split the ports."""
+
+    family: NetworkFamilyRef
+    ports: Count
+    # Per port; bounds as a network's port rate (1 Gb/s Ethernet to 6.4 Tb/s quoted both ways).
+    port_rate: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_port",)),
+                         Plausible(1, 6400, "Gb/s")]
+    network: NetworkRef | None = None  # the network entity this mode speaks, if in specs
+
+
+class Nic(Entity):
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    vendor: VendorRef
+    host: Annotated[Slug, Ref("interconnects")] | None = None  # host interface, e.g. pcie-5-x16
+    modes: Annotated[list[NicMode], Field(min_length=1)]
+    summary: Text
+
+
+# --- Nodes: reference servers and racks ----------------------------------------------------------
+
+class NodeScaleUp(Strict):
+    family: ScaleUpFamilyRef
+    fabric: Annotated[Slug, Ref("interconnects")] | None = None  # e.g. the NVSwitch generation
+    domain: Count  # GPUs in one scale-up domain
+
+
+class NodeNic(Keyed):
+    """A group of identical NICs (key e.g. `compute`, `storage`)."""
+
+    role: Literal["scale_out", "storage", "management"]  # scale_out: the GPU-to-GPU fabric between nodes
+    nic: NicRef | None = None
+    count: Count  # NICs in the node
+    ports: Count | None = None  # ports used per NIC; absent: one
+    # Per port; bounds as a network's port rate. Rule node-port-direction wants per_direction.
+    port_rate: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_port",)),
+                         Plausible(1, 6400, "Gb/s")]
+    network: NetworkRef | None = None
+
+
+class ComputeNode(Entity):
+    """A reference server or rack: GPUs per node, scale-up fabric, NICs × port rate. Scale-out
+    bandwidth per node and per GPU is derived (`scale_out`, `scale_out_per_gpu`); a stated
+    `scale_out` is checked against it."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    kind: Literal["server", "rack"]
+    vendor: VendorRef
+    gpu: GpuRef
+    gpus: Count  # per node
+    scale_up: NodeScaleUp | None
+    nics: list[NodeNic]
+    # Per node, as the source states it: from one 1 Gb/s port to a 72-GPU rack with 800 Gb/s per
+    # GPU (57.6 Tb/s) and room above; a whole cluster's bisection lands above.
+    scale_out: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_node",)),
+                         Plausible(1, 200_000, "Gb/s")] | None = None
+    sources: list[SourceRef] = []
     summary: Text
 
 
@@ -245,6 +408,7 @@ class TierTable(Entity):
     title: Text
     subject: Literal["network", "topology", "intra_node"]
     source: SourceRef
+    claim: ClaimRef  # the article's bands are a claim with a verdict
     rows: list[TierRow]
     note: Text | None = None
 
@@ -262,6 +426,7 @@ class Advice(Strict):
     gpus: Range | None = None
     picks: list[PickRef]
     said: QuotedText
+    claim: ClaimRef  # the article's recommendation is a claim with a verdict
     conflict: Conflict | None = None
 
 
@@ -323,6 +488,15 @@ class Command(Strict):
     purpose: Text
 
 
+class Restatement(Strict):
+    """A pitfall that restates an article's claim says so, and how: `asserts` states it as fact
+    (allowed only while the claim's verdict is confirmed or approximate); `qualifies` reports it
+    as the article's word and gives the verdict in its text (rule pitfalls-assert-rejected)."""
+
+    claim: ClaimRef
+    stance: Literal["asserts", "qualifies"]
+
+
 class Pitfall(Entity):
     title: Text
     severity: Literal["danger", "warning", "tip", "info"]
@@ -330,6 +504,7 @@ class Pitfall(Entity):
     source: SourceRef
     body: Text
     concerns: list[AnyRef]
+    restates: list[Restatement] = []  # an article's pitfall restates at least one claim
     commands: list[Command] = []
 
 
@@ -382,8 +557,21 @@ class UnverifiableCheck(Strict):
     kind: Literal["unverifiable"]
 
 
-Check = Annotated[ValueCheck | RangeCheck | BoundCheck | UnverifiableCheck, Field(discriminator="kind")]
+class AssessedCheck(Strict):
+    """A statement no figure can decide (advice, a rule of thumb, a qualitative comparison),
+    judged against the documents in `evidence`: the verdict is the editor's, but what it rests
+    on (independent documents or only the article) is worked out from their kinds."""
+
+    kind: Literal["assessed"]
+    evidence: Annotated[list[SourceRef], Field(min_length=1, max_length=12)]
+
+
+Check = Annotated[ValueCheck | RangeCheck | BoundCheck | UnverifiableCheck | AssessedCheck,
+                  Field(discriminator="kind")]
 Verdict = Literal["confirmed", "approximate", "corrected", "unsupported"]
+# What a verdict was checked against: data independent of the article, only the article's own
+# numbers (self-consistency), or nothing (rule claims-basis recomputes it).
+Basis = Literal["independent", "self_consistent", "unverifiable"]
 
 
 class Claim(Entity):
@@ -393,4 +581,5 @@ class Claim(Entity):
     tolerance_pct: Annotated[float, Field(gt=0, le=50), NUMBER_OUT] = 2.0  # within: confirmed
     approximate_pct: Annotated[float, Field(gt=0, le=100), NUMBER_OUT] = 10.0  # within: approximate
     verdict: Verdict
+    basis: Basis
     why: Text

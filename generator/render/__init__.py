@@ -28,6 +28,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "gpus.md": hardware.gpus,
     "interconnects.md": hardware.interconnects,
     "networks.md": hardware.networks,
+    "nodes.md": hardware.nodes,
     "layers.md": hardware.layers,
     "topologies.md": advice.topologies,
     "tiers.md": advice.tiers,
@@ -39,6 +40,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "claims.md": reference.claims,
     "sources.md": reference.sources,
     "rules.md": reference.rules,
+    "vocabularies.md": reference.vocabularies,
     "downloads.md": reference.downloads,
 }
 
@@ -47,6 +49,7 @@ PAGE_SOURCES: dict[str, str] = {
     "gpus.md": "specs/gpus",
     "interconnects.md": "specs/interconnects",
     "networks.md": "specs/networks",
+    "nodes.md": "specs/nodes",
     "layers.md": "specs/layers",
     "topologies.md": "specs/topologies",
     "tiers.md": "specs/tiers",
@@ -58,6 +61,7 @@ PAGE_SOURCES: dict[str, str] = {
     "claims.md": "specs/claims",
     "sources.md": "specs/sources",
     "rules.md": "generator/rules",
+    "vocabularies.md": "specs",
     "downloads.md": "specs",
 }
 

@@ -12,8 +12,7 @@ from .context import Site
 from .escape import inert
 from .table import Cell, Row, Table
 from .text import zh
-
-VERDICT_ZH = {"confirmed": "属实", "approximate": "近似", "corrected": "已更正", "unsupported": "无法核实"}
+from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
 
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
 SEVERITY_ZH = {"danger": "严重", "warning": "警告", "tip": "提示", "info": "说明"}
@@ -28,7 +27,9 @@ def topologies(site: Site) -> dict[str, object]:
         m = e.model
         items.append({"id": e.id, "name": zh(m.name), "en": m.name.en or "", "summary": zh(m.summary),
                       "strengths": [zh(t) for t in m.strengths], "weaknesses": [zh(t) for t in m.weaknesses],
-                      "sources": [site.link(s) for s in m.sources], "verified": m.last_verified.isoformat()})
+                      "sources": [site.link(s) for s in m.sources],
+                      "verified": checked_on([site.sources[s] for s in m.sources if s in site.sources],
+                                             m.last_verified.isoformat())})
     tables = [_tier_table(site, t) for t in site.kb.of_type(TierTable) if t.model.subject == "topology"]
     return {"items": items, "tiers": tables}
 
@@ -41,6 +42,7 @@ def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
                                Cell.text(row.said or "—"), Cell(site.html(zh(row.note) or "—"))]))
     return {"id": entity.id, "title": zh(entity.model.title), "subject": SUBJECT_ZH[entity.model.subject],
             "source": site.link(entity.model.source), "note": zh(entity.model.note), "table": table,
+            "verdict": verdict_badge(site.kb, entity.model.claim),
             "verified": entity.model.last_verified.isoformat()}
 
 
@@ -58,7 +60,7 @@ def tiers(site: Site) -> dict[str, object]:
             conflict = None
             if item.conflict is not None:
                 conflict = {"table": site.link(item.conflict.table), "note": zh(item.conflict.note)}
-            items.append({"scope": " · ".join(scope), "said": zh(item.said),
+            items.append({"scope": " · ".join(scope), "said": zh(item.said), "verdict": verdict_badge(site.kb, item.claim),
                           "picks": Markup("、").join(site.link(p) for p in item.picks), "conflict": conflict})
         recommendations.append({"id": e.id, "title": zh(e.model.title), "source": site.link(e.model.source),
                                 "advice": items, "verified": e.model.last_verified.isoformat()})
@@ -84,7 +86,8 @@ def scaling(site: Site) -> dict[str, object]:
                         "source": site.link(m.source), "table": table, "caveats": [zh(c) for c in m.caveats],
                         "chart": scaling_chart(e.id, zh(m.title), bars, m.gpus.value),
                         "verified": m.last_verified.isoformat()})
-    return {"studies": studies}
+    return {"studies": studies,
+            "provenance": summary_html(site.kb, kinds=("cases",), title="本页数字的来源")}
 
 
 def field_reports(site: Site) -> dict[str, object]:
@@ -102,11 +105,20 @@ def field_reports(site: Site) -> dict[str, object]:
             claim = site.kb.get(claim_id, Claim)
             verdict = claim.model.verdict if claim is not None else "unsupported"
             claims.append({"link": site.link(claim_id, zh(claim.model.said) if claim is not None else claim_id),
-                           "verdict": verdict, "verdict_zh": VERDICT_ZH[verdict]})
+                           "verdict": verdict, "verdict_zh": VERDICT_ZH[verdict],
+                           "badge": verdict_badge(site.kb, claim_id)})
         reports.append({"id": e.id, "title": zh(m.title), "setup": Markup(" · ").join(setup), "observation": zh(m.observation),
                         "lesson": zh(m.lesson), "claims": claims, "source": site.link(m.source),
                         "verified": m.last_verified.isoformat()})
     return {"reports": reports}
+
+
+def _restated(site: Site, claim_id: str, stance: str) -> dict[str, object]:
+    """A claim a pitfall restates, shown beside it with its verdict."""
+    claim = site.kb.get(claim_id, Claim)
+    said = zh(claim.model.said) if claim is not None else claim_id
+    return {"said": said, "verdict": verdict_badge(site.kb, claim_id),
+            "stance": "文中按事实陈述" if stance == "asserts" else "文中注明是文章的说法"}
 
 
 def pitfalls(site: Site) -> dict[str, object]:
@@ -120,5 +132,6 @@ def pitfalls(site: Site) -> dict[str, object]:
              "origin": "来源文章" if e.model.origin == "article" else "编者补充",
              "source": site.link(e.model.source), "concerns": Markup("、").join(site.link(c) for c in e.model.concerns),
              "commands": [(c.command, zh(c.purpose)) for c in e.model.commands],
+             "restates": [_restated(site, r.claim, r.stance) for r in e.model.restates],
              "verified": e.model.last_verified.isoformat()} for e in items]})
     return {"groups": groups}

@@ -2,54 +2,133 @@
 
 from __future__ import annotations
 
-from markupsafe import escape
+from markupsafe import Markup, escape
 
+from ..derive import reference_precision
 from ..figures import Figure
 from ..knowledge import Loaded
 from ..model.common import Entity
-from ..model.entities import Gpu, Layer, Network, Nvlink, Nvswitch, Pcie
+from ..model.entities import (
+    Architecture,
+    ComputeNode,
+    FormFactor,
+    Gpu,
+    Layer,
+    Network,
+    Nic,
+    Nvlink,
+    Nvswitch,
+    Pcie,
+    Pitfall,
+    Precision,
+)
+from ..provenance import entity_sources
 from .context import Site
 from .table import Cell, Row, Table
-from .text import DIRECTION_ZH, figure_html, sort_key, zh
-
-FORM_ZH = {"sxm": "SXM 模块", "pcie": "PCIe 卡"}
-ARCH_ZH = {"volta": "Volta", "ampere": "Ampere", "ada-lovelace": "Ada Lovelace", "hopper": "Hopper",
-           "blackwell": "Blackwell"}
+from .text import DIRECTION_ZH, figure_html, inert, sort_key, zh
+from .trust import checked_on, source_link, summary_html
 
 
-def _verified(model: Entity) -> Cell:
-    return Cell.text(model.last_verified.isoformat())
+def _verified(site: Site, entity: Loaded[Entity]) -> Cell:
+    """The row's verification date, unless a source behind its figures was not read."""
+    return Cell.text(checked_on(entity_sources(site.kb, entity.id), entity.model.last_verified.isoformat()))
 
 
 def gpus(site: Site) -> dict[str, object]:
-    specs = Table([("型号", False), ("形态", False), ("架构", False), ("显存", True), ("显存类型", False), ("显存带宽", True),
-                   ("FP32（非张量）", True), ("BF16 张量（稠密）", True), ("BF16 张量（稀疏）", True),
-                   ("NVLink（每 GPU）", True), ("主机接口", False), ("功耗", True), ("核对日期", False)])
-    derived = Table([("型号", False), ("NVLink ÷ PCIe", True), ("每瓦 BF16 算力", True),
-                     ("显存带宽 ÷ BF16 算力", True), ("参考价（带日期）", True), ("每 TFLOPS 价格", True)])
-    for gpu in _by_generation(site):
+    specs = Table([("型号", False), ("厂商", False), ("形态", False), ("架构", False), ("显存", True), ("显存类型", False),
+                   ("显存带宽", True), ("FP32（非张量）", True), ("Scale-up 链路", False), ("Scale-up 带宽（每 GPU）", True),
+                   ("主机接口", False), ("功耗", True), ("核对日期", False)])
+    reference = reference_precision(site.kb)
+    ref_label = site.kb.label_of(reference) if reference else ""
+    # Labels come from spec files: inert, like every spec text (a header is not escaped for Markdown).
+    derived = Table([("型号", False), ("Scale-up ÷ PCIe（单向）", True), (inert(f"每瓦 {ref_label} 稠密算力"), True),
+                     (inert(f"显存带宽 ÷ {ref_label} 稠密算力"), True), ("参考价（带日期）", True), ("每 TFLOPS 价格", True)])
+    ordered = _by_generation(site)
+    for gpu in ordered:
         m, r = gpu.model, gpu.id + "#"
-        nvlink = site.cell(r + "nvlink.bandwidth", show_direction=True) if m.nvlink else Cell.text("无")
-        specs.rows.append(Row([Cell.text(m.name), Cell.text(FORM_ZH[m.form_factor]), Cell.text(ARCH_ZH[m.architecture]),
-                               site.cell(r + "memory.capacity"), Cell.text(m.memory.type), site.cell(r + "memory.bandwidth"), site.cell(r + "compute.fp32"),
-                               site.cell(r + "compute.tensor_bf16_dense"), site.cell(r + "compute.tensor_bf16_sparse"),
-                               nvlink, Cell(site.link(m.pcie)), site.cell(r + "power"), _verified(m)], anchor=gpu.id, spec=site.spec(gpu.id)))
+        link = m.scale_up
+        family = Cell.text(site.kb.label_of(link.family)) if link else Cell.text("无")
+        bandwidth = site.cell(r + "scale_up.bandwidth", show_direction=True) if link else Cell.text("无")
+        specs.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.vendor)),
+                               Cell.text(site.kb.label_of(m.form_factor)), Cell.text(site.kb.label_of(m.architecture)),
+                               site.cell(r + "memory.capacity"), Cell.text(m.memory.type), site.cell(r + "memory.bandwidth"),
+                               site.cell(r + "compute.fp32"), family, bandwidth, Cell(site.link(m.pcie)),
+                               site.cell(r + "power"), _verified(site, gpu)], anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
         price_cell = site.cell(r + "price")
         if price is not None and m.price is not None:
             price_cell = Cell(price_cell.html + escape(f"（{m.price.as_of.isoformat()}）"), price_cell.sort, True)
-        derived.rows.append(Row([Cell(site.link(gpu.id, m.name)), site.cell(r + "nvlink_to_pcie"),
+        derived.rows.append(Row([Cell(site.link(gpu.id, m.name)), site.cell(r + "scale_up_to_pcie", show_direction=False),
                                  site.cell(r + "tflops_per_watt"), site.cell(r + "bytes_per_flop"), price_cell,
                                  site.cell(r + "usd_per_tflops")]))
-    notes = [(gpu.model.name, zh(gpu.model.summary)) for gpu in _by_generation(site)]
-    return {"specs": specs, "derived": derived, "notes": notes}
+    notes = [(gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
+    return {"specs": specs, "compute": _compute(site, ordered), "derived": derived, "notes": notes,
+            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label),
+            "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
+
+
+def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str) -> Table:
+    """Restricted versions (`variant_of`) beside the GPU they are cut from: the scale-up link and
+    the reference-precision dense rate of both, and the pitfalls that concern the variant. Which
+    of the two figures was cut is read off the data, never named here."""
+    table = Table([("受限版本", False), ("同芯片的原型号", False), ("Scale-up 带宽", True), ("原型号 Scale-up 带宽", True),
+                   (f"{ref_label} 稠密", True), (f"原型号 {ref_label} 稠密", True), ("相关避坑", False)])
+    pitfalls = site.kb.of_type(Pitfall)
+    for gpu in ordered:
+        base = gpu.model.variant_of
+        if base is None:
+            continue
+        related = [p.id for p in pitfalls if gpu.id in p.model.concerns]
+        table.rows.append(Row([Cell(site.link(gpu.id, gpu.model.name)), Cell(site.link(base)),
+                               site.cell(f"{gpu.id}#scale_up.bandwidth", show_direction=True),
+                               site.cell(f"{base}#scale_up.bandwidth", show_direction=True),
+                               site.cell(f"{gpu.id}#compute.tensor.{reference}.dense"),
+                               site.cell(f"{base}#compute.tensor.{reference}.dense"),
+                               Cell(Markup("、").join(site.link(p) for p in related) if related else Markup("—"))]))
+    return table
+
+
+# Columns of the per-precision table: dense always, the others where some GPU states them.
+_SLOTS = {"dense": "稠密", "dense_half_accumulate": "稠密（16 位累加）", "sparse": "稀疏"}
+
+
+def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
+    """Tensor throughput, one column per precision of the vocabulary (widest first), dense, and
+    sparse where some GPU's vendor prints it. "—" is a precision the GPU lacks (with the source
+    that says so); "未录入" one the knowledge base has no figure for."""
+    precisions = sorted(site.kb.of_type(Precision), key=lambda p: (-p.model.bits, p.id))
+    columns: list[tuple[str, str]] = []
+    for p in precisions:
+        entries = [e for g in ordered for e in g.model.compute.tensor if e.key == p.id]
+        columns += [(p.id, slot) for slot in _SLOTS if slot == "dense" or any(getattr(e, slot) for e in entries)]
+    headers = [("型号", False)] + [(inert(f"{site.kb.label_of(pid)} {_SLOTS[slot]}"), True) for pid, slot in columns]
+    table = Table(headers)
+    for gpu in ordered:
+        by_key = {e.key: e for e in gpu.model.compute.tensor}
+        cells = [Cell(site.link(gpu.id, gpu.model.name))]
+        for pid, slot in columns:
+            entry = by_key.get(pid)
+            if entry is not None and entry.unsupported is not None:
+                source = site.sources.get(entry.unsupported.source)
+                link = Markup(" ") + source_link(source) if source is not None else Markup("")
+                cells.append(Cell(Markup('<span class="fig-unsupported" title="不支持该精度">—</span>') + link, "", True))
+            elif entry is None or getattr(entry, slot) is None:
+                cells.append(Cell(Markup('<span class="fig-none">未录入</span>'), "", True))
+            else:
+                cells.append(site.cell(f"{gpu.id}#compute.tensor.{pid}.{slot}"))
+        table.rows.append(Row(cells))
+    return table
 
 
 def _by_generation(site: Site) -> list[Loaded[Gpu]]:
-    """GPUs oldest architecture first, SXM before PCIe within one chip."""
-    order = list(ARCH_ZH)
-    return sorted(site.kb.of_type(Gpu), key=lambda g: (order.index(g.model.architecture),
-                                                          g.model.family, g.model.form_factor != "sxm", g.id))
+    """GPUs oldest architecture first (by the year the vocabulary gives), modules before cards
+    within one chip."""
+    def key(g: Loaded[Gpu]) -> tuple[int, str, bool, str]:
+        arch = site.kb.get(g.model.architecture, Architecture)
+        form = site.kb.get(g.model.form_factor, FormFactor)
+        return (arch.model.released if arch else 0, g.model.family,
+                form is None or form.model.mounting != "module", g.id)
+    return sorted(site.kb.of_type(Gpu), key=key)
 
 
 def interconnects(site: Site) -> dict[str, object]:
@@ -68,17 +147,18 @@ def interconnects(site: Site) -> dict[str, object]:
             pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
                                   Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),
                                   _derived_cell(site, derived.get("bidirectional")), site.cell(r + "per_direction"),
-                                  site.cell(r + "bidirectional"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                  site.cell(r + "bidirectional"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         elif isinstance(m, Nvlink):
             nvlink.rows.append(Row([Cell.text(m.name), site.cell(r + "links_per_gpu"), site.cell(r + "per_link"),
                                     site.cell(r + "total", direction="per_direction"), site.cell(r + "total"),
-                                    _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                    _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         else:
             nvswitch.rows.append(Row([Cell.text(m.name), Cell(site.link(m.nvlink)), site.cell(r + "gpus"),
                                       site.cell(r + "switches"), site.cell(r + "per_gpu", show_direction=True),
-                                      _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                                      _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
     notes = [(e.model.name, zh(e.model.summary)) for e in links]
-    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes}
+    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes,
+            "provenance": summary_html(site.kb, kinds=("interconnects",), title="本页数字的来源")}
 
 
 def _derived_cell(site: Site, figure: Figure | None) -> Cell:
@@ -86,7 +166,6 @@ def _derived_cell(site: Site, figure: Figure | None) -> Cell:
 
 
 RDMA_ZH = {"native": "原生", "rocev2": "RoCEv2", "none": "无（TCP/IP）"}
-FABRIC_ZH = {"infiniband": "InfiniBand", "ethernet": "以太网"}
 
 
 def networks(site: Site) -> dict[str, object]:
@@ -96,16 +175,17 @@ def networks(site: Site) -> dict[str, object]:
     latency_notes = []
     for e in site.kb.of_type(Network):
         m, r = e.model, e.id + "#"
-        table.rows.append(Row([Cell.text(m.name), Cell.text(FABRIC_ZH[m.fabric]), Cell.text(RDMA_ZH[m.rdma]),
+        table.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.fabric)), Cell.text(RDMA_ZH[m.rdma]),
                                site.cell(r + "lanes"), site.cell(r + "lane_rate"),
                                site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", direction="bidirectional", show_direction=True),
-                               site.cell(r + "latency"), _verified(m)], anchor=e.id, spec=site.spec(e.id)))
+                               site.cell(r + "latency"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))
     notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(Network)]
-    return {"ports": table, "latency_notes": latency_notes, "notes": notes}
+    return {"ports": table, "latency_notes": latency_notes, "notes": notes,
+            "provenance": summary_html(site.kb, kinds=("networks",), title="本页数字的来源")}
 
 
 # The headline bandwidth of each kind of technology in the layers overview.
@@ -133,3 +213,52 @@ def layers(site: Site) -> dict[str, object]:
                          "connects": zh(e.model.connects), "summary": zh(e.model.summary), "table": table,
                          "verified": e.model.last_verified.isoformat()})
     return {"sections": sections, "directions": DIRECTION_ZH}
+
+
+ROLE_ZH = {"scale_out": "计算网络", "storage": "存储网络", "management": "管理网络"}
+KIND_ZH = {"server": "服务器", "rack": "机柜"}
+
+
+def nodes(site: Site) -> dict[str, object]:
+    """Reference servers and racks: per GPU, the scale-up bandwidth beside its share of the
+    scale-out NICs, and their ratio, both per direction (what decides how a job splits)."""
+    table = Table([("名称", False), ("类型", False), ("GPU", False), ("每节点 GPU", True), ("Scale-up 域", False),
+                   ("每 GPU scale-up（单向）", True), ("每节点 scale-out（单向）", True),
+                   ("每 GPU scale-out（单向）", True), ("Scale-up ÷ scale-out", True), ("核对日期", False)])
+    nic_rows = []
+    for e in site.kb.of_type(ComputeNode):
+        m, r = e.model, e.id + "#"
+        if m.scale_up is not None:
+            domain = Cell(inert(f"{site.kb.label_of(m.scale_up.family)}，{m.scale_up.domain.value} 卡一域"),
+                          str(m.scale_up.domain.value), True)
+        else:
+            domain = Cell.text("无")
+        table.rows.append(Row([Cell.text(m.name), Cell.text(KIND_ZH[m.kind]), Cell(site.link(m.gpu)), site.cell(r + "gpus"),
+                               domain, site.cell(f"{m.gpu}#scale_up.bandwidth", direction="per_direction", show_direction=True),
+                               site.cell(r + "scale_out", unit="Gb/s", show_direction=True),
+                               site.cell(r + "scale_out_per_gpu", unit="GB/s", show_direction=True),
+                               site.cell(r + "scale_up_to_scale_out", show_direction=False),
+                               _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+        for group in m.nics:
+            nic = Cell(site.link(group.nic)) if group.nic else Cell.text("—")
+            ports = group.ports.value if group.ports else 1
+            nic_rows.append(Row([Cell.text(m.name), Cell.text(ROLE_ZH[group.role]), nic, site.cell(f"{r}nics.{group.key}.count"),
+                                 Cell.text(str(ports)), site.cell(f"{r}nics.{group.key}.port_rate", unit="Gb/s", show_direction=True),
+                                 Cell(site.link(group.network)) if group.network else Cell.text("—")]))
+    groups = Table([("节点", False), ("用途", False), ("网卡", False), ("网卡数", True), ("每卡端口", True),
+                    ("端口速率", True), ("网络", False)], nic_rows)
+    nics = Table([("名称", False), ("厂商", False), ("主机接口", False), ("模式", False), ("端口数", True),
+                  ("端口速率", True), ("合计（单向）", True), ("核对日期", False)])
+    for card in site.kb.of_type(Nic):
+        n, r = card.model, card.id + "#"
+        for i, mode in enumerate(n.modes):
+            first = i == 0
+            nics.rows.append(Row([Cell.text(n.name), Cell.text(site.kb.label_of(n.vendor)),
+                                  Cell(site.link(n.host)) if n.host else Cell.text("—"),
+                                  Cell.text(site.kb.label_of(mode.family)), site.cell(f"{r}modes.{mode.key}.ports"),
+                                  site.cell(f"{r}modes.{mode.key}.port_rate", unit="Gb/s", show_direction=True),
+                                  site.cell(f"{r}modes.{mode.key}.total", unit="Gb/s", show_direction=True),
+                                  _verified(site, card)], anchor=card.id if first else None,
+                                  spec=site.spec(card.id) if first else None))
+    notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(ComputeNode, Nic)]
+    return {"nodes": table, "groups": groups, "nics": nics, "notes": notes}

@@ -12,18 +12,31 @@ from markupsafe import Markup, escape
 from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
-from ..model.entities import BoundCheck, Claim, Expr, RangeCheck, RatioExpr, Source, ValueCheck
+from ..model.entities import (
+    AssessedCheck,
+    BoundCheck,
+    Claim,
+    Expr,
+    RangeCheck,
+    RatioExpr,
+    Source,
+    ValueCheck,
+    VocabularyValue,
+)
+from ..provenance import access
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
 from ..units import fmt_number
-from .advice import VERDICT_ZH
 from .context import Site
 from .escape import link
 from .table import Cell, Row, Table
 from .text import zh
+from .trust import BASIS_ZH, VERDICT_ZH, summary_html
 
-KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "厂商文档", "paper": "论文",
-           "measurement": "实测", "article": "文章", "estimate": "估算"}
+KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "文档", "paper": "论文",
+           "press": "新闻稿与公告", "patch": "代码补丁", "measurement": "实测", "article": "文章", "estimate": "估算"}
+ROLE_ZH = {"vendor": "厂商", "standards_body": "标准组织", "project": "开源项目", "academic": "学术机构",
+           "press": "媒体", "third_party": "第三方", "author": "文章作者"}
 FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用", "units": "单位", "arithmetic": "算术",
              "claims": "论断", "tables": "表格与分档", "tree": "选型决策树",
              "model": "成本模型", "sources": "来源"}
@@ -44,29 +57,35 @@ def _ref(site: Site, ref: str) -> Markup:
 
 def claims(site: Site) -> dict[str, object]:
     counts = dict.fromkeys(VERDICT_ZH, 0)
-    table = Table([("文章的说法", False), ("出处", False), ("数据", False), ("结论", False), ("说明", False),
-                   ("核对日期", False)])
+    bases = dict.fromkeys(BASIS_ZH, 0)
+    table = Table([("文章的说法", False), ("出处", False), ("数据或依据", False), ("结论", False), ("核对依据", False),
+                   ("说明", False), ("核对日期", False)])
     order = list(VERDICT_ZH)
     # Corrections first (what a reader most needs), then by article and id.
     for e in sorted(site.kb.of_type(Claim), key=lambda e: (order.index(e.model.verdict) if e.model.verdict != "corrected"
                                                               else -1, e.model.source, e.id)):
         m = e.model
         counts[m.verdict] += 1
+        bases[m.basis] += 1
         check = m.check
         if isinstance(check, (ValueCheck, BoundCheck)):
             data = _expr(site, check.actual)
         elif isinstance(check, RangeCheck):
             data = _expr(site, check.low) + Markup(" 至 ") + _expr(site, check.high)
+        elif isinstance(check, AssessedCheck):
+            data = Markup("对照：") + Markup("、").join(site.link(s) for s in check.evidence)
         else:
             data = Markup("—")
         outcome = claim_outcome(site.kb, site.figures, e.id)
         deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome and outcome.deviation_pct is not None else ""
-        verdict = Markup(f'<span class="verdict verdict-{m.verdict}">{escape(VERDICT_ZH[m.verdict])}</span>'
+        verdict = Markup(f'<span class="verdict verdict-{m.verdict} basis-{m.basis}">{escape(VERDICT_ZH[m.verdict])}</span>'
                          f"{escape(deviation)}")
-        table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict),
+        basis = Markup(f'<span class="basis basis-{m.basis}">{escape(BASIS_ZH[m.basis])}</span>')
+        table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict), Cell(basis),
                                Cell(site.html(zh(m.why))), Cell.text(m.last_verified.isoformat())], anchor=e.id, spec=site.spec(e.id)))
     defaults = Claim.model_fields
     return {"claims_table": table, "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()],
+            "bases": [(BASIS_ZH[k], v) for k, v in bases.items()],
             "total": sum(counts.values()), "confirmed_pct": f"{defaults['tolerance_pct'].default:g}%",
             "approximate_pct": f"{defaults['approximate_pct'].default:g}%"}
 
@@ -76,12 +95,19 @@ def sources(site: Site) -> dict[str, object]:
     items = []
     for e in site.kb.of_type(Source):
         m = e.model
+        reached = "article" if m.kind == "article" else access(m)
+        via = None
+        if m.via is not None:
+            via = {"publisher": m.via.publisher, "link": link(m.via.url), "retrieved": m.via.retrieved.isoformat()}
         items.append({"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
+                      "role": ROLE_ZH[m.publisher_role], "access": reached, "via": via,
                       "link": link(m.url) if m.url else None,
                       "retrieved": m.retrieved.isoformat() if m.retrieved else None,
                       "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
                       "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))})
-    return {"items": items}
+    counts = {k: sum(1 for i in items if i["access"] == k) for k in ("read", "copy", "unread")}
+    return {"items": items, "access_counts": counts,
+            "provenance": summary_html(site.kb, title="全站数字的来源")}
 
 
 # How a diagnostic's severity is named on the rules page and in the serve-time problem lists.
@@ -104,10 +130,42 @@ def rules(_site: Site) -> dict[str, object]:
 
 
 # What each spec folder holds, for the downloads table (one entry per folder of KINDS).
-KIND_NAME_ZH = {"sources": "来源", "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
+KIND_NAME_ZH = {"sources": "来源", "vendors": "词表：厂商", "architectures": "词表：架构", "form-factors": "词表：形态",
+                "scale-up-families": "词表：scale-up 链路", "network-families": "词表：网络类型",
+                "precisions": "词表：数值精度", "nics": "网卡", "nodes": "参考服务器与机柜",
+                "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
                 "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
                 "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
                 "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设"}
+
+
+VOCABULARIES = ("vendors", "architectures", "form-factors", "scale-up-families", "network-families", "precisions")
+# What a vocabulary's extra field means on the page, by field name.
+_VOCAB_FIELDS = {"vendor": "厂商", "released": "发布年份", "mounting": "安装方式", "bits": "位宽", "reference": "比较基准"}
+_VALUE_ZH = {"module": "基板上的模块", "card": "插卡", True: "是", False: ""}
+
+
+def vocabularies(site: Site) -> dict[str, object]:
+    """Every vocabulary value with its id, Chinese label, properties and source."""
+    sections = []
+    for kind in VOCABULARIES:
+        values = [v.model for v in site.kb.of_kind(kind) if isinstance(v.model, VocabularyValue)]
+        extra = [f for f in _VOCAB_FIELDS if values and f in type(values[0]).model_fields]
+        table = Table([("取值（id）", False), ("名称", False), *[(_VOCAB_FIELDS[f], False) for f in extra],
+                       ("说明", False), ("来源", False), ("核对日期", False)])
+        for m in values:
+            cells = []
+            for f in extra:
+                value = getattr(m, f)
+                if f == "vendor":
+                    cells.append(Cell(site.link(value, site.kb.label_of(value))) if value else Cell.text("—"))
+                else:
+                    cells.append(Cell.text(_VALUE_ZH.get(value, value) if isinstance(value, (str, bool)) else value))
+            table.rows.append(Row([Cell(Markup("<code>{}</code>").format(m.id)), Cell.text(m.label.zh), *cells,
+                                   Cell(site.html(m.note.zh)) if m.note else Cell.text(""), Cell(site.link(m.source)),
+                                   Cell.text(m.last_verified.isoformat())], anchor=m.id, spec=site.spec(m.id)))
+        sections.append({"kind": kind, "name": KIND_NAME_ZH[kind].removeprefix("词表："), "table": table})
+    return {"vocabularies": sections}
 
 
 def downloads(site: Site) -> dict[str, object]:
@@ -144,6 +202,11 @@ def _csv(records: list[dict[str, object]]) -> str:
     return out.getvalue()
 
 
+def _item_name(item: object, index: int) -> object:
+    key = item.get("key") if isinstance(item, dict) else None
+    return key if isinstance(key, str) else index
+
+
 def _flatten(value: object, prefix: str = "") -> dict[str, object]:
     """A nested record as dotted columns; a list of plain values becomes one '; '-joined cell.
     A text starting with =, +, - or @ would run as a formula in a spreadsheet: it gets a quote."""
@@ -151,8 +214,9 @@ def _flatten(value: object, prefix: str = "") -> dict[str, object]:
         return {column: cell for key, child in value.items()
                 for column, cell in _flatten(child, f"{prefix}{key}.").items()}
     if isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+        # A keyed list (tensor precisions, NIC groups) by key, so that a column means one thing.
         return {column: cell for index, child in enumerate(value)
-                for column, cell in _flatten(child, f"{prefix}{index}.").items()}
+                for column, cell in _flatten(child, f"{prefix}{_item_name(child, index)}.").items()}
     if isinstance(value, list):
         value = "; ".join(str(item) for item in value)
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):

@@ -8,11 +8,12 @@ import json
 from markupsafe import Markup
 
 from .. import recommend as command  # a module, not its names: recommend imports render (a cycle)
+from ..derive import reference_precision
 from ..flowchart import Line, Shape, ShapeNode, draw, layout
 from ..model.selection import Leaf, Selection
 from ..tree import NoAnswer, Recommendation, Step, answer_label, example_values, leaf_paths, recommend, variables
 from .context import Site
-from .text import ENTITY_PAGE, zh
+from .text import ENTITY_PAGE, inert, zh
 
 PARALLELISM_ZH = {"data": "数据并行", "tensor": "张量并行", "pipeline": "流水线并行"}
 PICK_ZH = (("gpu", "GPU", "gpus"), ("intra_node", "机内", "interconnects"), ("network", "网络", "networks"),
@@ -81,14 +82,16 @@ def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[s
         pick = leaf.picks.by_field()[field]
         if pick is not None:
             picks.append((label, site.link(pick)))
+    precision = reference_precision(site.kb)
     figures = [site.cell(f"{leaf.picks.gpu}#memory.bandwidth", show_direction=True).html,
-               site.cell(f"{leaf.picks.gpu}#compute.tensor_bf16_dense").html]
+               site.cell(f"{leaf.picks.gpu}#compute.tensor.{precision}.dense").html]
     return {"id": leaf.id, "title": zh(leaf.title), "path": path, "picks": picks,
             "parallelism": "、".join(PARALLELISM_ZH[p] for p in leaf.parallelism),
             "reasons": [zh(r) for r in leaf.reasons],
             "pitfalls": [site.link(p) for p in leaf.pitfalls],
             "conflicts": [(site.link(c.table), zh(c.note)) for c in leaf.conflicts],
-            "memory_bw": figures[0], "tensor": figures[1]}
+            "memory_bw": figures[0], "tensor": figures[1],
+            "precision": inert(site.kb.label_of(precision)) if precision else ""}
 
 
 def _href(site: Site, entity_id: str) -> str | None:

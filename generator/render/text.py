@@ -7,6 +7,7 @@ Markdown, `inert` for HTML text, `attr` for attribute values), re-exported here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from fractions import Fraction
 
 from markupsafe import Markup, escape
@@ -18,6 +19,7 @@ from ..model.common import Text
 from ..model.entities import Source
 from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
 from .escape import attr, inert, md
+from .trust import source_link
 
 DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
 SCOPE_ZH = {
@@ -28,7 +30,9 @@ SCOPE_ZH = {
 ENTITY_PAGE = {
     "gpus": "gpus", "interconnects": "interconnects", "networks": "networks", "topologies": "topologies",
     "layers": "layers", "claims": "claims", "pitfalls": "pitfalls", "tiers": "tiers",
-    "recommendations": "tiers", "sources": "sources", "selection": "flowchart",
+    "recommendations": "tiers", "sources": "sources", "selection": "flowchart", "nodes": "nodes", "nics": "nodes",
+    "vendors": "vocabularies", "architectures": "vocabularies", "form-factors": "vocabularies",
+    "scale-up-families": "vocabularies", "network-families": "vocabularies", "precisions": "vocabularies",
     "workloads": "costmodel", "assumptions": "costmodel",
 }
 
@@ -88,11 +92,10 @@ def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: s
     if show_direction and shown_direction in DIRECTION_ZH:
         parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
     source = kb_sources.get(fig.source or "")
-    if source is not None:
-        parts.append(f'<a class="fig-src" href="../sources/#src-{escape(source.id)}" '
-                     f'title="来源：{attr(source.title)}">源</a>')
-    elif fig.formula:
+    if fig.formula:  # derived: marked as such, never linked as if a source printed it
         parts.append(f'<span class="fig-derived" title="推导：{attr(fig.formula)}">推导</span>')
+    elif source is not None:
+        parts.append(source_link(source))
     return Markup(" ".join(parts))
 
 
@@ -104,10 +107,19 @@ def with_unit(value: float, unit: str) -> str:
 
 
 def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None = None) -> str:
-    """The number a sortable column sorts by (data-sort attribute)."""
+    """The number a sortable column sorts by (data-sort attribute): the value in its dimension's
+    base unit, so 5.3 TB/s sorts above 3350 GB/s whatever unit each is shown in, and a bandwidth
+    per direction (the column's own direction, if it converts to one), so a bidirectional total
+    never outranks a larger per-direction rate. Written positionally (no exponent), which the
+    page's sort parser reads."""
     if fig is None:
         return ""
-    return f"{in_unit(fig, unit, direction)[0]:.6g}"
+    value = fig.value
+    target = direction or ("per_direction" if fig.dimension == "data_rate" else None)
+    if target and fig.direction and fig.direction != target:
+        converted = convert_direction(value, fig.direction, target)
+        value = converted if converted is not None else value
+    return format(Decimal(f"{float(value):.6g}"), "f")
 
 
 def plain_text(text: str, figures: FigureIndex) -> str:

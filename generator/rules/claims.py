@@ -14,7 +14,7 @@ from ..diagnostics import Diagnostic
 from ..figures import Figure
 from ..knowledge import KnowledgeBase, Loaded
 from ..load import DataPath
-from ..model.entities import BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
+from ..model.entities import AssessedCheck, BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
 from ..units import UNITS, fmt_number, from_base, other_bit_byte_unit, to_base
 from .base import Check, Context, Rule
 from .quantity_units import UNKNOWN_UNIT
@@ -76,6 +76,10 @@ def evaluate_claim(ctx: Context, entity: Loaded[Claim]) -> Outcome:
         holds = actual.value < limit if b.bound == "below" else actual.value > limit
         sign = "<" if b.bound == "below" else ">"
         return Outcome("confirmed" if holds else "corrected", f"{sign} {_show(b.value, b.unit)}", actual.text, None)
+    if isinstance(check, AssessedCheck):
+        # No figure decides it: the verdict is the editor's reading of the evidence (what that
+        # evidence is worth is the claims-basis rule's business).
+        return Outcome(claim.verdict, "", "", None)
     return Outcome("unsupported", "", "", None)
 
 
@@ -107,6 +111,11 @@ def check_claims(ctx: Context) -> Iterator[Diagnostic]:
             for ref in _operands(claim):
                 broken_by_figure.setdefault(ref, []).append(f"{entity.id} ({claim.verdict} → {outcome.verdict})")
     yield from _at_operands(ctx, broken_by_figure)
+
+
+def operands(claim: Claim) -> list[str]:
+    """The figure references a claim's check compares (none for an unverifiable or assessed one)."""
+    return _operands(claim)
 
 
 def _operands(claim: Claim) -> list[str]:

@@ -13,7 +13,7 @@ from .base import Check, Context, Rule
 
 PRICE = Rule("sources-price", "sources", "价格必须带日期，并引用估算、文章或厂商公告类来源。")
 
-_PRICE_KINDS = {"estimate", "article", "documentation"}
+_PRICE_KINDS = {"estimate", "article", "documentation", "press"}
 
 
 def check_prices(ctx: Context) -> Iterator[Diagnostic]:

@@ -26,7 +26,7 @@ URL_HOST = Rule("sources-url-host", "sources", "来源链接必须带主机名�
 URL_CREDENTIALS = Rule("sources-url-credentials", "sources", "来源链接不能带用户名或密码。")
 URL_CHARACTERS = Rule("sources-url-characters", "sources",
                       "来源链接不能含空白、控制字符、非 ASCII 字符或 Markdown 会解读的字符，这些字符须先百分号编码。")
-URL_MISSING = Rule("sources-url-missing", "sources", "除文章外，每个来源都必须有链接。")
+URL_MISSING = Rule("sources-url-missing", "sources", "除文章外，每个来源都必须有链接（只经副本读到的来源可以只给副本的链接）。")
 
 # RFC 3986 unreserved and reserved characters and `%`, without the ones Markdown or an enabled
 # extension acts on inside a line: brackets and parentheses (links), `*` (emphasis), `!`
@@ -88,13 +88,19 @@ def url_is_safe(url: str) -> bool:
 def check_source_urls(ctx: Context) -> Iterator[Diagnostic]:
     for source in ctx.kb.of_type(Source):
         url = source.model.url
+        copy = source.model.via
         if url is None:
-            if source.model.kind not in ("article", "measurement"):
+            # A document read only through a copy may have no address of its own that could be
+            # opened: the copy's address is then the one a reader can check.
+            if source.model.kind not in ("article", "measurement") and copy is None:
                 yield URL_MISSING.report(source, ("id",),
                                          f"a {source.model.kind} source needs a `url` (only articles may lack one)")
-            continue
-        for rule, message in url_problems(url):
-            yield rule.report(source, ("url",), message)
+        else:
+            for rule, message in url_problems(url):
+                yield rule.report(source, ("url",), message)
+        if copy is not None:  # the copy's address is printed as a link too: the same checks
+            for rule, message in url_problems(copy.url):
+                yield rule.report(source, ("via", "url"), message)
 
 
 RULES = (URL_SCHEME, URL_HOST, URL_CREDENTIALS, URL_CHARACTERS, URL_MISSING)

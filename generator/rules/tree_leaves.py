@@ -52,7 +52,7 @@ def _leaf(ctx: Context, entity: Loaded[Selection], li: int, leaf: Leaf, gpus: Ra
     link_type = _link_type(ctx, leaf.picks.intra_node)
     if gpu is None or link_type is None:
         return  # refs-unknown reported it
-    has_nvlink = gpu.model.nvlink is not None
+    has_nvlink = gpu.model.scale_up is not None
     acknowledged = {c.table for c in leaf.conflicts}
     disagreeing: set[str] = set()
     if link_type in ("nvlink", "nvswitch") and not has_nvlink:

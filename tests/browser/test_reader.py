@@ -227,3 +227,34 @@ def test_no_page_shows_escaped_markup_as_text(page: Page, base_url: str, site_di
     page.goto(base_url + "/tiers/")
     text = page.inner_text("article")
     assert [q for q in quoted if q not in text] == []
+
+
+def test_verdict_badges_show_what_they_were_checked_against(page: Page, base_url: str, kb: KnowledgeBase) -> None:
+    """Beside each pitfall that restates a claim the badge is visible, names the verdict and the
+    basis, and a verdict not checked against independent data is drawn with a dashed bar."""
+    from generator.model.entities import Claim, Pitfall
+    from generator.render.trust import BASIS_ZH, VERDICT_ZH
+
+    page.goto(base_url + "/pitfalls/", wait_until="networkidle")
+    restated = {r.claim for p in kb.of_type(Pitfall) for r in p.model.restates}
+    assert restated
+    for claim_id in sorted(restated):
+        claim = kb.get(claim_id, Claim)
+        assert claim is not None
+        badge = page.locator(f'.restates a.verdict[href="../claims/#{claim_id}"]').first
+        assert badge.is_visible(), claim_id
+        assert badge.inner_text() == f"{VERDICT_ZH[claim.model.verdict]}｜{BASIS_ZH[claim.model.basis]}"
+        style = badge.evaluate("e => getComputedStyle(e).borderLeftStyle")
+        assert style == ("solid" if claim.model.basis == "independent" else "dashed"), (claim_id, style)
+
+
+def test_provenance_summary_comes_before_the_first_figure(page: Page, base_url: str) -> None:
+    """On the home page and the GPU page a reader meets the summary before any figure."""
+    for path in ("/", "/gpus/"):
+        page.goto(base_url + path, wait_until="networkidle")
+        summary = page.locator(".provenance-summary")
+        assert summary.is_visible(), path
+        box = summary.bounding_box()
+        first = page.locator(".fig-src, a[href*='sources/#src-']").first.bounding_box()
+        assert box is not None and first is not None
+        assert box["y"] < first["y"], path

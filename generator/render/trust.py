@@ -1,0 +1,70 @@
+"""How far a reader can trust what the site shows: the provenance summary (counts of figures by
+what they rest on), the verdict badge of an article's claim, and what a source's reading status
+looks like beside a figure or a date. Counts come from the data (generator.provenance)."""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from ..knowledge import KnowledgeBase
+from ..model.entities import Claim, Source
+from ..provenance import FIGURE_KINDS, FOOTINGS, Footing, access, summarize
+from .escape import attr
+
+VERDICT_ZH = {"confirmed": "属实", "approximate": "近似", "corrected": "已更正", "unsupported": "无法核实"}
+BASIS_ZH = {"independent": "对照独立数据", "self_consistent": "仅与原文自洽", "unverifiable": "无从核对"}
+FOOTING_ZH: dict[Footing, str] = {
+    "read_primary": "出自已读到原文的一手来源（厂商文档、数据手册、标准、论文、官方公告）",
+    "read_secondary": "出自已读到、但不是一手资料的来源（如内核补丁）",
+    "copy": "只在第三方副本（镜像、转载、引文）中读到",
+    "unread": "来源原文未能打开，按出版方目录引用，待人工复核",
+    "article": "只有来源文章的说法（作者自测、未公开数据）",
+    "estimate": "估算或实测值",
+}
+# What a figure's source link says about how the source was reached.
+ACCESS_LINK = {"read": ("源", ""), "copy": ("源·副本", "（只在第三方副本中读到）"),
+               "unread": ("源·未读", "（本项目未能打开原文）")}
+
+
+def summary_html(kb: KnowledgeBase, *, kinds: tuple[str, ...] = FIGURE_KINDS, title: str, root: str = "../") -> Markup:
+    """An info box with the figures of `kinds` counted by footing; `root` leads from the page to
+    the site root (links to the sources page)."""
+    summary = summarize(kb, kinds)
+    items = "".join(
+        f'<li data-footing="{f}"><strong class="provenance-count">{summary.counts[f]}</strong> 个{escape(FOOTING_ZH[f])}</li>'
+        for f in FOOTINGS if summary.counts[f])
+    return Markup(
+        f'<div class="admonition info provenance-summary" id="provenance" data-total="{summary.total}">\n'
+        f'<p class="admonition-title">{escape(title)}</p>\n'
+        f"<p>下面的数字按它所依据的来源分类计数，共 {summary.total} 个（每个写入知识库的数字计一次）：</p>\n"
+        f'<ul class="provenance-counts">{items}</ul>\n'
+        "<p>数字旁的“源”链接指向出处：写着“源·副本”的只在第三方副本中读到，写着“源·未读”的，本项目没有读到原文，"
+        "不给核对日期。来源文章自己的数字（例如作者的实测）不算独立数据，对应论断的结论只说明文章前后一致。"
+        f'详见<a href="{root}sources/">来源</a>与<a href="{root}claims/">文章论断核对</a>。</p>\n</div>')
+
+
+def verdict_badge(kb: KnowledgeBase, claim_id: str, *, root: str = "../") -> Markup:
+    """The verdict of a claim with what it was checked against, linked to its row on the claims page."""
+    claim = kb.get(claim_id, Claim)
+    if claim is None:
+        return escape(claim_id)
+    m = claim.model
+    return Markup(f'<a class="verdict verdict-{m.verdict} basis-{m.basis}" href="{root}claims/#{escape(claim_id)}" '
+                  f'title="{attr(m.said.zh)}">{VERDICT_ZH[m.verdict]}｜{BASIS_ZH[m.basis]}</a>')
+
+
+def source_link(source: Source) -> Markup:
+    """The small link after a figure to its source, saying how the source was reached."""
+    text, note = ACCESS_LINK[access(source)]
+    reached = access(source)
+    return Markup(f'<a class="fig-src fig-src-{reached}" href="../sources/#src-{escape(source.id)}" '
+                  f'title="来源：{attr(source.title)}{note}">{text}</a>')
+
+
+def checked_on(sources: list[Source], date: str) -> str:
+    """A verification date that the sources behind it can support: the date when every source
+    was read (at its own address or through a copy), otherwise what was not read."""
+    reached = {access(s) for s in sources}
+    if "unread" in reached:
+        return "来源未读" if reached == {"unread"} else "部分来源未读"
+    return f"{date}（含副本）" if "copy" in reached else date
