@@ -229,3 +229,37 @@ def test_without_javascript_the_drawing_stays(browser: Browser, base_url: str) -
 
 def _label(sel: Selection, step: Step) -> str:
     return answer_label(variables(sel)[step.question.variable], step.answer)
+
+
+def test_questionnaire_shows_an_estimate_and_a_leaf_without_picks(browser: Browser, base_url: str,
+                                                                   kb: KnowledgeBase) -> None:
+    """A leaf whose data carries the cost model's estimate (keys as `estimate --format json`)
+    shows memory per GPU, whether it fits, step time, communication share and bottleneck; a leaf
+    with no picks (nothing fits) says so. The file is rewritten in flight, with made-up figures."""
+    sel = _tree(kb)
+    paths = list(leaf_paths(sel).items())
+    (first_leaf, first_path), (last_leaf, last_path) = paths[0], paths[-1]
+    estimate = {"fits": False, "memory_per_gpu_gb": {"total_gb": 91.234, "usable_gb": 72.0}, "step_time_s": 1.2345,
+                "comm_share": 0.4321, "bottleneck": "network"}
+    page = _phone(browser, "dark")
+
+    def rewrite(route):  # type: ignore[no-untyped-def]
+        tree = route.fetch().json()
+        tree["nodes"][first_leaf]["recommendation"]["estimate"] = estimate
+        tree["nodes"][last_leaf]["recommendation"]["picks"] = None
+        route.fulfill(json=tree)
+
+    page.route("**/data/tree.json", rewrite)
+    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    page.locator(".quiz.quiz-ready").wait_for()
+    for step in first_path:
+        _answer(page, _label(sel, step))
+    text = page.locator(".quiz .quiz-estimate").inner_text()
+    for shown in ("91.2 GB", "可用 72.0 GB", "放不下", "1.23 s", "43.2%", "节点间网络"):
+        assert shown in text, (shown, text)
+    page.locator(".quiz .quiz-restart").click()
+    for step in last_path:
+        _answer(page, _label(sel, step))
+    assert page.locator(".quiz .quiz-none").is_visible()
+    assert page.locator(".quiz .quiz-picks").count() == 0 and page.locator(".quiz .quiz-estimate").count() == 0
+    page.context.close()
