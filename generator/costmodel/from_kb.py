@@ -11,7 +11,7 @@ validated `KnowledgeBase` and returns records or a one-line reason.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
@@ -111,7 +111,7 @@ def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
     return kb.of_type(Network)
 
 
-__all__ = ["Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "gpu", "gpus", "is_interconnect",
+__all__ = ["Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "export", "gpu", "gpus", "is_interconnect",
            "network_port", "networks", "scale_up", "workload", "workloads"]
 
 
@@ -213,3 +213,41 @@ def _workload_of(kb: KnowledgeBase, choice: Choice) -> Loaded[WorkloadSpec] | st
     if not choice.params > 0:
         return f"params is {choice.params:g}; it must be greater than 0"
     return nearest_workload(kb, choice.params)
+
+
+GPUS_PER_NODE_CHOICES = tuple(range(1, DEFAULT_GPUS_PER_NODE + 1))
+"""The node sizes the calculator offers: a scale-up link is resolved for each (a PCIe card's
+NVLink bridge joins only a few cards, so the link depends on the node size)."""
+
+
+def export(kb: KnowledgeBase) -> dict[str, object]:
+    """The calculator's inputs (data/costmodel.json): every workload, GPU, network and assumption
+    already converted to the model's records, field for field as `inputs.py` names them, with the
+    id of the entity each came from. The page's script builds the same `Workload`, `Node`,
+    `Cluster` and `Assumptions` from it as `resolve` does for the CLI. Where the model cannot use
+    an entity (no per-direction rate), `problem` says why instead of a value."""
+    gpu_records = []
+    for g in gpus(kb):
+        links: dict[str, object] = {}
+        for per_node in GPUS_PER_NODE_CHOICES:
+            link = scale_up(kb, g.model, per_node)
+            links[str(per_node)] = ({"problem": link} if isinstance(link, str)
+                                    else {"id": link.entity_id, "bytes_per_s": link.bytes_per_s})
+        gpu_records.append({"id": g.id, "spec": asdict(gpu(g.model)), "scale_up": links})
+    network_records = []
+    for n in networks(kb):
+        port = network_port(n.model)
+        network_records.append({"id": n.id, "name": n.model.name,
+                                **({"problem": port} if isinstance(port, str) else {"port_bytes_per_s": port})})
+    wanted = assumptions(kb)
+    return {
+        "workloads": [{"id": w.id, "spec": asdict(workload(w.model))} for w in workloads(kb)],
+        "gpus": gpu_records,
+        "networks": network_records,
+        "assumptions": ({"problem": wanted} if isinstance(wanted, str) else
+                        {"values": asdict(wanted),
+                         "ids": {a.model.parameter: a.id for a in assumption_entities(kb)}}),
+        "defaults": asdict(Choice(gpu="", gpus=DEFAULT_GPUS_PER_NODE, network="",
+                                   gpus_per_node=DEFAULT_GPUS_PER_NODE)),
+    }
+

@@ -354,7 +354,45 @@
     };
   }
 
-  var api = {estimate: estimate, check: check};
+  // ---- from_kb.py resolve: the calculator's choice against data/costmodel.json ---------------
+  function byId(list, id) { return list.filter(function (x) { return x.id === id; })[0]; }
+
+  /**
+   * The model's inputs for a choice ({workload, gpu, network: ids; gpus, gpus_per_node,
+   * nics_per_node, tp, pp, zero, micro_batch, seq, global_batch: whole numbers; recompute;
+   * sequence_parallel}), built from the exported data as `resolve` builds them from the
+   * knowledge base; or {problem} with a one-line reason.
+   */
+  function fromChoice(data, choice) {
+    var workload = byId(data.workloads, choice.workload);
+    var gpu = byId(data.gpus, choice.gpu);
+    var network = byId(data.networks, choice.network);
+    if (!workload || !gpu || !network) { return {problem: "未知的负载、GPU 或网络"}; }
+    var names = {gpus: "GPU 总数", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"};
+    for (var key in names) {
+      if (!(choice[key] >= 1) || choice[key] % 1) { return {problem: names[key] + "应为不小于 1 的整数"}; }
+    }
+    var perNode = choice.gpus_per_node;
+    if (choice.gpus % perNode) { return {problem: choice.gpus + " 块 GPU 不能正好装满每节点 " + perNode + " 块的节点"}; }
+    var link = gpu.scale_up[String(perNode)];
+    if (!link) { return {problem: "没有每节点 " + perNode + " 块 GPU 的机内互连数据"}; }
+    var problem = link.problem || network.problem || data.assumptions.problem;
+    if (problem) { return {problem: problem}; }
+    var node = {name: perNode + " × " + gpu.spec.name, gpu: gpu.spec, gpus_per_node: perNode,
+                scale_up_per_direction_bytes_per_s: link.bytes_per_s, nics_per_node: choice.nics_per_node,
+                nic_port_per_direction_bytes_per_s: network.port_bytes_per_s};
+    return {
+      workload: workload, gpu: gpu, network: network, link: link,
+      inputs: [workload.spec, {node: node, node_count: choice.gpus / perNode, fabric_bandwidth_fraction: 1.0},
+               {tensor_parallel: choice.tp, pipeline_parallel: choice.pp, zero_stage: choice.zero,
+                micro_batch_size: choice.micro_batch, sequence_length: choice.seq,
+                global_batch_size: choice.global_batch, recompute: choice.recompute,
+                sequence_parallel: Boolean(choice.sequence_parallel), precision: "bf16"},
+               data.assumptions.values]
+    };
+  }
+
+  var api = {estimate: estimate, check: check, fromChoice: fromChoice};
   if (typeof module !== "undefined" && module.exports) {
     module.exports = api;
   } else {
