@@ -17,8 +17,9 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
 from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
-from ..model.entities import Gpu, Interconnect, Network, Nvlink, Nvswitch, Pcie
+from ..model.entities import Gpu, Interconnect, ModelledLayout, Network, Nvlink, Nvswitch, Pcie, ScalingStudy
 from ..units import convert_direction, to_base
+from .feasibility import Problem, placement
 from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
 
 BITS_PER_BYTE = 8
@@ -112,7 +113,7 @@ def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
 
 
 __all__ = ["Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "export", "gpu", "gpus", "is_interconnect",
-           "network_port", "networks", "scale_up", "workload", "workloads"]
+           "network_port", "networks", "scale_up", "study_choice", "study_layout", "study_placement", "workload", "workloads"]
 
 
 @dataclass(frozen=True)
@@ -251,3 +252,43 @@ def export(kb: KnowledgeBase) -> dict[str, object]:
                                    gpus_per_node=DEFAULT_GPUS_PER_NODE)),
     }
 
+
+
+def study_layout(study: ScalingStudy, layout: ModelledLayout) -> Layout | None:
+    """A modelled layout of a scaling study as the model's record (None: the study has no model)."""
+    m = study.modelled
+    if m is None:
+        return None
+    return Layout(layout.tp, layout.pp, layout.zero, layout.micro_batch, m.seq, m.global_batch, layout.recompute,
+                  layout.sequence_parallel)
+
+
+def study_choice(study: ScalingStudy, layout: ModelledLayout, network: str) -> Choice | None:
+    """What `estimate` is asked for one layout of a study on one of its networks."""
+    m = study.modelled
+    if m is None:
+        return None
+    return Choice(study.gpu, int(study.gpus.value), network, workload=m.workload,
+                  gpus_per_node=int(study.gpus_per_node.value), nics_per_node=m.nics_per_node,
+                  tensor_parallel=layout.tp, pipeline_parallel=layout.pp, zero_stage=layout.zero,
+                  micro_batch_size=layout.micro_batch, sequence_length=m.seq, global_batch_size=m.global_batch,
+                  recompute=layout.recompute, sequence_parallel=layout.sequence_parallel)
+
+
+def study_placement(kb: KnowledgeBase, study: ScalingStudy) -> list[tuple[int, Problem]]:
+    """Placement problems of each modelled layout on the study's cluster (its GPU, node size and
+    node count: no network needed), by layout index. Unknown ids give none (the reference rules
+    report them)."""
+    m = study.modelled
+    workload_entity = None if m is None else kb.get(m.workload, WorkloadSpec)
+    gpu_entity = kb.get(study.gpu, Gpu)
+    if m is None or workload_entity is None or gpu_entity is None:
+        return []
+    per_node, gpus_total = int(study.gpus_per_node.value), int(study.gpus.value)
+    shape, spec = workload(workload_entity.model), gpu(gpu_entity.model)
+    out = []
+    for index, modelled in enumerate(m.layouts):
+        layout = study_layout(study, modelled)
+        assert layout is not None
+        out += [(index, p) for p in placement(shape, spec, per_node, max(gpus_total // per_node, 1), layout)]
+    return out
