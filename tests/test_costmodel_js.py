@@ -113,3 +113,60 @@ def test_comparison_catches_a_difference() -> None:
     assert _compare({"x": 1.0}, {"x": 1.0 + 1e-6}, "c") != []
     assert _compare({"fits": True}, {"fits": False}, "c") != []
     assert _compare({"problems": [{"code": "a", "message": "x"}]}, {"problems": [{"code": "a", "message": "y"}]}, "c") == []
+
+
+FROM_DATA = """
+const model = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(input.choices.map(c => {
+  const r = model.fromChoice(input.data, c);
+  return r.problem ? {problem: r.problem} : model.estimate.apply(null, r.inputs);
+})));
+"""
+
+
+def test_exported_data_gives_the_clis_numbers() -> None:
+    """data/costmodel.json of a fixture knowledge base, read by the script's `fromChoice` as the
+    calculator reads it, gives what `resolve` + `estimate` give for the same choice (the CLI's
+    path), for every GPU and network of the fixture and a few layouts."""
+    from support import read_tree
+
+    from generator.costmodel.from_kb import Choice, resolve
+    from generator.render import calculator
+    from generator.render.context import Site
+    from generator.validate import validate
+
+    result = validate(read_tree(Path(__file__).parent / "golden" / "complete" / "specs"))
+    assert result.kb is not None and result.figures is not None
+    data = calculator.data(Site(result.kb, result.figures))
+    workloads, gpus, networks = (data[k] for k in ("workloads", "gpus", "networks"))
+    assert isinstance(workloads, list) and isinstance(gpus, list) and isinstance(networks, list)
+    choices, python = [], []
+    for gpu in gpus:
+        for network in networks:
+            for gpus_total, per_node, nics, tp, pp, zero in ((8, 8, 8, 1, 1, 1), (16, 8, 4, 8, 2, 3), (4, 2, 1, 2, 1, 2)):
+                js_choice = {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"],
+                             "gpus": gpus_total, "gpus_per_node": per_node, "nics_per_node": nics, "tp": tp, "pp": pp,
+                             "zero": zero, "micro_batch": 1, "seq": 2048, "global_batch": 256,
+                             "recompute": "selective", "sequence_parallel": False}
+                resolved = resolve(result.kb, Choice(gpu["id"], gpus_total, network["id"], workloads[0]["id"],
+                                                     gpus_per_node=per_node, nics_per_node=nics, tensor_parallel=tp,
+                                                     pipeline_parallel=pp, zero_stage=zero, sequence_length=2048,
+                                                     global_batch_size=256))
+                choices.append(js_choice)
+                python.append({"problem": resolved} if isinstance(resolved, str) else outputs(
+                    estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)))
+    done = subprocess.run([node(), "-e", FROM_DATA, str(SCRIPT)], input=json.dumps({"data": data, "choices": choices}),
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    js = json.loads(done.stdout)
+    estimated = sum("fits" in p for p in python)
+    assert estimated >= len(python) // 2, "most fixture choices should be estimable"
+    differences = []
+    for i, (p, j) in enumerate(zip(python, js, strict=True)):
+        if "problem" in p:  # messages differ in language; both must refuse
+            if "problem" not in j:
+                differences.append(f"choice {i}: python refuses ({p['problem']}), js estimates")
+            continue
+        differences += _compare(p, j, f"choice {i}")
+    assert not differences, differences[:10]
