@@ -23,7 +23,7 @@ from ..units import fmt_number
 from .chart import comm_share_chart
 from .context import Site
 from .table import Cell, Row, Table
-from .text import zh
+from .text import inert, zh
 
 SAME = 1e-9
 """Two estimates this close (relative) are the same number: the model cannot tell the networks apart."""
@@ -87,8 +87,8 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
     found = outcomes(site, study)
     rows = [r for r in study.rows if r.network is not None]
     ref = f"{entity.id}#rows."
-    share = Table([("网络", False), ("文章（由吞吐反推）", True)] + [(zh(lay.label), True) for lay in m.layouts])
-    speed = Table([("网络", False), ("文章", True)] + [(zh(lay.label), True) for lay in m.layouts])
+    share = Table([("网络", False), ("文章（由吞吐反推）", True)] + [(inert(zh(lay.label)), True) for lay in m.layouts])
+    speed = Table([("网络", False), ("文章", True)] + [(inert(zh(lay.label)), True) for lay in m.layouts])
     for row in rows:
         mine = [o for o in found if o.row.key == row.key]
         share.rows.append(Row([Cell(site.link(row.network, zh(row.label))), site.cell(f"{ref}{row.key}.comm_share")]
@@ -104,7 +104,7 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
             shown = (f"每块 GPU 需要 {fmt_number(memory['total_gb'], 4)} GB 显存，扣除预留后可用 "
                      f"{fmt_number(memory['usable_gb'], 4)} GB，{'放得下' if first.out['fits'] else '放不下'}")
         layouts.append({"label": zh(layout.label), "text": _layout_text(layout), "memory": shown,
-                        "problem": first.problem})
+                        "problem": inert(first.problem)})
     groups = [(zh(row.label), [(zh(lay.label), o.number("comm_share"), False)
                                for lay in m.layouts for o in found if o.row.key == row.key and o.layout.key == lay.key]
                + [("文章", float(_article_share(site, ref, row)), True)]) for row in rows]
@@ -142,7 +142,7 @@ def disagreement(site: Site, entity: Loaded[ScalingStudy], found: list[Outcome])
     study, ref = entity.model, f"{entity.id}#rows."
     estimated = [o for o in found if o.number("comm_share") is not None]
     if not estimated:
-        return [Markup("模型无法为这些布局给出估算：") + escape("；".join(sorted({o.problem for o in found})))]
+        return [Markup("模型无法为这些布局给出估算：") + inert("；".join(sorted({o.problem for o in found})))]
     m = study.modelled
     assert m is not None
     sentences = []
@@ -155,11 +155,11 @@ def disagreement(site: Site, entity: Loaded[ScalingStudy], found: list[Outcome])
         spread = (f"在 {_pct(min(shares))}–{_pct(max(shares))} 之间" if _pct(min(shares)) != _pct(max(shares))
                   else f"在各网络上都是 {_pct(min(shares))}")
         sentences.append(Markup("按“{lay}”，模型的通信占比{spread}，{gap}").format(
-            lay=zh(layout.label), spread=spread, gap=_gap(gaps)))
+            lay=inert(zh(layout.label)), spread=spread, gap=_gap(gaps)))
     widest = max(estimated, key=lambda o: (abs((o.number("comm_share") or 0.0) - _article_share(site, ref, o.row)),
                                            o.row.key, o.layout.key))
     paragraphs = [Markup("；").join(sentences) + Markup("。差得最多的是 {net} 上的“{lay}”：文章为 {a}，模型为 {m}。").format(
-        net=site.link(widest.row.network, zh(widest.row.label)), lay=zh(widest.layout.label),
+        net=site.link(widest.row.network, zh(widest.row.label)), lay=inert(zh(widest.layout.label)),
         a=site.cell(f"{ref}{widest.row.key}.comm_share").html, m=_pct(widest.number("comm_share")))]
     ratios = []
     for o in estimated:
