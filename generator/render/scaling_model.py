@@ -118,8 +118,15 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
     }
 
 
+MODEL_MARK = Markup('<a class="fig-derived" href="../costmodel/#assumptions" '
+                    'title="成本模型估算：公式见成本模型页，输入是本案例的集群、所列布局与假设">模型</a>')
+"""After each estimated figure, as a source link follows a stated one: where the number comes from."""
+
+
 def _number_cell(value: float | None, shown: str) -> Cell:
-    return Cell(escape(shown), "" if value is None else repr(value), numeric=True)
+    if value is None:
+        return Cell(Markup('<span class="fig-none" title="无法估算">—</span>'), "", numeric=True)
+    return Cell(escape(shown) + Markup(" ") + MODEL_MARK, repr(value), numeric=True)
 
 
 def _share_cell(share: float | None) -> Cell:
@@ -128,7 +135,7 @@ def _share_cell(share: float | None) -> Cell:
 
 
 def _tokens(value: float | None) -> str:
-    return "—" if value is None else f"{value:,.0f}"
+    return "—" if value is None else f"{value:,.0f} tok/s"
 
 
 def _article_share(site: Site, ref: str, row: ScalingRow) -> float:
