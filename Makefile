@@ -13,10 +13,13 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+# --strict: warnings (plausibility-range) fail too, as in CI.
 check: $(STAMP)
-	$(PY) -m generator check specs
+	$(PY) -m generator check --strict specs
 
-serve: check
+# Not strict: the preview shows warnings at the top of every page instead of refusing to start.
+serve: $(STAMP)
+	$(PY) -m generator check specs
 	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
 
 build: check
@@ -38,7 +41,7 @@ browser-deps:
 	@tools/browser-deps.sh
 
 test: browser-deps $(STAMP) lint
-	$(PY) -m generator check specs
+	$(PY) -m generator check --strict specs
 	$(PY) -m pytest
 
 schema: $(STAMP)

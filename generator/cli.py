@@ -29,15 +29,21 @@ def _check(args: argparse.Namespace) -> int:
     report = format_all(result.diagnostics, args.format)
     if report:
         print(report, file=sys.stdout if args.format == "github" else sys.stderr)
-    if result.ok:
-        if args.format == "text":
-            count = len(result.kb.entities) if result.kb else 0
-            print(f"{args.path}: {count} entities, no problems", file=sys.stderr)
-        return 0
-    errors = sum(1 for d in result.diagnostics if d.severity.value == "error")
     if args.format == "text":
-        print(f"{errors} error(s)", file=sys.stderr)
-    return 1
+        print(summary(result, args.strict, f"{args.path}: {len(result.kb.entities) if result.kb else 0} entities"),
+              file=sys.stderr)
+    return 0 if result.passes(args.strict) else 1
+
+
+def summary(result: Result, strict: bool, subject: str) -> str:
+    """The closing line of a check: what was found, and (under --strict) that warnings fail it."""
+    errors = sum(1 for d in result.diagnostics if d.severity.value == "error")
+    warnings = len(result.warnings)
+    if not errors and not warnings:
+        return f"{subject}, no problems"
+    counts = ", ".join(part for part in (f"{errors} error(s)" if errors else "",
+                                         f"{warnings} warning(s)" if warnings else "") if part)
+    return f"{subject}, {counts}" + (" (--strict: warnings count as errors)" if strict and warnings else "")
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -105,9 +111,10 @@ def run_build(root: Path, repository: Repository | None) -> tuple[Result, dict[s
 def _build(args: argparse.Namespace) -> int:
     specs = Path(args.specs)
     result, files = run_build(specs, find_repository(specs.resolve().parent))
-    if files is None:
+    if result.diagnostics:
         print(format_all(result.diagnostics), file=sys.stderr)
-        print("nothing written: the knowledge base does not validate", file=sys.stderr)
+    if files is None or not result.passes(args.strict):
+        print(summary(result, args.strict, "nothing written: the knowledge base does not pass"), file=sys.stderr)
         return 1
     out = Path(args.out).resolve()
     for relative in sorted(files):
@@ -258,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check", help="validate the spec files and print every problem")
     check.add_argument("path", nargs="?", default="specs", help="spec folder (default: specs)")
     check.add_argument("--format", choices=("text", "github"), default="text")
+    check.add_argument("--strict", action="store_true", help="warnings are errors (exit 1): what CI runs")
     check.set_defaults(func=_check)
     schema = sub.add_parser("schema", help="print (or write with --out) the JSON Schema of each spec folder")
     schema.add_argument("--out", help="folder to write <kind>.schema.json files into")
@@ -265,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     build = sub.add_parser("build", help="validate, then write the generated pages and data files")
     build.add_argument("--out", required=True, help="output folder")
     build.add_argument("--specs", default="specs", help="spec folder (default: specs)")
+    build.add_argument("--strict", action="store_true", help="warnings are errors: nothing is written")
     build.set_defaults(func=_build)
     rec = sub.add_parser("recommend", help="answer the selection tree's questions, e.g. --model-size 70B --gpus 64",
                          description="Flags are the tree's variables (specs/selection/): --model-size, --gpus, --budget.")

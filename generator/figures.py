@@ -49,11 +49,8 @@ def stated_figures(entity_id: str, nodes: list[Node], data: object = None) -> di
     is the raw parsed file: it still tells `41` from `41.0`, which sets the rounding a figure is
     read with."""
     figures: dict[str, Figure] = {}
-    names: dict[DataPath, tuple[str, ...]] = {(): ()}
-    for path, value, marks in nodes:  # parents come before their children
-        if path:
-            last = path[-1]
-            names[path] = names[path[:-1]] + (str(value.key if isinstance(value, Keyed) else last),)
+    names = figure_names(nodes)
+    for path, value, marks in nodes:
         if isinstance(value, Quantity):
             dim = next((m.dimension for m in marks if isinstance(m, Dim)), None)
             figure = _quantity_figure(entity_id, value, names[path], path, dim, _written(data, path + ("value",)))
@@ -62,6 +59,17 @@ def stated_figures(entity_id: str, nodes: list[Node], data: object = None) -> di
             name = ".".join(names[path])
             figures[name] = Figure(entity_id, name, Fraction(value.value), "count", "", source=value.source, path=path)
     return figures
+
+
+def figure_names(nodes: list[Node]) -> dict[DataPath, tuple[str, ...]]:
+    """The name of each walked value as figures are named (`rows.ndr.cluster`, not
+    `rows.1.cluster`): field names, and list items by their `key` where they have one."""
+    names: dict[DataPath, tuple[str, ...]] = {(): ()}
+    for path, value, _marks in nodes:  # parents come before their children
+        if path:
+            last = path[-1]
+            names[path] = names[path[:-1]] + (str(value.key if isinstance(value, Keyed) else last),)
+    return names
 
 
 def _written(data: object, path: DataPath) -> object:

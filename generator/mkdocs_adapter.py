@@ -2,7 +2,9 @@
 MkDocs and the pure generator.
 
 - on_config: read and validate specs/ (I/O at the edge), render every generated file in memory;
-  any diagnostic stops the build with the same report as `python -m generator check`.
+  any error stops the build with the same report as `python -m generator check`. Warnings
+  (plausibility-range) are logged as MkDocs warnings; `mkdocs build --strict` stops on them at
+  once, as `check --strict` does, rather than building a site it then refuses.
 - on_files: add the generated pages and data files (File.generated: nothing is written into
   docs/, so `mkdocs serve` does not loop).
 - on_page_markdown: expand `[[entity#figure]]` references in hand-written pages.
@@ -12,7 +14,8 @@ MkDocs and the pure generator.
   for it and answering no request): a knowledge base that does not validate gets a page listing
   the diagnostics in place of every generated page and at the top of every hand-written one, and
   a hand-written page's unresolved references are listed at its top; livereload then reloads the
-  browser after each rebuild, the one that fixes the specs included.
+  browser after each rebuild, the one that fixes the specs included. Warnings are listed the same
+  way at the top of every page, generated or not, of a site that is otherwise built as usual.
 - The site folder is replaced whole or not at all (`mkdocs build`, `gh-deploy`): the build writes
   into a sibling folder that takes the old site's place in on_post_build, after every other
   plugin and only if strict mode has nothing to abort on; a failed build deletes it
@@ -57,7 +60,7 @@ def on_config(config: Any) -> Any:
     if files is None or result.kb is None or result.figures is None:
         _invalid(result.diagnostics, project)
     else:
-        _state.update(files=files, figures=result.figures, problems=[],
+        _state.update(files=files, figures=result.figures, problems=_warnings(result.warnings, project, config),
                       titles={e.id: e.model.title for e in result.kb.of_type(Source)})
     _state["repository"] = repository
     docs = Path(config.docs_dir).resolve()
@@ -78,6 +81,21 @@ def _invalid(diagnostics: Sequence[Diagnostic], project: Path) -> None:
     _state.update(files=problems_pages(problems), figures=None, titles={}, problems=problems)
 
 
+def _warnings(warnings: Sequence[Diagnostic], project: Path, config: Any) -> list[Diagnostic]:
+    """Report the warnings of a knowledge base that validates: strict mode stops here; a plain
+    build logs them; `mkdocs serve` returns them, for the banner at the top of every page."""
+    if not warnings:
+        return []
+    report = format_all(warnings)
+    if _serving():
+        log.info(f"the knowledge base has warnings; every page lists them:\n{report}")
+        return [_relative(d, project) for d in warnings]
+    if config.strict:
+        raise PluginError(f"the knowledge base has warnings, which strict mode counts as errors:\n{report}")
+    log.warning(f"the knowledge base has warnings:\n{report}")
+    return []
+
+
 def _serving() -> bool:
     return bool(_state["command"] == "serve")
 
@@ -95,8 +113,9 @@ def on_files(files: Files, config: Any) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    if page.file.generated_by is not None:
-        return markdown
+    if page.file.generated_by is not None:  # its page, or the problems page
+        warnings = _state["figures"] is not None and _state["problems"]  # serving a base with warnings
+        return problems_banner(_state["problems"]) + markdown if warnings else markdown
     if _state["figures"] is None:  # serving a knowledge base that does not validate
         return problems_banner(_state["problems"]) + markdown
     depth = page.file.src_uri.count("/")
@@ -107,8 +126,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         raise PluginError("figure references that do not resolve:\n" + format_all(problems))
     if problems:
         log.info("figure references that do not resolve:\n" + format_all(problems))
-        return problems_banner(problems) + expanded
-    return expanded
+    problems += _state["problems"]  # the knowledge base's warnings, when serving
+    return problems_banner(problems) + expanded if problems else expanded
 
 
 def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:

@@ -12,6 +12,7 @@ from .derive import FigureIndex
 from .knowledge import KnowledgeBase
 from .model.entities import Pitfall
 from .model.selection import Selection
+from .render.escape import json_terminal, terminal
 from .render.text import plain_text
 from .tree import NoAnswer, Recommendation, Value, answer_label, parse_value, recommend, variables
 
@@ -78,4 +79,7 @@ def run(kb: KnowledgeBase, figures: FigureIndex, argv: list[str], fmt: str) -> s
         raise NoAnswer("no selection tree in specs/selection/")
     sel = trees[0].model
     data = as_data(kb, figures, sel, recommend(sel, parse_answers(sel, argv)))
-    return json.dumps(data, ensure_ascii=False, indent=2) if fmt == "json" else as_text(data)
+    # Spec text goes to a terminal: no escape sequence from a spec may reach it.
+    if fmt == "json":
+        return json_terminal(json.dumps(data, ensure_ascii=False, indent=2))
+    return terminal(as_text(data))

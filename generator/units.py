@@ -10,6 +10,7 @@ as gigatesla per second.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 
@@ -106,8 +107,14 @@ def other_bit_byte_unit(unit: str) -> str | None:
 
 
 def fmt_number(value: Fraction | float, digits: int = 4) -> str:
-    """Compact human figure: up to `digits` significant digits, no trailing zeros, no exponent."""
-    number = float(value)
+    """Compact human figure: up to `digits` significant digits, no trailing zeros, no exponent
+    (but for a figure beyond a float, e.g. a ratio over a 1e-308 baseline, which only an
+    exponent can show)."""
+    try:
+        number = float(value)
+    except OverflowError:
+        exact = Decimal(value.numerator) / Decimal(value.denominator) if isinstance(value, Fraction) else Decimal(value)
+        return f"{exact:.{max(0, digits - 1)}E}"
     if number == 0:
         return "0"
     text = f"{number:.{digits}g}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .derive import FigureIndex
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Severity
 from .gcpause import without_cycle_collection
 from .knowledge import KnowledgeBase, Loaded
 from .load import parse_spec
@@ -39,7 +39,16 @@ class Result:
 
     @property
     def ok(self) -> bool:
-        return self.kb is not None and not any(d.severity.value == "error" for d in self.diagnostics)
+        """Loaded, and no errors: warnings do not count (see `passes`)."""
+        return self.kb is not None and not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.WARNING)
+
+    def passes(self, strict: bool = False) -> bool:
+        """`ok`, and under `strict` (CI) without warnings either."""
+        return self.ok and not (strict and self.warnings)
 
 
 # What one file turns into: an entity, or the diagnostics that stopped it.

@@ -1,9 +1,9 @@
 """Knowledge bases in odd shapes, for the property that every one that passes `check` builds: the
 fixture base (tests/fixtures/base/specs/) with its decision tree made very deep or very wide,
 its texts very long or full of markup and unusual characters, odd but valid variables, a zero
-where a derived column divides, and copies of its entities added. Edits work on plain YAML data and name only what the base's own
-tree declares (its variables, answers and leaves), never a value typed here; every new id
-starts with `test-`."""
+where a derived column divides, a source URL with odd characters, and copies of its entities
+added. Edits work on plain YAML data and name only what the base's own tree declares (its
+variables, answers and leaves), never a value typed here; every new id starts with `test-`."""
 
 from __future__ import annotations
 
@@ -139,20 +139,35 @@ def zeroed_case(denominator: str, row_at: int) -> SpecFile:
     return SpecFile(original.path, original.kind, original.stem, raw)
 
 
+# A source URL: the base's own with a drawn tail of characters the URL rules allow or refuse
+# (Markdown, attr_list and HTML syntax, percent-escapes, invisible ones).
+_URL_TAIL = st.lists(st.sampled_from([*"aZ09-._~:/?#@$&+,;=%", "%20", "%3C", "%7B", *"<>\"'`*_[]()!{}|\\^ ",
+                                      "\u200b", "{: onclick=x }", "[x](javascript:x)", "/__x__/", "中"]), max_size=12)
+
+
+def reurled(tag: str, tail: list[str]) -> SpecFile:
+    """The base's first source with a URL, that URL followed by `tail`."""
+    original = next(f for f in base_files() if f.kind == "sources" and b"\nurl:" in f.raw)
+    data = yaml.safe_load(original.raw)
+    data["url"] = data["url"].rstrip("/") + "/" + tag + "".join(tail)
+    raw = yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+    return SpecFile(original.path, original.kind, original.stem, raw)
+
+
 _SUFFIX_CHARS = st.sampled_from([*"B<>&\"'|*_`\\[]#%", "亿", "😀", "\u200b", " "])
 
 
 @st.composite
 def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
     """The fixture base after a few drawn edits: deepen, widen, new texts, odd variables, copies,
-    a zero denominator."""
+    a zero denominator, an odd source URL."""
     tree = base_tree()
     extra: list[SpecFile] = []
 
     def new_text(limit: int) -> str:
         return draw(texts(limit))
 
-    edits = ["deep", "wide", "text", "variable", "copy", "zero"]
+    edits = ["deep", "wide", "text", "variable", "copy", "zero", "url"]
     for step, edit in enumerate(draw(st.lists(st.sampled_from(edits), min_size=1, max_size=4))):
         tag = f"{edit}{step}"
         if edit == "deep":
@@ -167,6 +182,8 @@ def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
             for variable in _counts(tree):
                 variable["suffix"] = "".join(draw(st.lists(_SUFFIX_CHARS, max_size=8)))
                 variable["name"] = {"zh": new_text(MAX_TEXT)}
+        elif edit == "url":
+            extra = [f for f in extra if f.kind != "sources"] + [reurled(tag, draw(_URL_TAIL))]
         elif edit == "zero":
             extra.append(zeroed_case(draw(st.sampled_from(["gpus_per_node", "single_gpu"])), draw(st.integers(0, 9))))
         else:

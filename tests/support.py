@@ -176,6 +176,22 @@ def add_bit_byte_slip(specs: Path) -> str:
     return "specs/networks/test-slip.yaml"
 
 
+def add_implausible_lane(specs: Path) -> str:
+    """Add to a copy of a valid spec tree a one-lane network at 1000 Gb/s per lane: consistent,
+    but above the lane rate's plausible range, so its one diagnostic is a plausibility-range
+    warning; returns the new file as diagnostics name it."""
+    kb = validate(read_tree(specs)).kb
+    assert kb is not None
+    source = next(s.id for s in kb.of_kind("sources") if s.model.kind != "article")
+    (specs / "networks" / "test-implausible.yaml").write_text(
+        "id: test-implausible\nlast_verified: 2026-11-30\nname: Test implausible\nfabric: ethernet\nrdma: none\n"
+        f"lanes: {{value: 1, source: {source}}}\n"
+        f"lane_rate: {{value: 1000, unit: Gb/s, direction: per_direction, scope: per_lane, source: {source}}}\n"
+        f"port_rate: {{value: 1000, unit: Gb/s, direction: per_direction, scope: per_port, source: {source}}}\n"
+        "summary: {zh: 测试}\n", encoding="utf-8")
+    return "specs/networks/test-implausible.yaml"
+
+
 def fetch(url: str) -> tuple[int, str]:
     """(HTTP status, body) of a GET; status 0 when nothing answers."""
     try:

@@ -84,3 +84,39 @@ def test_determinism() -> None:
     """The same specs give the same diagnostics and figures, run after run."""
     first, second = _run("check", "specs"), _run("check", "specs")
     assert first.stderr == second.stderr
+
+
+def _warning_tree(tmp_path: Path) -> Path:
+    """The fixture base with a 75 kW GPU: its one diagnostic is a plausibility-range warning."""
+    tree = tmp_path / "specs"
+    shutil.copytree(BASE, tree)
+    case = Case.read(INVALID / "plausibility-range-power.yaml")
+    (tree / case.target.removeprefix("specs/")).write_bytes(case.raw)
+    return tree
+
+
+def test_a_warning_passes_check_but_not_strict_check(tmp_path: Path) -> None:
+    """A warning prints as `file:line:col: warning:` and exits 0; under --strict it exits 1, in
+    text and github formats alike."""
+    _warning_tree(tmp_path)
+    plain = _run("check", "specs", cwd=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    assert "specs/gpus/test-a100-sxm4.yaml:24:16: warning: power = 75 kW" in plain.stderr
+    assert "[plausibility-range]" in plain.stderr and "1 warning(s)" in plain.stderr
+    strict = _run("check", "--strict", "specs", cwd=tmp_path)
+    assert strict.returncode == 1 and "--strict: warnings count as errors" in strict.stderr
+    github = _run("check", "--format", "github", "--strict", "specs", cwd=tmp_path)
+    assert github.returncode == 1
+    assert github.stdout.startswith("::warning file=specs/gpus/test-a100-sxm4.yaml,line=24,col=16,title=plausibility-range::")
+    assert "Traceback" not in plain.stderr + strict.stderr + github.stderr
+
+
+def test_a_warning_builds_but_not_strictly(tmp_path: Path) -> None:
+    """`build` writes the site and prints the warning; `build --strict` writes nothing."""
+    _warning_tree(tmp_path)
+    strict = _run("build", "--strict", "--out", "out", cwd=tmp_path)
+    assert strict.returncode == 1 and "[plausibility-range]" in strict.stderr and "nothing written" in strict.stderr
+    assert not (tmp_path / "out").exists()
+    plain = _run("build", "--out", "out", cwd=tmp_path)
+    assert plain.returncode == 0 and "[plausibility-range]" in plain.stderr, plain.stderr
+    assert (tmp_path / "out" / "gpus.md").is_file()

@@ -71,3 +71,50 @@ def test_csv_download_keeps_text_and_defuses_formulas(records: list[dict[str, st
             value = row.get(column)
             expected = "" if value is None else shown("; ".join(value) if isinstance(value, list) else value)
             assert cell == expected
+
+
+# URLs: safe ones from the allowed alphabet, and anything at all.
+_URL_PATH = st.text(alphabet="abcXYZ019-._~:/?#@$&+,;=" + "%41", max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT)
+def test_attribute_value_cannot_close_the_attribute_or_cut_a_table(text: str) -> None:
+    """An attribute value has no quote, `|` or backslash, and reads back as the text."""
+    from generator.render.escape import attr
+    out = str(attr(text))
+    assert not re.search(r"[\"'<>|\\]", out)
+    assert html.unescape(out) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_URL_PATH.map(lambda p: "https://example.org/" + p), st.text(max_size=60)))
+def test_link_href_is_exactly_a_safe_url_or_absent(url: str) -> None:
+    """`link` gives an <a> whose parsed href is the URL itself when the rules accept it, and no
+    element at all otherwise; either way the shown text is the URL."""
+    from html.parser import HTMLParser
+
+    from generator.render.escape import link
+    from generator.rules.source_urls import url_is_safe
+
+    class Tags(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.tags: list[tuple[str, dict[str, str | None]]] = []
+            self.text = ""
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.append((tag, dict(attrs)))
+
+        def handle_data(self, data: str) -> None:
+            self.text += data
+
+    parsed = Tags()
+    parsed.feed(str(link(url)))
+    parsed.close()
+    if url and url_is_safe(url):
+        assert parsed.tags == [("a", {"href": url, "rel": "noopener noreferrer"})]
+    else:
+        assert parsed.tags == []
+    dropped = {*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)}  # controls
+    assert parsed.text == "".join(ch for ch in url if ord(ch) not in dropped)

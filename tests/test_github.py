@@ -28,10 +28,15 @@ def steps() -> list[dict[str, Any]]:
 
 
 def test_pr_workflow_runs_the_tests_posts_the_diff_and_uploads_the_site() -> None:
-    """.ci/run, the annotations, the diff into the job summary, a strict build uploaded as an artifact."""
+    """.ci/run, the annotations (strict: a plausibility warning fails too), the diff into the job
+    summary, a strict build uploaded as an artifact; `make test` and `make check` check strictly."""
     runs = "\n".join(step.get("run", "") for step in steps())
     assert re.search(r"^\.ci/run$", runs, re.MULTILINE)
-    assert "generator check --format github specs" in runs
+    assert "generator check --format github --strict specs" in runs
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    for target in ("check", "test"):
+        recipe = re.search(rf"^{target}:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+        assert recipe and "-m generator check --strict specs" in recipe.group(1), target
     assert 'generator diff "origin/$BASE_REF" HEAD >> "$GITHUB_STEP_SUMMARY"' in runs
     assert "mkdocs build --strict --site-dir site-preview" in runs
     checkout = next(step for step in steps() if step.get("uses", "").startswith("actions/checkout@"))

@@ -85,8 +85,8 @@ def test_every_emitted_id_is_declared() -> None:
 
 
 def test_rules_page_documents_every_rule() -> None:
-    """The rules page has one row per rule, anchored by its id, with its id and its sentence,
-    under its family's heading, and counts them all."""
+    """The rules page has one row per rule, anchored by its id, with its id, its severity and its
+    sentence, under its family's heading, and counts them all."""
     result = base_result()
     assert result.kb is not None and result.figures is not None
     page = render_site(result.kb, result.figures)["rules.md"]
@@ -96,5 +96,6 @@ def test_rules_page_documents_every_rule() -> None:
     for rule_id, cells in rows:
         rule = RULES[rule_id]
         assert f"<code>{rule.id}</code>" in cells and str(inert(rule.zh)) in cells, rule_id
+        assert f"<td>{ {'error': '错误', 'warning': '警告'}[rule.severity.value]}</td>" in cells, (rule_id, cells)
     headings = re.findall(r"^## .* \{ #([a-z]+) \}$", page, re.MULTILINE)
     assert headings[: len(FAMILIES)] == list(FAMILIES)

@@ -17,7 +17,16 @@ import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 
-from support import ROOT, add_bit_byte_slip, copy_project, fetch, mkdocs_serve, read_tree, wait_for
+from support import (
+    ROOT,
+    add_bit_byte_slip,
+    add_implausible_lane,
+    copy_project,
+    fetch,
+    mkdocs_serve,
+    read_tree,
+    wait_for,
+)
 
 PYTHON = sys.executable
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
@@ -39,6 +48,25 @@ def test_broken_spec_fails_build_with_check_diagnostics(tmp_path: Path) -> None:
         assert line in build.stderr
     assert "Traceback" not in build.stderr
     assert not (tmp_path / "site" / "index.html").exists()
+
+
+def test_spec_warning_fails_strict_build_only(tmp_path: Path) -> None:
+    """A plausibility warning stops `mkdocs build --strict` (no site) with the line `check`
+    prints; `mkdocs build --no-strict` (mkdocs.yml sets strict) logs it as a warning and builds the site."""
+    project = copy_project(tmp_path)
+    add_implausible_lane(project / "specs")
+    check = subprocess.run([PYTHON, "-m", "generator", "check", "specs"], cwd=project, env=ENV,
+                           capture_output=True, text=True, timeout=120)
+    warnings = [line for line in check.stderr.splitlines() if ": warning: " in line]
+    assert check.returncode == 0 and len(warnings) == 1 and "[plausibility-range]" in warnings[0], check.stderr
+    strict = subprocess.run([MKDOCS, "build", "--strict", "-d", str(tmp_path / "strict")], cwd=project, env=ENV,
+                            capture_output=True, text=True, timeout=300)
+    assert strict.returncode == 1 and warnings[0] in strict.stderr and "Traceback" not in strict.stderr
+    assert not (tmp_path / "strict" / "index.html").exists()
+    plain = subprocess.run([MKDOCS, "build", "--no-strict", "-d", str(tmp_path / "plain")], cwd=project, env=ENV,
+                           capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0 and "WARNING" in plain.stderr and warnings[0] in plain.stderr, plain.stderr
+    assert (tmp_path / "plain" / "networks" / "index.html").is_file()
 
 
 def test_build_command_writes_pages_and_nothing_on_failure(tmp_path: Path) -> None:
@@ -187,6 +215,25 @@ def test_serve_lists_problems_and_keeps_answering(tmp_path: Path) -> None:
         assert not _lists_problems(url + "/gpus/")
         reading.write_text(original, encoding="utf-8")
         wait_for(lambda: not _lists_problems(url + "/reading/"), "the problem list stayed on the fixed page", log)
+    assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def test_serve_lists_warnings_on_every_page(tmp_path: Path) -> None:
+    """Under `mkdocs serve`, a knowledge base with a warning is built as usual, with the warning
+    listed at the top of every page, generated or hand-written; fixing it removes the list."""
+    project, log = copy_project(tmp_path), tmp_path / "serve.log"
+    with mkdocs_serve(project, log) as url:
+        added = project / add_implausible_lane(project / "specs")
+        wait_for(lambda: _lists_problems(url + "/networks/"), "no warning list after an implausible figure", log)
+        for path in ("/", "/networks/", "/reading/", "/contributing/"):
+            status, body, page = _read(url + path)
+            text = "".join(page.text)
+            assert status == 200 and "kb-problems" in body and "admonition warning" in body, path
+            assert "specs/networks/test-implausible.yaml:" in text and "[plausibility-range]" in text, path
+            assert " 警告：" in text, path
+        assert "Test implausible" in _read(url + "/networks/")[1]  # the page itself is there too
+        added.unlink()
+        wait_for(lambda: not _lists_problems(url + "/networks/"), "the warning list stayed after the fix", log)
     assert "Traceback" not in log.read_text(encoding="utf-8")
 
 

@@ -1,16 +1,18 @@
 """Building blocks shared by every entity: strict base model, bilingual text, quantities, counts,
-and the metadata markers (`Dim`, `Ref`) that tell the rules which unit dimension a field accepts
-and which kind of entity a reference must point to."""
+and the metadata markers that tell the rules which unit dimension a field accepts (`Dim`), which
+directions and scopes it may state and what range is plausible (`Allows`, `Plausible`), and which
+kind of entity a reference must point to (`Ref`)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, PlainSerializer, StringConstraints
 
-from ..units import UNITS, units_of
+from ..units import UNITS, fmt_number, to_base, units_of
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=64)]
@@ -40,7 +42,63 @@ class Dim:
     dimension: str
 
     def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
-        return {"allOf": [handler(core_schema)], "properties": {"unit": {"enum": units_of(self.dimension)}}}
+        return _narrowed(handler(core_schema), {"unit": {"enum": units_of(self.dimension)}})
+
+
+def _narrowed(schema: dict[str, Any], properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A field's schema with some properties narrowed (and extra keywords), one level deep
+    whichever of `Dim`, `Allows` and `Plausible` pydantic applies first."""
+    out: dict[str, Any] = dict(schema) if "allOf" in schema else {"allOf": [schema]}
+    narrowed: dict[str, Any] = {**out.get("properties", {}), **properties}
+    return {**out, "properties": narrowed, **extra}
+
+
+@dataclass(frozen=True)
+class Allows:
+    """Field metadata: the directions and scopes a figure of this field may state (leaving one
+    out is always allowed; a bandwidth without a direction is `units-direction-missing`). An
+    empty tuple: the field has no direction (or scope) at all. Memory bandwidth marked
+    per_direction, or a GPU's power marked per_node, is a slip the units rules catch; the JSON
+    Schema lists the same values, so an editor offers exactly these."""
+
+    directions: tuple[Direction, ...]
+    scopes: tuple[Scope, ...]
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        # null stays allowed: `direction: null` is what leaving the key out means to the generator.
+        return _narrowed(handler(core_schema), {"direction": {"enum": [*self.directions, None]},
+                                                "scope": {"enum": [*self.scopes, None]}})
+
+
+@dataclass(frozen=True)
+class Plausible:
+    """Field metadata: the closed range [low, high] (in `unit`) that every real part, current or
+    announced, falls in, with room to spare. A figure outside it is not necessarily wrong, so it
+    is a warning (`plausibility-range`), which CI treats as an error until the pull request
+    argues for it and widens the range. Each use says in a comment why its bounds are where
+    they are."""
+
+    low: float
+    high: float
+    unit: str
+    low_base: Fraction = field(init=False, repr=False)  # the bounds in the dimension's base unit
+    high_base: Fraction = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "low_base", to_base(self.low, self.unit))
+        object.__setattr__(self, "high_base", to_base(self.high, self.unit))
+
+    def admits(self, value: float, unit: str) -> bool:
+        return self.low_base <= to_base(value, unit) <= self.high_base
+
+    def label(self) -> str:
+        return f"{fmt_number(self.low)}–{fmt_number(self.high)} {self.unit}"
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        # Informative only (a warning, not a validity rule; and the value's unit may differ).
+        return _narrowed(handler(core_schema), {}, **{"x-plausible": {
+            "low": self.low, "high": self.high, "unit": self.unit,
+            "description": "Informative: outside this range the generator warns (plausibility-range)."}})
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from .common import (
     NUMBER_OUT,
+    Allows,
     Compute,
     Count,
     DataRate,
@@ -24,6 +25,7 @@ from .common import (
     Identified,
     Keyed,
     LatencyFigure,
+    Plausible,
     Power,
     PriceFigure,
     QuotedText,
@@ -63,29 +65,54 @@ class Source(Identified):
 
 # --- GPUs -----------------------------------------------------------------------------------
 
+# Plausible ranges (a warning outside, see Plausible) are set with room above every part that is
+# announced as of 2026, and so that the figure of a whole node or rack, typed into a per-GPU field,
+# lands above them: the slip they are there to catch, with a unit off by 1000 or 8.
+
 class Memory(Strict):
     type: Literal["HBM2", "HBM2e", "HBM3", "HBM3e", "GDDR6X"]
-    capacity: DataSize
-    bandwidth: DataRate
-    bus_width: DataSize | None = None  # bits; with pin_rate it derives bandwidth
-    pin_rate: DataRate | None = None
+    # 1 GB: small cards; the largest announced package (Rubin Ultra) is to carry 1 TB of HBM4e,
+    # so 4 TB leaves four times that; a GB300 NVL72 rack's 20 TB lands above.
+    capacity: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(1, 4096, "GB")]
+    # A shared bus, not a duplex link: aggregate only. 50 GB/s: below any discrete GPU; Rubin's
+    # HBM4 is announced near 22 TB/s, so 100 TB/s leaves 4x; a rack's 576 TB/s lands above.
+    bandwidth: Annotated[DataRate, Allows(("aggregate",), ("per_gpu",)), Plausible(50, 100_000, "GB/s")]
+    # bits; with pin_rate it derives bandwidth. 32 bits: one narrow GDDR channel; HBM4 stacks are
+    # 2048 bits wide, so 32768 bits is sixteen of them.
+    bus_width: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(32, 32768, "bit")] | None = None
+    # The signalling rate of one data pin (per direction, as datasheets print it): HBM2 runs
+    # about 2 Gb/s, GDDR7 about 30; 100 Gb/s leaves room; a whole bus's rate lands above.
+    pin_rate: Annotated[DataRate, Allows(("per_direction",), ("per_pin",)), Plausible(0.5, 100, "Gb/s")] | None = None
+
+
+# Tensor rates, any precision, per GPU: 1 TFLOPS is below any tensor unit in this scope; the
+# highest announced per-GPU rate of any precision is Rubin Ultra's 100 PFLOPS of FP4 per package
+# (GB300: 1,440 PFLOPS of sparse FP4 per 72-GPU rack, 20 per GPU), so BF16, dense or sparse, sits
+# far below the bound; a rack's figure (GB200 NVL72: 180 PFLOPS dense BF16) lands above it.
+TensorRate = Annotated[Compute, Allows((), ("per_gpu",)), Plausible(1, 100_000, "TFLOPS")]
 
 
 class GpuCompute(Strict):
-    fp32: Compute  # non-tensor FP32
-    tensor_bf16_dense: Compute
-    tensor_fp16_dense: Compute  # FP16 inputs, FP32 accumulate
-    tensor_fp16_fp16acc_dense: Compute | None = None  # GeForce: FP16 accumulate runs faster
-    tensor_bf16_sparse: Compute | None = None  # 2:4 structured sparsity, as datasheets print
+    # Non-tensor FP32: B300 is at 75 TFLOPS, AMD's MI355X about twice that; 2 PFLOPS leaves
+    # 10x; a GB300 NVL72 rack's FP32 (3 PFLOPS) lands above.
+    fp32: Annotated[Compute, Allows((), ("per_gpu",)), Plausible(0.1, 2000, "TFLOPS")]
+    tensor_bf16_dense: TensorRate
+    tensor_fp16_dense: TensorRate  # FP16 inputs, FP32 accumulate
+    tensor_fp16_fp16acc_dense: TensorRate | None = None  # GeForce: FP16 accumulate runs faster
+    tensor_bf16_sparse: TensorRate | None = None  # 2:4 structured sparsity, as datasheets print
     sm_count: Count | None = None
     fp32_cores_per_sm: Count | None = None
-    boost_clock: Frequency | None = None
+    # GPUs boost between 1 and 3 GHz; the bounds catch a clock written in kHz or GHz as MHz.
+    boost_clock: Annotated[Frequency, Allows((), ("per_gpu",)), Plausible(100, 10_000, "MHz")] | None = None
 
 
 class GpuNvlink(Strict):
     interconnect: Annotated[Slug, Ref("interconnects")]
     links: Count
-    bandwidth: DataRate  # per GPU, all links
+    # Per GPU, all links, in either direction convention. 10 GB/s: below a two-card bridge;
+    # NVLink 6 is announced at 3.6 TB/s per GPU, so 20 TB/s leaves 5x; a rack's 130 TB/s lands above.
+    bandwidth: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_gpu",)),
+                         Plausible(10, 20_000, "GB/s")]
     bridge: bool = False  # PCIe cards reach NVLink only through a bridge
     bridge_gpus: Annotated[int, Field(ge=2, le=8)] | None = None
 
@@ -98,10 +125,15 @@ class Gpu(Entity):
     form_factor: Literal["sxm", "pcie"]
     memory: Memory
     compute: GpuCompute
-    power: Power
+    # Board or module power of one GPU. 10 W: below any accelerator card; B300 is rated 1.4 kW and
+    # Rubin is estimated near 2 kW, so 5 kW leaves room for a four-die package; a node's power
+    # (DGX: over 10 kW) or a rack's (GB300 NVL72: about 120 kW) lands above.
+    power: Annotated[Power, Allows((), ("per_gpu",)), Plausible(10, 5000, "W")]
     nvlink: GpuNvlink | None  # required key: write `nvlink: null` for none
     pcie: Annotated[Slug, Ref("interconnects")]
-    price: PriceFigure | None = None
+    # One card: from a $50 board to 200,000 USD, over four times a data-centre GPU's list price;
+    # a server's or a rack's price (millions) lands above.
+    price: Annotated[PriceFigure, Allows((), ("per_gpu",)), Plausible(50, 200_000, "USD")] | None = None
     summary: Text
 
 
@@ -118,11 +150,17 @@ class Pcie(Entity):
     type: Literal["pcie"]
     name: Annotated[str, Field(min_length=1, max_length=120)]
     generation: Literal["3.0", "4.0", "5.0", "6.0"]
-    transfer_rate: TransferRate  # per lane
+    # Per lane, each direction: PCIe 1.0 ran 2.5 GT/s, 7.0 runs 128 and 8.0 targets 256;
+    # 512 GT/s leaves one more doubling.
+    transfer_rate: Annotated[TransferRate, Allows(("per_direction",), ("per_lane",)), Plausible(2.5, 512, "GT/s")]
     lanes: Count
     encoding: Encoding
-    per_direction: DataRate | None = None
-    bidirectional: DataRate | None = None
+    # The whole link (x1 to x16), its direction named by the field. From an x1 1.0 link
+    # (250 MB/s each way) to an x16 link at 512 GT/s (about 1 TB/s each way), with room.
+    per_direction: Annotated[DataRate, Allows(("per_direction",), ("per_link",)),
+                             Plausible(0.1, 2048, "GB/s")] | None = None
+    bidirectional: Annotated[DataRate, Allows(("bidirectional",), ("per_link",)),
+                             Plausible(0.2, 4096, "GB/s")] | None = None
     summary: Text
 
 
@@ -131,8 +169,13 @@ class Nvlink(Entity):
     name: Annotated[str, Field(min_length=1, max_length=120)]
     generation: Annotated[int, Field(ge=1, le=10)]
     links_per_gpu: Count
-    per_link: DataRate
-    total: DataRate | None = None  # per GPU; derived from links x per-link rate
+    # One link, either direction convention: NVLink 1 ran 20 GB/s each way, NVLink 6 about 100;
+    # 1 TB/s leaves room; a GPU's total over all its links (1.8 TB/s and up) lands above.
+    per_link: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_link",)),
+                        Plausible(1, 1000, "GB/s")]
+    # Per GPU; derived from links x per-link rate. Bounds as for a GPU's NVLink bandwidth.
+    total: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_gpu",)),
+                     Plausible(10, 20_000, "GB/s")] | None = None
     summary: Text
 
 
@@ -143,7 +186,10 @@ class Nvswitch(Entity):
     nvlink: Annotated[Slug, Ref("interconnects")]
     gpus: Count  # GPUs in one all-to-all NVLink domain
     switches: Count | None = None
-    per_gpu: DataRate
+    # What each GPU reaches the switch with; bounds as for a GPU's NVLink bandwidth (a domain's
+    # total, 130 TB/s for 72 GPUs, lands above).
+    per_gpu: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_gpu",)),
+                       Plausible(10, 20_000, "GB/s")]
     summary: Text
 
 
@@ -157,9 +203,17 @@ class Network(Entity):
     fabric: Literal["infiniband", "ethernet"]
     rdma: Literal["native", "rocev2", "none"]
     lanes: Count
-    lane_rate: DataRate
-    port_rate: DataRate
-    latency: LatencyFigure | None = None
+    # Serial lanes are quoted per direction: 10 to 200 Gb/s today (IEEE 802.3dj), 400 in
+    # development; 800 Gb/s leaves room.
+    lane_rate: Annotated[DataRate, Allows(("per_direction",), ("per_lane",)), Plausible(1, 800, "Gb/s")]
+    # 1 Gb/s Ethernet up to 1.6 Tb/s ports (802.3dj), 3.2 in development, and twice that when
+    # quoted bidirectional: 6.4 Tb/s; a switch's total (51.2 Tb/s) lands above.
+    port_rate: Annotated[DataRate, Allows(("per_direction", "bidirectional"), ("per_port",)),
+                         Plausible(1, 6400, "Gb/s")]
+    # A hop (switch or port) or one link end to end: 10 ns is below any switch; 1 ms is far above
+    # an RDMA round trip and catches a figure in ms or s typed as us.
+    latency: Annotated[LatencyFigure, Allows((), ("per_port", "per_switch", "per_link")),
+                       Plausible(10, 1_000_000, "ns")] | None = None
     summary: Text
 
 
@@ -221,10 +275,15 @@ class Recommendation(Entity):
 class ScalingRow(Keyed):
     label: Text
     network: NetworkRef | None  # null: the no-communication ideal
-    single_gpu: TokenRate
-    cluster: TokenRate
-    speedup: Ratio
-    comm_share: Ratio
+    # Training throughput of one GPU: from a huge model (under 1 tok/s) to a tiny one (a million).
+    single_gpu: Annotated[TokenRate, Allows((), ("per_gpu",)), Plausible(0.1, 10_000_000, "tok/s")]
+    # The whole cluster: up to 100,000 GPUs at the single-GPU bound (the schema's cap on a written
+    # value binds first).
+    cluster: Annotated[TokenRate, Allows((), ("per_system",)), Plausible(1, 1e12, "tok/s")]
+    # Over one GPU: below 1 when scaling out loses; at most the GPU count (a million, with room).
+    speedup: Annotated[Ratio, Allows((), ()), Plausible(0.01, 1_000_000, "x")]
+    # A share of step time: 0-100 %; 72 written as x (not %) lands above.
+    comm_share: Annotated[Ratio, Allows((), ()), Plausible(0, 100, "%")]
 
 
 Whole = Annotated[int, Field(ge=1, le=1_000_000)]

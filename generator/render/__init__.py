@@ -12,7 +12,7 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..derive import FigureIndex
 from ..gcpause import without_cycle_collection
@@ -21,7 +21,7 @@ from ..knowledge import KnowledgeBase
 from ..repository import Repository
 from . import advice, calculator, costmodel, hardware, reference, selection
 from .context import Site
-from .text import md
+from .escape import attr, inert, md, md_cell
 
 # Generated page -> the function that computes its template context.
 PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
@@ -71,6 +71,8 @@ def environment() -> Environment:
     env.filters["md"] = _md_filter
     env.filters["html"] = _html_filter
     env.filters["yaml_str"] = yaml_str
+    env.filters["md_cell"] = md_cell  # a cell of a Markdown pipe table
+    env.filters["attr"] = attr  # an HTML attribute value
     return env
 
 
@@ -85,7 +87,7 @@ def _md_filter(ctx: Context, text: object) -> Markup:
 def _html_filter(ctx: Context, text: object) -> Markup:
     """Spec text inside an HTML block (tables, admonitions), figure references expanded."""
     site = ctx.get("site")
-    return site.html(text) if isinstance(site, Site) else escape(str(text))
+    return site.html(text) if isinstance(site, Site) else inert(text)
 
 
 def yaml_str(text: object) -> Markup:

@@ -10,6 +10,7 @@ from ..model.entities import Claim, FieldReport, Pitfall, Recommendation, Scalin
 from . import scaling_model
 from .chart import scaling_chart
 from .context import Site
+from .escape import inert
 from .table import Cell, Row, Table
 from .text import zh
 
@@ -73,7 +74,7 @@ def scaling(site: Site) -> dict[str, object]:
         table = Table([("网络", False), ("单卡吞吐", True), ("集群吞吐", True), ("加速比", True),
                        ("并行效率（推导）", True), ("通信占比", True)])
         for row in m.rows:
-            label = site.link(row.network, zh(row.label)) if row.network else escape(zh(row.label))
+            label = site.link(row.network, zh(row.label)) if row.network else inert(zh(row.label))
             table.rows.append(Row([Cell(label), site.cell(f"{r}{row.key}.single_gpu"), site.cell(f"{r}{row.key}.cluster"),
                                    site.cell(f"{r}{row.key}.speedup"), site.cell(f"{r}{row.key}.efficiency"),
                                    site.cell(f"{r}{row.key}.comm_share")]))

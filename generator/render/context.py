@@ -53,7 +53,7 @@ class Site:
             return Markup("—")
         entity = self.kb.get(entity_id)
         if entity is None:
-            return escape(entity_id)
+            return inert(entity_id)
         text = label or entity.label
         return Markup(f'<a href="../{escape(self.href(entity_id))}">{inert(text)}</a>')
 

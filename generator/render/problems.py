@@ -9,9 +9,8 @@ from collections.abc import Iterable
 
 from ..diagnostics import Diagnostic
 from . import PAGES, environment
+from .reference import SEVERITY_ZH
 from .text import inert
-
-SEVERITY_ZH = {"error": "错误", "warning": "警告"}
 
 
 def _rows(diagnostics: Iterable[Diagnostic]) -> list[dict[str, object]]:

@@ -15,10 +15,10 @@ from ..model.common import MAX_TEXT
 from ..model.entities import BoundCheck, Claim, Expr, RangeCheck, RatioExpr, Source, ValueCheck
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
-from ..rules.source_urls import url_is_safe
 from ..units import fmt_number
 from .advice import VERDICT_ZH
 from .context import Site
+from .escape import link
 from .table import Cell, Row, Table
 from .text import zh
 
@@ -77,24 +77,30 @@ def sources(site: Site) -> dict[str, object]:
     for e in site.kb.of_type(Source):
         m = e.model
         items.append({"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
-                      "url": m.url if m.url and url_is_safe(m.url) else None,
+                      "link": link(m.url) if m.url else None,
                       "retrieved": m.retrieved.isoformat() if m.retrieved else None,
                       "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
                       "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))})
     return {"items": items}
 
 
+# How a diagnostic's severity is named on the rules page and in the serve-time problem lists.
+SEVERITY_ZH = {"error": "错误", "warning": "警告"}
+
+
 def rules(_site: Site) -> dict[str, object]:
     families = []
     for family in FAMILIES:
-        table = Table([("规则 id", False), ("检查什么", False)])
+        table = Table([("规则 id", False), ("级别", False), ("检查什么", False)])
         for info in RULES.values():
             if info.family == family:
-                table.rows.append(Row([Cell(Markup(f"<code>{escape(info.id)}</code>")), Cell.text(info.zh)],
+                table.rows.append(Row([Cell(Markup(f"<code>{escape(info.id)}</code>")),
+                                       Cell.text(SEVERITY_ZH[info.severity.value]), Cell.text(info.zh)],
                                       anchor=f"rule-{info.id}"))
         families.append({"id": family, "name": FAMILY_ZH[family], "table": table})
     limits = {"file_kib": MAX_FILE_BYTES // 1024, "depth": MAX_DEPTH, "scalar": MAX_SCALAR_CHARS, "text": MAX_TEXT}
-    return {"families": families, "limits": limits, "count": len(RULES)}
+    warnings = sum(1 for info in RULES.values() if info.severity.value == "warning")
+    return {"families": families, "limits": limits, "count": len(RULES), "warnings": warnings}
 
 
 # What each spec folder holds, for the downloads table (one entry per folder of KINDS).

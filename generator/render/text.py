@@ -1,13 +1,11 @@
 """Escaping and figure formatting shared by every renderer.
 
-Spec text is untrusted: in HTML it is HTML-escaped; in Markdown it is also backslash-escaped
-character by character (with pymdownx.escapeall every ASCII punctuation escape is literal), so
-no spec text can become markup, a link or an extension's syntax.
+Spec text is untrusted; it is escaped only through generator/render/escape.py (`md` for
+Markdown, `inert` for HTML text, `attr` for attribute values), re-exported here.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
@@ -19,6 +17,7 @@ from ..figures import Figure
 from ..model.common import Text
 from ..model.entities import Source
 from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
+from .escape import attr, inert, md
 
 DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
 SCOPE_ZH = {
@@ -32,35 +31,6 @@ ENTITY_PAGE = {
     "recommendations": "tiers", "sources": "sources", "selection": "flowchart",
     "workloads": "costmodel", "assumptions": "costmodel",
 }
-
-_SPACE = re.compile(r"\s+")
-# Every ASCII punctuation mark that Markdown or a pymdownx extension could read, except &, < and
-# >, which become HTML entities instead (an entity is inert in Markdown).
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~^=:\"'$%@/;,?])")
-
-
-def md(text: object) -> Markup:
-    """Plain text for a Markdown context: HTML-escaped, then every ASCII punctuation mark
-    backslash-escaped; line breaks become spaces (a heading or list item stays one line)."""
-    plain = _SPACE.sub(" ", str(text))
-    escaped = _MD_SPECIAL.sub(r"\\\1", plain)
-    return Markup(escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
-
-
-# One pass, character by character: HTML's own five characters become entities, and every
-# character Markdown or an extension could act on a numeric character reference.
-_INERT = str.maketrans({
-    **{ch: f"&#{ord(ch)};" for ch in "\\`*_{}[]()#+-.!|~^=:$@%"},
-    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;",
-})
-
-
-def inert(text: object) -> Markup:
-    """Spec text for an HTML fragment, also inert if the fragment lands in a Markdown context:
-    HTML-escaped, and every character Markdown or an extension could act on written as a
-    numeric character reference (shown identically, parsed by nothing)."""
-    return Markup(str(text).translate(_INERT))
-
 
 def expand_text(text: object, shown: Callable[[str, str | None], Markup | None], *, markdown: bool) -> Markup:
     """Spec prose with its `[[entity#figure]]` references shown as figures (value, unit,
@@ -120,9 +90,9 @@ def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: s
     source = kb_sources.get(fig.source or "")
     if source is not None:
         parts.append(f'<a class="fig-src" href="../sources/#src-{escape(source.id)}" '
-                     f'title="来源：{escape(source.title)}">源</a>')
+                     f'title="来源：{attr(source.title)}">源</a>')
     elif fig.formula:
-        parts.append(f'<span class="fig-derived" title="推导：{escape(fig.formula)}">推导</span>')
+        parts.append(f'<span class="fig-derived" title="推导：{attr(fig.formula)}">推导</span>')
     return Markup(" ".join(parts))
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, get_args
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from ..derive import FigureIndex
@@ -34,15 +34,18 @@ class Rule:
     id: str  # stable kebab-case id, printed in brackets after each message
     family: Family
     zh: str  # what it checks, one sentence for the rules page
+    # A warning flags what is probably, not certainly, wrong: it does not stop a build, but
+    # `--strict` (CI, `make check`, `mkdocs build --strict`) counts it as an error.
+    severity: Severity = Severity.ERROR
 
     def report(self, entity: Loaded[Identified], path: DataPath, message: str) -> Diagnostic:
         """A diagnostic at the value `path` of `entity` (at its parent, if the value is missing)."""
         mark = entity.at(path)
-        return Diagnostic(entity.path, mark.line, mark.col, self.id, message)
+        return Diagnostic(entity.path, mark.line, mark.col, self.id, message, self.severity)
 
     def at(self, file: str, line: int, col: int, message: str) -> Diagnostic:
         """A diagnostic at a position of a file that is not (yet) an entity."""
-        return Diagnostic(file, line, col, self.id, message)
+        return Diagnostic(file, line, col, self.id, message, self.severity)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,75 @@
+"""The hostile site of tests/test_injection.py (every text and URL field of the fixture base
+carrying Markdown, attr_list, HTML and Jinja payloads) as Chromium runs it: on every page, after
+load and after every element has been hovered and focused, no payload script has run (they all
+set `window.__xss`), no dialog opened, and the live DOM holds no element, handler, class, id or
+link from a payload."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from payloads import URL_PAYLOADS, build_hostile_site
+from playwright.sync_api import Dialog, Page
+
+from tools.sitekit import serve
+
+# Runs in the page: wakes every handler a payload could have attached (mouse, focus, load
+# events fire on their own), then lists whatever in the DOM came from a payload.
+_PROBE = """(urls) => {
+  for (const el of document.querySelectorAll('body *')) {
+    for (const type of ['mouseover', 'mouseenter', 'focus', 'animationstart']) {
+      el.dispatchEvent(new Event(type, {bubbles: true}));
+    }
+  }
+  const found = [];
+  for (const el of document.querySelectorAll('*')) {
+    const tag = el.tagName.toLowerCase();
+    if (tag.includes('xss')) found.push('element ' + tag);
+    for (const a of el.attributes) {
+      const value = a.value.trim().toLowerCase();
+      if (a.name.includes('xss') || a.name.startsWith('on')) found.push(tag + ' attribute ' + a.name);
+      if ((a.name === 'class' || a.name === 'id') && value.includes('xss')) found.push(tag + ' ' + a.name + '=' + a.value);
+      if (['href', 'src', 'action', 'formaction', 'xlink:href'].includes(a.name)) {
+        if (/^(javascript|data|vbscript):/.test(value)) found.push(tag + ' ' + a.name + '=' + a.value);
+        if (value.includes('xss') && !urls.includes(a.value)) found.push(tag + ' ' + a.name + '=' + a.value);
+      }
+    }
+    if (tag === 'script' && el.textContent.includes('xss')) found.push('script ' + el.textContent.slice(0, 60));
+  }
+  return {ran: window.__xss !== undefined, found};
+}"""
+
+
+@pytest.fixture(scope="module")
+def hostile_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    site = build_hostile_site(tmp_path_factory.mktemp("hostile-browser"))
+    with serve(site) as url:
+        yield url, site
+
+
+def test_no_payload_runs_or_appears_in_chromium(page: Page, hostile_url: tuple[str, Path]) -> None:
+    base_url, site = hostile_url
+    dialogs: list[str] = []
+    errors: list[str] = []
+
+    def on_dialog(dialog: Dialog) -> None:
+        dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    paths = sorted("/" + str(p.relative_to(site)).removesuffix("index.html") for p in site.rglob("index.html"))
+    assert "/sources/" in paths and len(paths) > 10
+    for path in paths:
+        page.goto(base_url + path, wait_until="networkidle")
+        result = page.evaluate(_PROBE, URL_PAYLOADS)
+        assert not result["ran"], f"a payload script ran on {path}"
+        assert not result["found"], (path, result["found"][:5])
+    assert not dialogs, dialogs[:5]
+    assert not errors, errors[:5]
+    # The payloads are on the pages, as text (a probe that sees nothing would pass anyway).
+    page.goto(base_url + "/sources/", wait_until="networkidle")
+    assert page.locator("a[rel='noopener noreferrer'][href^='https://xss.example/']").count() >= 2
+    assert "<script>window.__xss=1</script>" in page.inner_text("body")
