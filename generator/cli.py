@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
 import json
 import math
 import os
@@ -19,9 +20,23 @@ from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 from .validate import Result, SpecFile, validate
 
 
+def build_date(environ: dict[str, str] | os._Environ[str] = os.environ) -> dt.date:
+    """The date no spec date may pass: SOURCE_DATE_EPOCH (seconds since 1970, UTC) when set,
+    so that a reproducible build judges the same tree the same way whenever it runs; else today
+    in UTC. A value that is not a whole number of seconds is ignored, as reproducible-builds.org
+    says a tool should not fail on it."""
+    epoch = environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        try:
+            return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date()
+        except (OverflowError, OSError, ValueError):  # beyond the platform's dates: fall back to the clock
+            pass
+    return dt.datetime.now(dt.UTC).date()
+
+
 def run_check(root: Path) -> Result:
     files, early = read_spec_tree(root)
-    return validate(files, early)
+    return validate(files, early, today=build_date())
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -105,7 +120,7 @@ def run_build(root: Path, repository: Repository | None) -> tuple[Result, dict[s
     entities linked to their spec files in `repository`."""
     from .pipeline import validate_and_render
     files, early = read_spec_tree(root)
-    return validate_and_render(files, early, repository)
+    return validate_and_render(files, early, repository, build_date())
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -234,7 +249,8 @@ def _diff(args: argparse.Namespace) -> int:
     except SpecSourceError as err:
         print(f"diff: {err}", file=sys.stderr)
         return 2
-    diff = compare(validate(*base), validate(*head))
+    today = build_date()
+    diff = compare(validate(*base, today=today), validate(*head, today=today))
     sys.stdout.write((to_json if args.format == "json" else to_markdown)(diff, args.base, args.head))
     # A diff is information, not a gate; but a HEAD that does not validate is reported as such.
     return 0 if diff.head.ok else 1

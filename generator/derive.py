@@ -10,7 +10,7 @@ a stated figure wins over a derived one (the arithmetic rules make sure the two 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
@@ -43,9 +43,23 @@ def _derived(base: Figure, name: str, value: Fraction, unit: str, formula: str, 
                   base.source if source is _KEEP else source, formula=formula)
 
 
+@dataclass(frozen=True)
+class ZeroDivisor:
+    """A figure that could not be derived because its formula divides by a figure that is zero:
+    `entity#name` would be `formula`, and `divisor` (a stated figure, with its place) is 0. The
+    derivation leaves the figure out; rules/arithmetic_divisors.py reports the divisor, so that
+    a zero never makes the rules that judge the figure skip it silently."""
+
+    entity: str
+    name: str
+    formula: str
+    divisor: Figure
+
+
 class FigureIndex:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
+        self.zero_divisors: list[ZeroDivisor] = []
         self.stated: dict[str, dict[str, Figure]] = {
             e.id: stated_figures(e.id, e.nodes, e.file.data) for e in kb if e.kind != "sources"
         }
@@ -64,6 +78,14 @@ class FigureIndex:
         for entity in entities:
             if all(f.usable for f in self.stated[entity.id].values()):
                 self._derived[entity.id] = list(derive(entity.model, self))
+
+    def nonzero(self, entity: str, name: str, formula: str, divisor: Figure) -> bool:
+        """True when `divisor` can divide; else records that `entity#name` (`formula`) is not
+        derived because of it. Every division of a derivation goes through here."""
+        if divisor.value:
+            return True
+        self.zero_divisors.append(ZeroDivisor(entity, name, formula, divisor))
+        return False
 
     def get(self, ref: str) -> Figure | None:
         entity_id, _, name = ref.partition("#")
@@ -161,19 +183,21 @@ def _gpu_ratios(m: Gpu, ix: FigureIndex) -> Iterator[Figure]:
     s = ix.stated[m.id]
     tensor, power, memory = s["compute.tensor_bf16_dense"], s["power"], s["memory.bandwidth"]
     nvlink, pcie = s.get("nvlink.bandwidth"), ix.get(f"{m.pcie}#bidirectional")
-    if nvlink is not None and pcie is not None and pcie.dimension == "data_rate" and pcie.value:
-        yield _derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x",
-                       f"NVLink {_show(nvlink)} ÷ {m.pcie} {_show(pcie)} (both bidirectional)",
-                       dimension="ratio", direction=None, scope=None, source=None)
-    if power.value:
-        yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W",
-                       f"BF16 dense {_show(tensor)} ÷ {_show(power)}",
+    if nvlink is not None and pcie is not None and pcie.dimension == "data_rate":
+        formula = f"NVLink {_show(nvlink)} ÷ {m.pcie} {_show(pcie)} (both bidirectional)"
+        if ix.nonzero(m.id, "nvlink_to_pcie", formula, pcie):
+            yield _derived(nvlink, "nvlink_to_pcie", nvlink.value / pcie.value, "x", formula,
+                           dimension="ratio", direction=None, scope=None, source=None)
+    formula = f"BF16 dense {_show(tensor)} ÷ {_show(power)}"
+    if ix.nonzero(m.id, "tflops_per_watt", formula, power):
+        yield _derived(tensor, "tflops_per_watt", tensor.value / power.value, "TFLOPS/W", formula,
                        dimension="compute_per_power", source=None)
-    if tensor.value:
-        yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP",
-                       f"{_show(memory)} ÷ BF16 dense {_show(tensor)}",
+    formula = f"{_show(memory)} ÷ BF16 dense {_show(tensor)}"
+    if ix.nonzero(m.id, "bytes_per_flop", formula, tensor):
+        yield _derived(memory, "bytes_per_flop", memory.value / tensor.value, "B/FLOP", formula,
                        dimension="bits_per_flop", direction=None, source=None)
     price = s.get("price")
+    # A zero BF16 rate is reported once, for bytes_per_flop above.
     if price is not None and tensor.value:
         yield _derived(price, "usd_per_tflops", price.value / tensor.value,
                        "USD/TFLOPS", f"{_show(price)} ÷ BF16 dense {_show(tensor)}",
@@ -185,18 +209,24 @@ def _case(m: ScalingStudy, ix: FigureIndex) -> Iterator[Figure]:
     gpus = m.nodes.value * m.gpus_per_node.value
     yield _derived(s["gpus"], "gpus", Fraction(gpus), "",
                    f"{m.nodes.value} nodes × {m.gpus_per_node.value} GPUs per node")
+    # The GPU count divides each row's efficiency: when it is zero, the factor that is zero is
+    # the figure to blame (the stated total is judged against the product by tables-case-gpus).
+    zero_factor = next((s[name] for name in ("nodes", "gpus_per_node") if not s[name].value), None)
+    reported: bool | None = None
     for row in m.rows:
         single, cluster = s[f"rows.{row.key}.single_gpu"], s[f"rows.{row.key}.cluster"]
-        if not single.value:
-            continue  # no speed-up over a zero baseline
+        formula = f"{_show(cluster)} ÷ {_show(single)}"
+        if not ix.nonzero(m.id, f"rows.{row.key}.speedup", formula, single):
+            continue  # no speed-up over a zero baseline, nor anything that follows from it
         speedup = cluster.value / single.value
         base = s[f"rows.{row.key}.speedup"]
-        yield _derived(base, f"rows.{row.key}.speedup", speedup, "x",
-                       f"{_show(cluster)} ÷ {_show(single)}")
-        if not gpus:
-            continue  # no efficiency over zero GPUs
+        yield _derived(base, f"rows.{row.key}.speedup", speedup, "x", formula)
+        formula = f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs"
+        if zero_factor is not None:
+            if reported is None:  # one report for the study, not one per row
+                reported = ix.nonzero(m.id, "rows.*.efficiency", f"speed-up ÷ {gpus} GPUs", zero_factor)
+            continue
         efficiency = speedup / gpus
-        yield _derived(base, f"rows.{row.key}.efficiency", efficiency, "%",
-                       f"speed-up {fmt_number(speedup)} ÷ {gpus} GPUs")
+        yield _derived(base, f"rows.{row.key}.efficiency", efficiency, "%", formula)
         yield _derived(base, f"rows.{row.key}.comm_share", 1 - efficiency, "%",
                        f"1 − efficiency {fmt_number(efficiency * 100)}%")

@@ -6,9 +6,26 @@ hook collect them all, sort them by file and position, and fail once at the end.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+
+# Characters that would let a file name or a message forge or hide part of a report: line
+# breaks and other controls (C0, DEL, C1, U+2028/2029), bidi controls and zero-width characters.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+
+
+def printable(text: str) -> str:
+    """`text` with every character of `_UNPRINTABLE` written as an escape (`\\n`, `\\u202e`), so
+    that one diagnostic is always one line that reads as what it is."""
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
+    return named or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
 
 
 class Severity(StrEnum):
@@ -28,7 +45,7 @@ class Diagnostic:
     severity: Severity = Severity.ERROR
 
     def as_text(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.severity.value}: {self.message} [{self.rule}]"
+        return f"{printable(self.path)}:{self.line}:{self.col}: {self.severity.value}: {printable(self.message)} [{self.rule}]"
 
     def as_github(self) -> str:
         # GitHub workflow commands need '%', CR and LF escaped in the message, and also ',' and ':'

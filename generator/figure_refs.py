@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .charsets import INVISIBLE
 from .units import DERIVED_UNITS, UNITS
 
 _ENTITY = r"[a-z0-9]+(?:-[a-z0-9]+)*"
@@ -23,8 +24,9 @@ _FIGURE = r"[a-z0-9_]+(?:[.][a-z0-9_-]+)*"
 _WELL_FORMED = re.compile(rf"(?P<ref>{_ENTITY}#{_FIGURE})(?: (?P<unit>[^\s\]]+))?")
 _OPEN = re.compile(r"\[\[")
 _SHAPE = re.compile(r"\S+(?: \S+)?")  # one ASCII space at most, between reference and unit
-# Characters that change what a reference means without showing: zero-width and bidi controls.
-_INVISIBLE = re.compile(r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+# Characters that change what a reference means without showing: zero-width and bidi controls
+# (in a spec, text-invisible reports them first; on a hand-written page, this does).
+_INVISIBLE = INVISIBLE
 KNOWN_UNITS = (*UNITS, *DERIVED_UNITS)
 
 

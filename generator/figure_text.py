@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 
+from .charsets import INVISIBLE
 from .figure_refs import find_references
 from .units import DERIVED_UNITS, UNITS
 
 # Units as people type them, including the spellings the unit table refuses ("Gbps").
-_TYPED_UNITS = sorted({*UNITS, *DERIVED_UNITS, "Gbps", "GBps", "Tbps", "KiB", "MiB", "MB", "kB", "TFLOPs", "PF",
-                       "倍", "微秒", "毫秒", "纳秒"} - {"x"}, key=len, reverse=True)
+_TYPED_UNITS = sorted({*UNITS, *DERIVED_UNITS, "Gbps", "GBps", "Tbps", "Mbps", "KiB", "MiB", "MB", "kB", "TFLOPs", "PF",
+                       "Gbit/s", "Tbit/s", "Mbit/s", "Gbit", "Gb/sec", "GB/sec", "GiB/s", "MiB/s", "TiB/s", "TiB",
+                       "GByte/s", "Gbyte/s", "倍", "微秒", "毫秒", "纳秒"} - {"x"}, key=len, reverse=True)
 # A number that does not continue a word, version or id ("v2", "1.5", "#3"), then a unit.
 TYPED_FIGURE = re.compile(r"(?<![\w.#-])\d[\d,]*(?:\.\d+)?\s?(?:" + "|".join(re.escape(u) for u in _TYPED_UNITS)
                           + r")(?![A-Za-z])")
@@ -18,7 +20,13 @@ TYPED_FIGURE = re.compile(r"(?<![\w.#-])\d[\d,]*(?:\.\d+)?\s?(?:" + "|".join(re.
 
 def typed_figures(text: str) -> list[str]:
     """Hand-typed figures in `text`, ignoring what sits inside figure references (well formed or not)."""
-    return TYPED_FIGURE.findall(blank_references(text))
+    return typed_in_prose(blank_references(text))
+
+
+def typed_in_prose(text: str) -> list[str]:
+    """Hand-typed figures in `text` read through invisible characters: a zero-width space inside
+    `4\u200b00 Gb/s` hides nothing."""
+    return TYPED_FIGURE.findall(INVISIBLE.sub("", text))
 
 
 def blank_references(text: str) -> str:

@@ -41,6 +41,7 @@ from . import sitedir
 from .cli import find_repository, run_build
 from .diagnostics import Diagnostic, format_all
 from .expand import body_first_line, expand_figures
+from .limits import insert_limits
 from .model.entities import Source
 from .render import PAGE_SOURCES
 from .render.problems import problems_banner, problems_pages
@@ -116,6 +117,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     if page.file.generated_by is not None:  # its page, or the problems page
         warnings = _state["figures"] is not None and _state["problems"]  # serving a base with warnings
         return problems_banner(_state["problems"]) + markdown if warnings else markdown
+    markdown = insert_limits(markdown)  # the limits the code enforces, in its own figures
     if _state["figures"] is None:  # serving a knowledge base that does not validate
         return problems_banner(_state["problems"]) + markdown
     depth = page.file.src_uri.count("/")

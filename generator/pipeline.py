@@ -3,6 +3,8 @@ MkDocs hook run. Pages are only rendered from a knowledge base that every rule a
 
 from __future__ import annotations
 
+import datetime as dt
+
 from .diagnostics import Diagnostic
 from .render import render_site
 from .repository import Repository
@@ -10,9 +12,10 @@ from .validate import Result, SpecFile, validate
 
 
 def validate_and_render(files: list[SpecFile], early: list[Diagnostic] | None = None,
-                        repository: Repository | None = None) -> tuple[Result, dict[str, str] | None]:
+                        repository: Repository | None = None,
+                        today: dt.date | None = None) -> tuple[Result, dict[str, str] | None]:
     """`validate` followed, when it passes, by `render_site`; no pages when it fails."""
-    result = validate(files, early)
+    result = validate(files, early, today=today)
     if not result.ok or result.kb is None or result.figures is None:
         return result, None
     return result, render_site(result.kb, result.figures, repository)

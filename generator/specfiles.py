@@ -1,11 +1,15 @@
 """Reading the spec tree (an I/O edge): which files count, and which are refused before they are
-even parsed (unknown folders, symlinks leaving specs/, oversized files). From a folder on disk,
-or from a git revision's objects (no checkout), with the same files and the same refusals."""
+even parsed (unknown folders, symbolic links that leave specs/, loop or lead nowhere, files and
+folders that cannot be read, named pipes and devices, oversized files; rules/spec_tree.py). From
+a folder on disk, or from a git revision's objects (no checkout), with the same files and the same
+refusals."""
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
+import stat
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,13 +18,19 @@ from pathlib import Path
 from .diagnostics import Diagnostic
 from .load import MAX_FILE_BYTES
 from .model import KINDS
+from .rules.base import Rule
 from .rules.schema_shape import FOLDER
+from .rules.spec_tree import SPECIAL_FILE, SYMLINK_BROKEN, SYMLINK_LOOP, SYMLINK_OUTSIDE, UNREADABLE
 from .rules.yaml_input import TOO_LARGE
 from .validate import SpecFile
 
 _NOT_YAML = "only .yaml files belong in a spec folder"
-_OUTSIDE = "symbolic link to a file outside the spec folder"
-_NOT_REGULAR = "not a regular file"
+# Why a symbolic link is refused, with its rule: the same from disk and from git.
+_OUTSIDE = (SYMLINK_OUTSIDE, "symbolic link to a file outside the spec folder")
+_LOOP = (SYMLINK_LOOP, "symbolic links that loop: this path never reaches a file")
+_BROKEN = (SYMLINK_BROKEN, "symbolic link to a file that does not exist")
+_KINDS_OF_FILE = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                  (stat.S_ISBLK, "a block device"))
 
 
 class SpecSourceError(Exception):
@@ -34,20 +44,50 @@ def read_spec_tree(root: Path) -> tuple[list[SpecFile], list[Diagnostic]]:
     if not root.is_dir():
         return [], [FOLDER.at(str(root), 1, 1, "no such spec folder")]
     real_root = root.resolve()
-    for entry in sorted(root.iterdir()):
+    top, problem = _listing(root, root)
+    problems += problem
+    for entry in top:
         shown = _shown(root, entry)
         if entry.name.startswith("."):
+            continue
+        link = _link_problem(entry, real_root)
+        if link is not None:
+            problems.append(_refused_by(shown, link))
             continue
         if not entry.is_dir() or entry.name not in KINDS:
             problems.append(_unexpected(shown, entry.is_dir()))
             continue
-        for path in sorted(entry.iterdir()):
-            spec, problem = _read_one(root, real_root, entry.name, path)
+        inside, problem = _listing(root, entry)
+        problems += problem
+        for path in inside:
+            spec, refused = _read_one(root, real_root, entry.name, path)
             if spec is not None:
                 files.append(spec)
-            if problem is not None:
-                problems.append(problem)
+            if refused is not None:
+                problems.append(refused)
     return files, problems
+
+
+def _link_problem(entry: Path, real_root: Path) -> tuple[Rule, str] | None:
+    """Why a symbolic link in place of a spec folder cannot be followed (it loops or leads
+    nowhere), or None; files inside one that leads out of specs/ are refused one by one."""
+    if not entry.is_symlink():
+        return None
+    try:
+        entry.resolve(strict=True)
+    except RuntimeError:  # a loop (Python before 3.13)
+        return _LOOP
+    except OSError as err:
+        return _LOOP if err.errno == errno.ELOOP else _OUTSIDE if not entry.resolve().is_relative_to(real_root) else _BROKEN
+    return None
+
+
+def _listing(root: Path, folder: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """The entries of `folder`, sorted, or why it cannot be listed."""
+    try:
+        return sorted(folder.iterdir()), []
+    except OSError as err:
+        return [], [UNREADABLE.at(_shown(root, folder), 1, 1, f"cannot list this folder: {_reason(err)}")]
 
 
 def _read_one(root: Path, real_root: Path, kind: str, path: Path) -> tuple[SpecFile | None, Diagnostic | None]:
@@ -57,17 +97,35 @@ def _read_one(root: Path, real_root: Path, kind: str, path: Path) -> tuple[SpecF
     if path.suffix != ".yaml" or path.is_dir():
         return None, _refused(shown, _NOT_YAML)
     try:
-        real = path.resolve()
-    except (RuntimeError, OSError):  # a loop of symbolic links (RuntimeError before Python 3.13)
-        return None, _refused(shown, _NOT_REGULAR)
+        real = path.resolve(strict=True)
+    except RuntimeError:  # a loop of symbolic links (Python before 3.13)
+        return None, _refused_by(shown, _LOOP)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return None, _refused_by(shown, _LOOP)
+        if isinstance(err, FileNotFoundError):  # listed, so a link to nothing: outside first, as git does
+            return None, _refused_by(shown, _OUTSIDE if not path.resolve().is_relative_to(real_root) else _BROKEN)
+        return None, UNREADABLE.at(shown, 1, 1, f"cannot read this file: {_reason(err)}")
     if not real.is_relative_to(real_root):
-        return None, _refused(shown, _OUTSIDE)
-    if not real.is_file():
-        return None, _refused(shown, _NOT_REGULAR)
-    size = real.stat().st_size
-    if size > MAX_FILE_BYTES:  # refuse before reading a huge file into memory
-        return None, _too_large(shown, size)
-    return SpecFile(shown, kind, path.stem, real.read_bytes()), None
+        return None, _refused_by(shown, _OUTSIDE)
+    try:
+        status = real.stat()
+        if stat.S_ISREG(status.st_mode) and status.st_size > MAX_FILE_BYTES:
+            return None, _too_large(shown, status.st_size)  # refuse before reading a huge file into memory
+        if not stat.S_ISREG(status.st_mode):  # never opened: a named pipe would block, a device never end
+            what = next((name for test, name in _KINDS_OF_FILE if test(status.st_mode)), "not a regular file")
+            return None, SPECIAL_FILE.at(shown, 1, 1, f"{what}, not a regular file: a spec is a plain .yaml file")
+        with real.open("rb") as stream:  # at most one byte past the limit, whatever the file grew to
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            return None, _too_large(shown, real.stat().st_size)
+        return SpecFile(shown, kind, path.stem, raw), None
+    except OSError as err:
+        return None, UNREADABLE.at(shown, 1, 1, f"cannot read this file: {_reason(err)}")
+
+
+def _reason(err: OSError) -> str:
+    return (err.strerror or type(err).__name__).lower() + (" (check its permissions)" if isinstance(err, PermissionError) else "")
 
 
 def _shown(root: Path, path: Path) -> str:
@@ -81,6 +139,11 @@ def _unexpected(shown: str, is_dir: bool) -> Diagnostic:
 
 def _refused(shown: str, message: str) -> Diagnostic:
     return FOLDER.at(shown, 1, 1, message)
+
+
+def _refused_by(shown: str, why: tuple[Rule, str]) -> Diagnostic:
+    rule, message = why
+    return rule.at(shown, 1, 1, message)
 
 
 def _too_large(shown: str, size: int) -> Diagnostic:
@@ -119,7 +182,7 @@ def read_spec_tree_at(revision: str, root: Path) -> tuple[list[SpecFile], list[D
 
 
 def _choose(root: Path, entries: dict[str, _Entry],
-            resolve: Callable[[str], str]) -> tuple[list[tuple[str, str, str, str]], list[Diagnostic]]:
+            resolve: Callable[[str], str | tuple[Rule, str]]) -> tuple[list[tuple[str, str, str, str]], list[Diagnostic]]:
     """The files to read as (shown path, kind, stem, entry holding the bytes), and the refusals,
     by the rules of `read_spec_tree`. A symbolic link is followed inside the tree only."""
     chosen: list[tuple[str, str, str, str]] = []
@@ -130,7 +193,10 @@ def _choose(root: Path, entries: dict[str, _Entry],
         if parts[0].startswith(".") or len(parts) > 2 or (len(parts) == 2 and parts[1].startswith(".")):
             continue
         if len(parts) == 1:
-            if entry.type != "tree" or rel not in KINDS:
+            link = resolve(rel) if entry.mode == "120000" else None
+            if isinstance(link, tuple) and link is not _OUTSIDE:  # as on disk: a loop, or a link to nothing
+                problems.append(_refused_by(shown, link))
+            elif entry.type != "tree" or rel not in KINDS:
                 problems.append(_unexpected(shown, entry.type == "tree"))
             continue
         if parts[0] not in KINDS or entries[parts[0]].type != "tree":
@@ -139,8 +205,8 @@ def _choose(root: Path, entries: dict[str, _Entry],
             problems.append(_refused(shown, _NOT_YAML))
             continue
         target = resolve(rel)
-        if target in (_OUTSIDE, _NOT_REGULAR):
-            problems.append(_refused(shown, target))
+        if isinstance(target, tuple):
+            problems.append(_refused_by(shown, target))
         elif entries[target].type != "blob":  # a link to a folder: `Path.is_dir` follows it
             problems.append(_refused(shown, _NOT_YAML))
         elif entries[target].size > MAX_FILE_BYTES:
@@ -150,14 +216,14 @@ def _choose(root: Path, entries: dict[str, _Entry],
     return chosen, problems
 
 
-def _resolve(rel: str, entries: dict[str, _Entry], targets: dict[str, str], folder: str) -> str:
+def _resolve(rel: str, entries: dict[str, _Entry], targets: dict[str, str], folder: str) -> str | tuple[Rule, str]:
     """The entry a path ends at after its symbolic links (`targets`), or the refusal's message.
     Links are followed as the file system would, from the repository's view of `folder`, so
     that `../../specs/gpus/x.yaml` is inside the tree and `../../README.md` is not."""
     for _hop in range(40):  # the kernel's own limit on a chain of links
         entry = entries.get(rel)
         if entry is None:
-            return _NOT_REGULAR
+            return _BROKEN
         if entry.mode != "120000":
             return rel
         target, prefix = targets[rel], "" if folder == "." else folder + "/"
@@ -166,7 +232,7 @@ def _resolve(rel: str, entries: dict[str, _Entry], targets: dict[str, str], fold
         if target.startswith("/") or not inside:
             return _OUTSIDE
         rel = full[len(prefix):]
-    return _NOT_REGULAR
+    return _LOOP
 
 
 def _parse_listing(listing: bytes) -> dict[str, _Entry]:

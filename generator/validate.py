@@ -7,6 +7,7 @@ entity, then run the cross-entity rules only if every file made it through the e
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from .derive import FigureIndex
@@ -18,7 +19,9 @@ from .model import KINDS
 from .model.common import Identified
 from .rules.base import Context
 from .rules.catalog import CHECKS
+from .rules.diagnostic_cap import cap_per_file
 from .rules.schema_shape import FOLDER
+from .rules.text_hygiene import scan
 from .rules.unique_ids import unique_entities
 from .schema import build_entity
 
@@ -62,14 +65,22 @@ def _built(spec: SpecFile) -> Built:
     parsed = parse_spec(spec.path, spec.raw)
     if isinstance(parsed, list):
         return parsed
-    return build_entity(spec.kind, parsed, spec.stem)
+    hidden = scan(parsed)
+    built = build_entity(spec.kind, parsed, spec.stem)
+    if not hidden:
+        return built
+    # What the schema says about a value it could not read right (an id with a look-alike
+    # letter has the wrong format) only repeats the problem: keep it for other values.
+    shown = {(d.line, d.col) for d in hidden}
+    return hidden + ([d for d in built if (d.line, d.col) not in shown] if isinstance(built, list) else [])
 
 
 @without_cycle_collection
 def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
-             memo: dict[SpecFile, Built] | None = None) -> Result:
+             memo: dict[SpecFile, Built] | None = None, today: dt.date | None = None) -> Result:
     """Check a whole tree. `memo` (owned by the caller, e.g. the tests) lets unchanged files
-    skip parsing; results are the same with or without it."""
+    skip parsing; results are the same with or without it. `today` is the build date: no date
+    of the tree may be later (none given: dates are not judged)."""
     diagnostics: list[Diagnostic] = list(early or [])
     loaded: list[Loaded[Identified]] = []
     ordered = sorted(files, key=lambda f: f.path)
@@ -85,16 +96,16 @@ def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
     entities, duplicates = unique_entities(loaded)
     diagnostics.extend(duplicates)
     if diagnostics:
-        return Result(None, None, tuple(sorted(set(diagnostics))))
+        return Result(None, None, cap_per_file(diagnostics))
     kb = KnowledgeBase(entities)
     figures = FigureIndex(kb)
-    return Result(kb, figures, check(kb, figures))
+    return Result(kb, figures, check(kb, figures, today))
 
 
-def check(kb: KnowledgeBase, figures: FigureIndex) -> tuple[Diagnostic, ...]:
+def check(kb: KnowledgeBase, figures: FigureIndex, today: dt.date | None = None) -> tuple[Diagnostic, ...]:
     """Every cross-entity rule, on a knowledge base that loaded."""
-    context = Context(kb, figures)
+    context = Context(kb, figures, today)
     diagnostics: list[Diagnostic] = []
     for rule_check in CHECKS:
         diagnostics.extend(rule_check(context))
-    return tuple(sorted(set(diagnostics)))
+    return cap_per_file(diagnostics)

@@ -23,8 +23,10 @@ Tree = dict[str, Any]
 # Pieces of text: Chinese, Latin, every ASCII punctuation mark, markup and template syntax,
 # figure references of the base, and characters that trip layouts (zero-width, right-to-left
 # override, combining accent, full-width, emoji, non-breaking and ideographic spaces).
+# Zero-width and bidi characters and fullwidth letters are not among them: check refuses them
+# (text-invisible, text-confusable; tests/invalid/text-*), so a base holding them never builds.
 TOKENS = [*"模型多卡训练集群选型网络拓扑带宽，。：；（）「」", *"abcXYZ xyz", *"<>&\"'`*_[]()#|\\~!{}%$=+-:;.,/?@^",
-          "\n", "\t", "\u200b", "\u202e", "e\u0301", "😀", "\u3000", "\u00a0", "ＡＢＣ", "<script>alert(1)</script>",
+          "\n", "\t", "e\u0301", "😀", "\u3000", "\u00a0", "<script>alert(1)</script>",
           "{{ 7*7 }}", "{% raw %}", "<!--", "-->", "]]>", "[x](javascript:alert(1))", "    indented",
           "[[test-ib-ndr#port_rate]]", "[[test-ib-ndr#port_rate GB/s]]", "InfiniBand", "A" * 70]
 SHORT_LIMIT = 80  # the tightest limit of the short plain-text fields (`name`, a tier row's `said`)
@@ -154,7 +156,7 @@ def reurled(tag: str, tail: list[str]) -> SpecFile:
     return SpecFile(original.path, original.kind, original.stem, raw)
 
 
-_SUFFIX_CHARS = st.sampled_from([*"B<>&\"'|*_`\\[]#%", "亿", "😀", "\u200b", " "])
+_SUFFIX_CHARS = st.sampled_from([*"B<>&\"'|*_`\\[]#%", "亿", "😀", " "])
 
 
 @st.composite

@@ -69,7 +69,7 @@ def test_symlink_out_of_tree_is_refused(tmp_path: Path) -> None:
     done = _run("check", str(tree), cwd=tmp_path)
     assert done.returncode == 1
     assert ("specs/networks/test-secret.yaml:1:1: error: symbolic link to a file outside the spec folder "
-            "[schema-folder]") in done.stderr
+            "[schema-symlink-outside]") in done.stderr
 
 
 def test_schema_is_generated_from_the_model() -> None:

@@ -226,3 +226,13 @@ def test_no_request_to_another_host(site: Path) -> None:
             if url.startswith(("http://www.w3.org/", "https://www.w3.org/")):
                 continue  # XML namespaces, never fetched
             assert any(url.startswith(allowed) for allowed in _JS_ALLOWED), f"{js.name}: {url}"
+
+
+def test_contributing_page_lists_the_limits_from_the_code(site: Path) -> None:
+    """The hook renders the limits where the page holds the marker (generator/limits.py)."""
+    from generator.load import MAX_DEPTH, MAX_FILE_BYTES
+    from generator.rules.diagnostic_cap import MAX_PER_FILE
+    html = (site / "contributing" / "index.html").read_text(encoding="utf-8")
+    assert "limits --&gt;" not in html and "<!-- limits -->" not in html
+    for figure in (f"{MAX_FILE_BYTES // 1024} KiB", f"{MAX_DEPTH} 层", f"最多列出 {MAX_PER_FILE} 条"):
+        assert figure in html, figure

@@ -3,6 +3,7 @@ refusals (unknown folders, stray files, links leaving the tree, oversized files)
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,10 @@ def _odd_tree(repo: Path) -> None:
     (specs / "gpus" / "folder-link.yaml").symlink_to("../networks")
     (specs / "gpus" / "loop-a.yaml").symlink_to("loop-b.yaml")
     (specs / "gpus" / "loop-b.yaml").symlink_to("loop-a.yaml")
+    for folder in ("pitfalls", "topologies"):
+        shutil.rmtree(specs / folder, ignore_errors=True)
+    (specs / "pitfalls").symlink_to("pitfalls")  # a spec folder that loops
+    (specs / "topologies").symlink_to("nowhere")  # and one that leads nowhere
 
 
 def test_revision_reads_like_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,7 +53,8 @@ def test_revision_reads_like_a_checkout(tmp_path: Path, monkeypatch: pytest.Monk
     refused = {d.path for d in from_disk[1]}
     assert {"specs/extra", "specs/README.md", "specs/gpus/notes.txt", "specs/gpus/huge.yaml",
             "specs/gpus/outside-link.yaml", "specs/gpus/dangling-link.yaml", "specs/gpus/folder.yaml",
-            "specs/gpus/folder-link.yaml", "specs/gpus/loop-a.yaml", "specs/gpus/loop-b.yaml"} == refused
+            "specs/gpus/folder-link.yaml", "specs/gpus/loop-a.yaml", "specs/gpus/loop-b.yaml", "specs/pitfalls",
+            "specs/topologies"} == refused
     assert {"specs/gpus/inside-link.yaml", "specs/gpus/around-link.yaml",
             "specs/gpus/chain-link.yaml"} <= {f.path for f in from_disk[0]}
 

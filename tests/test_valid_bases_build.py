@@ -1,8 +1,8 @@
 """Every knowledge base that passes `check` builds: generated variations of the fixture base (a
 decision tree a thousand questions deep or hundreds of answers wide, texts at their length limit
 full of markup and odd characters, odd variables, a scaling study with zero GPUs or a zero
-single-GPU baseline, copied entities) render without an exception, and a sample of them goes
-through a real `mkdocs build --strict`."""
+single-GPU baseline (which check refuses: arithmetic-zero-divisor), copied entities) render
+without an exception, and a sample of them goes through a real `mkdocs build --strict`."""
 
 from __future__ import annotations
 

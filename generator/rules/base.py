@@ -12,6 +12,7 @@ imports its rule objects from generator/rules/ while the rules import the loader
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, get_args
@@ -52,6 +53,7 @@ class Rule:
 class Context:
     kb: KnowledgeBase
     figures: FigureIndex
+    today: dt.date | None = None  # the build date, read at the edge; None: dates are not judged
 
 
 # A rule's check: a small function named check_<invariant> yielding diagnostics.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from . import (
+    arithmetic_divisors,
     arithmetic_gpu,
     arithmetic_nvlink,
     arithmetic_nvswitch,
@@ -19,8 +20,10 @@ from . import (
     claims,
     costmodel_cases,
     costmodel_specs,
+    diagnostic_cap,
     direction_allowed,
     figure_slips,
+    future_dates,
     gpu_form_factor,
     pcie_generations,
     plausibility,
@@ -32,7 +35,9 @@ from . import (
     schema_shape,
     scope_allowed,
     source_urls,
+    spec_tree,
     text_figures,
+    text_hygiene,
     tier_tables,
     tree_coverage,
     tree_leaves,
@@ -57,6 +62,10 @@ class RuleModule(Protocol):
 MODULES: tuple[RuleModule, ...] = (
     yaml_input,
     schema_shape,
+    spec_tree,
+    text_hygiene,
+    future_dates,
+    diagnostic_cap,
     references,
     quantity_units,
     direction_allowed,
@@ -68,6 +77,7 @@ MODULES: tuple[RuleModule, ...] = (
     arithmetic_nvswitch,
     arithmetic_port_rate,
     arithmetic_gpu,
+    arithmetic_divisors,
     figure_slips,
     gpu_form_factor,
     text_figures,

@@ -22,7 +22,7 @@ TEXT_TOO_LONG = Rule("schema-text-too-long", "schema", "文本字段有长度上
 ID_FORMAT = Rule("schema-id-format", "schema", "id 必须是小写 slug（字母、数字、单个连字符），不能包含路径。")
 ID_FILENAME = Rule("schema-id-filename", "schema", "id 必须与文件名一致。")
 FOLDER = Rule("schema-folder", "schema",
-              "规格文件必须放在已知的目录里，扩展名为 .yaml，且不能是指向 specs/ 之外的符号链接。")
+              "规格文件必须放在已知的目录里，扩展名为 .yaml。")
 
 RULES = (REQUIRED, TYPE, ENUM, UNKNOWN_KEY, VALUE, FORMAT, TEXT_TOO_LONG, ID_FORMAT, ID_FILENAME, FOLDER)
 CHECKS: tuple[Check, ...] = ()  # the schema stage checks these while it builds each entity
