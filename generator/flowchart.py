@@ -1,12 +1,18 @@
-"""The selection flowchart: a left-to-right layered layout computed here, drawn with svgwrite.
+"""The selection flowchart: an indented (outline) layout computed here, drawn with svgwrite.
+
+The tree reads top to bottom, like a table of contents: each node's box sits one indent right of
+its parent and below it, in depth-first order, and the answer that leads to a child is written on
+a row of its own just above the child's box. A parent's trunk runs down just inside its own left
+edge, and an elbow enters each child's box from the left. So the drawing's width is the indent of
+the deepest level plus one box, not the sum of every level's boxes: boxes wrap their text to what
+is left of COLUMN_W (the content column at 1280 px, checked in the browser), and the whole chart
+fits the page without sideways scrolling or hidden boxes.
 
 Layout is pure arithmetic on a tree shape (boxes with text lines, labelled edges), so it can be
-property-tested on random trees: leaves get rows in depth-first order, each question sits
-level with its first child, columns are as wide as their widest box, and edges run
-orthogonally through the gaps between columns (a trunk just right of the parent, then straight
-into the child), so no edge crosses a box and every answer label has a row of its own.
-Coordinates are rounded, and whatever a link or a test can point at (the chart, each node, each
-edge) has an explicit id, nothing else an id: output is byte-identical.
+property-tested on random trees: no edge crosses a box (a trunk runs left of every box between its
+parent and its last child), and every answer label has a row of its own. Coordinates are rounded,
+and whatever a link or a test can point at (the chart, each node, each edge) has an explicit id,
+nothing else an id: output is byte-identical.
 """
 
 from __future__ import annotations
@@ -20,10 +26,13 @@ from markupsafe import Markup
 FONT = 13  # px
 LINE = 18  # px between text baselines
 PAD = 8  # inside a box
-GAP = 104  # between columns: trunk, then the answer label, then the child
-ROW_GAP = 14  # between stacked boxes
-TRUNK = 14  # trunk offset right of the parent box
-MAX_TEXT_W = {"question": 150, "leaf": 240}
+COLUMN_W = 680  # px: Material's content column at 1280 px is 688 px wide (61rem grid minus both sidebars)
+INDENT = 30  # px per level: room for the trunk and the elbow into the child
+TRUNK = 14  # the trunk's offset right of its parent box's left edge
+LABEL_ROW = 20  # the answer's row above a child's box
+ROW_GAP = 10  # between a box and the next answer row
+MAX_TEXT_W = {"question": 420, "leaf": 420}  # a comfortable line length, even where the column is wider
+MIN_TEXT_W = 150  # below this a box would be a column of single characters: a deep tree grows wider instead
 
 
 def text_width(text: str, size: int = FONT) -> float:
@@ -111,37 +120,55 @@ class Layout:
 
 def layout(shape: Shape) -> Layout:
     order, depth, kids = _spanning_tree(shape)
-    wrapped = {n: _wrap_lines(shape.nodes[n]) for n in order}
-    sizes = {n: (max(text_width(line.text, FONT) for line in wrapped[n]) + 2 * PAD,
-                 len(wrapped[n]) * LINE + 2 * PAD - (LINE - FONT)) for n in order}
-    columns = max(depth.values()) + 1
-    col_w = [0.0] * columns
-    for n in order:
-        col_w[depth[n]] = max(col_w[depth[n]], sizes[n][0])
-    col_x: list[float] = []
-    left: float = 0  # 0, not 0.0: the first column stays at x="1", as before (byte-identical output)
-    for column, width in enumerate(col_w):
-        col_x.append(left + column * GAP + 1)
-        left += width
-    y_top = _rows(order, kids, {n: h for n, (_w, h) in sizes.items()})
+    labels = _labels(shape, kids)
     result = Layout()
-    for n in order:
-        w, h = sizes[n]
-        result.boxes[n] = Box(n, shape.nodes[n].kind, round(col_x[depth[n]], 1), round(y_top[n], 1), round(w, 1),
-                              round(h, 1), wrapped[n])
-    for parent in order:
-        for index, (child, label) in enumerate(shape.children.get(parent, ())):
-            if child not in result.boxes:
-                continue
-            p, c = result.boxes[parent], result.boxes[child]
-            x1, y1 = p.x + p.w, round(p.y + p.h / 2, 1)
-            x2, y2 = c.x, round(c.y + c.h / 2, 1)
-            trunk = round(x1 + TRUNK, 1)
-            result.edges.append(Edge(f"edge-{parent}-{index}", ((x1, y1), (trunk, y1), (trunk, y2), (x2, y2)),
-                                     label, round(trunk + 6, 1), round(y2 - 5, 1)))
-    result.width = round(max(b.x + b.w for b in result.boxes.values()) + 2, 1)
+    y = 1.0
+    for n in order:  # depth first: a node's whole subtree comes before its next sibling
+        label_y = y + FONT
+        if n in labels:
+            y += LABEL_ROW
+        x = 1 + depth[n] * INDENT
+        lines = _wrap_lines(shape.nodes[n], _text_width_at(shape.nodes[n].kind, x))
+        w = max(text_width(line.text, FONT) for line in lines) + 2 * PAD
+        h = len(lines) * LINE + 2 * PAD - (LINE - FONT)
+        box = Box(n, shape.nodes[n].kind, round(x, 1), round(y, 1), round(w, 1), round(h, 1), lines)
+        result.boxes[n] = box
+        if n in labels:
+            label, index, parent = labels[n]
+            p = result.boxes[parent]
+            trunk = round(p.x + TRUNK, 1)
+            mid = round(box.y + box.h / 2, 1)
+            result.edges.append(Edge(f"edge-{parent}-{index}",
+                                     ((trunk, round(p.y + p.h, 1)), (trunk, mid), (box.x, mid)),
+                                     label, round(trunk + 6, 1), round(label_y, 1)))
+        y += h + ROW_GAP
+    result.width = round(max([b.x + b.w for b in result.boxes.values()] +
+                             [e.label_box[2] for e in result.edges]) + 2, 1)
     result.height = round(max(b.y + b.h for b in result.boxes.values()) + 2, 1)
     return result
+
+
+def _text_width_at(kind: str, x: float) -> float:
+    """How wide a box's text may run when the box starts at `x`: what is left of the column,
+    within a comfortable line length, and never so narrow that words break apart."""
+    return max(MIN_TEXT_W, min(MAX_TEXT_W[kind], COLUMN_W - x - 2 * PAD - 2))
+
+
+def _labels(shape: Shape, kids: dict[str, list[str]]) -> dict[str, tuple[str, int, str]]:
+    """For each node placed under a parent: the answer text (answers that lead to the same child
+    share one row, joined), the first such answer's index (the edge's id) and the parent."""
+    found: dict[str, tuple[str, int, str]] = {}
+    for parent, placed in kids.items():
+        mine = set(placed)
+        for index, (child, label) in enumerate(shape.children.get(parent, ())):
+            if child not in mine:
+                continue
+            if child in found:
+                text, first, _ = found[child]
+                found[child] = (f"{text} / {label}", first, parent)
+            else:
+                found[child] = (label, index, parent)
+    return found
 
 
 def _spanning_tree(shape: Shape) -> tuple[list[str], dict[str, int], dict[str, list[str]]]:
@@ -166,29 +193,10 @@ def _spanning_tree(shape: Shape) -> tuple[list[str], dict[str, int], dict[str, l
     return order, depth, kids
 
 
-def _rows(order: list[str], kids: dict[str, list[str]], heights: dict[str, float]) -> dict[str, float]:
-    """Top of each box. Every leaf gets a slot at least as tall as the tallest box, in depth-first
-    order, and is centred in it; a question is level with its first child, so it stays inside
-    that child's slot and never meets a box of another branch in its column (and the root sits
-    top left, where a reader starts)."""
-    slot = max(heights.values())
-    y_top: dict[str, float] = {}
-    cursor = 1.0
-    for n in order:
-        if not kids[n]:
-            y_top[n] = cursor + (slot - heights[n]) / 2
-            cursor += slot + ROW_GAP
-    for n in reversed(order):  # children come after their parent in `order`
-        if kids[n]:
-            first = kids[n][0]
-            y_top[n] = y_top[first] + heights[first] / 2 - heights[n] / 2
-    return y_top
-
-
-def _wrap_lines(node: ShapeNode) -> tuple[Line, ...]:
+def _wrap_lines(node: ShapeNode, width: float) -> tuple[Line, ...]:
     out: list[Line] = []
     for line in node.lines:
-        for part in wrap(line.text, MAX_TEXT_W[node.kind]):
+        for part in wrap(line.text, width):
             out.append(Line(part, line.href, line.bold))
     return tuple(out)
 

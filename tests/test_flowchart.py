@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import BASE, ROOT
 
-from generator.flowchart import Box, Layout, Line, Shape, ShapeNode, draw, layout
+from generator.flowchart import COLUMN_W, INDENT, MIN_TEXT_W, PAD, Box, Layout, Line, Shape, ShapeNode, draw, layout
 from generator.model.selection import Selection
 from generator.render.context import Site
 from generator.render.selection import PICK_ZH, flowchart_svg
@@ -30,13 +30,14 @@ WORDS = ["模型", "多大", "GPU", "NVLink", "InfiniBand NDR", "胖树", "预�
 
 @st.composite
 def shapes(draw_: st.DrawFn) -> Shape:
-    """Random trees: up to 4 levels, up to 5 answers per question, short mixed-script texts."""
+    """Random trees: up to 4 levels, up to 5 answers per question, mixed-script texts from a word
+    to several lines long."""
     nodes: dict[str, ShapeNode] = {}
     children: dict[str, tuple[tuple[str, str], ...]] = {}
     counter = [0]
 
     def text() -> str:
-        return "".join(draw_(st.lists(st.sampled_from(WORDS), min_size=1, max_size=4)))
+        return "".join(draw_(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12)))
 
     def grow(depth: int) -> str:
         counter[0] += 1
@@ -86,6 +87,10 @@ def _check(result: Layout, shape: Shape) -> None:
         for p, q in zip(edge.points, edge.points[1:], strict=False):
             for box in boxes:
                 assert not _crosses(p, q, _rect(box)), (edge.id, box.id)
+    for parent, answers in shape.children.items():  # a child sits right of its parent and below it
+        for child, _label in answers:
+            assert result.boxes[child].x > result.boxes[parent].x
+            assert result.boxes[child].y > result.boxes[parent].y + result.boxes[parent].h
 
 
 @settings(max_examples=60, deadline=None)
@@ -104,15 +109,33 @@ def test_drawing_is_deterministic(shape: Shape) -> None:
 
 def test_layout_of_a_tree_deeper_than_the_recursion_limit() -> None:
     """A chain of questions three times deeper than Python's recursion limit lays out, each box
-    one column right of its parent and level with it."""
+    one indent right of its parent and below it."""
     depth = 3 * sys.getrecursionlimit()
     nodes = {f"q{i}": ShapeNode(f"q{i}", "question", (Line("再问一次？", bold=True),)) for i in range(depth)}
     nodes["leaf"] = ShapeNode("leaf", "leaf", (Line("推荐"),))
     children = {f"q{i}": ((f"q{i + 1}" if i + 1 < depth else "leaf", "全部"),) for i in range(depth)}
     result = layout(Shape("q0", nodes, children))
     boxes = [result.boxes[f"q{i}"] for i in range(depth)] + [result.boxes["leaf"]]
-    assert all(a.x < b.x and abs((a.y + a.h / 2) - (b.y + b.h / 2)) <= 0.1 for a, b in zip(boxes, boxes[1:], strict=False))
+    assert all(b.x - a.x == INDENT and b.y > a.y + a.h for a, b in zip(boxes, boxes[1:], strict=False))
     assert len(result.edges) == depth
+
+
+def _depth(shape: Shape) -> int:
+    deepest, stack = 0, [(shape.root, 0)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child, _label in shape.children.get(node, ()))
+    return deepest
+
+
+@settings(max_examples=60, deadline=None)
+@given(shapes())
+def test_layout_fits_the_content_column(shape: Shape) -> None:
+    """A tree whose deepest box still has room for a readable line fits COLUMN_W: boxes wrap
+    their text to the room left at their indent instead of widening the chart."""
+    assert 1 + _depth(shape) * INDENT + MIN_TEXT_W + 2 * PAD <= COLUMN_W  # true for these shapes
+    assert layout(shape).width <= COLUMN_W
 
 
 @pytest.fixture(scope="module")
@@ -127,10 +150,12 @@ def _selection(site: Site):  # type: ignore[no-untyped-def]
 
 
 def test_real_flowchart_layout(site: Site) -> None:
-    """The committed tree lays out cleanly too."""
+    """The committed tree lays out cleanly too, within the content column."""
     from generator.render.selection import selection_shape
     shape = selection_shape(site, _selection(site))
-    _check(layout(shape), shape)
+    result = layout(shape)
+    _check(result, shape)
+    assert result.width <= COLUMN_W  # the browser test checks the column really is this wide
 
 
 def test_svg_budget_and_accessibility(site: Site) -> None:
@@ -205,3 +230,39 @@ def test_recommend_command_text_and_json() -> None:
     missing = _cli("--gpus", "16")
     assert missing.returncode == 2 and "budget" in missing.stderr and "Traceback" not in missing.stderr
     assert _cli("--gpus", "many").returncode == 2
+
+
+def test_tree_json_is_what_the_command_answers(site: Site) -> None:
+    """data/tree.json, which the phone questionnaire walks: every answer leads to a node in the
+    file, and walking a leaf's answers there ends at the command's own JSON for those answers
+    (less the path, which is the reader's clicks), so the page cannot drift from `recommend`."""
+    from generator.recommend import run
+    from generator.render.selection import data_files
+    sel = _selection(site)
+    tree = json.loads(data_files(site)["data/tree.json"])
+    nodes = tree["nodes"]
+    assert nodes[tree["root"]]["kind"] == "question"
+    assert all(a["next"] in nodes for n in nodes.values() if n["kind"] == "question" for a in n["answers"])
+    known = {v.id: v for v in sel.variables}
+    for leaf_id, path in leaf_paths(sel).items():
+        node = tree["root"]
+        for step in path:  # follow the file by the answers' positions, as the script does
+            node = nodes[node]["answers"][list(step.question.answers).index(step.answer)]["next"]
+        assert node == leaf_id
+        argv = [arg for name, value in example_values(sel, path).items()
+                for arg in (f"--{name}", f"{value}{known[name].suffix or ''}")]
+        expected = json.loads(run(site.kb, site.figures, argv, "json"))
+        del expected["path"]
+        shown = nodes[leaf_id]["recommendation"]
+        assert _without_links(shown) == expected
+        assert all(p["href"].startswith("../") for p in (shown["picks"] or {}).values())
+        assert nodes[leaf_id]["href"] == f"#leaf-{leaf_id}"
+
+
+def _without_links(value: object) -> object:
+    """The file's leaf data less the links it adds to picks and pitfalls."""
+    if isinstance(value, dict):
+        return {k: _without_links(v) for k, v in value.items() if k != "href"}
+    if isinstance(value, list):
+        return [_without_links(v) for v in value]
+    return value

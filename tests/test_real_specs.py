@@ -37,9 +37,9 @@ def _page_of(kind: str, model: object) -> str:
 
 def test_every_page_and_data_file_is_generated() -> None:
     """The generated set is fixed by the code: every page, JSON and CSV per spec folder, schemas,
-    and the calculator's inputs."""
+    and the calculator's inputs, and the decision tree for the questionnaire."""
     _result, files = _real()
-    expected = set(PAGES) | {f"data/{kind}.{ext}" for kind in KINDS for ext in ("json", "csv")}
+    expected = set(PAGES) | {f"data/{kind}.{ext}" for kind in KINDS for ext in ("json", "csv")} | {"data/tree.json"}
     expected |= {f"schema/{name}" for name in schema_files()} | {calculator.DATA}
     assert set(files) == expected
 

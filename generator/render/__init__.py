@@ -108,6 +108,7 @@ def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository 
     env = environment()
     files = {name: env.get_template(name + ".j2").render(site=site, **context(site)) for name, context in PAGES.items()}
     files.update(reference.data_files(site))
+    files.update(selection.data_files(site))
     files.update(calculator.data_files(site))
     files.update({f"schema/{name}": text for name, text in schema_files().items()})
     return dict(sorted(files.items()))

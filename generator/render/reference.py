@@ -170,7 +170,7 @@ def vocabularies(site: Site) -> dict[str, object]:
 
 def downloads(site: Site) -> dict[str, object]:
     kinds = [(kind, KIND_NAME_ZH[kind], len(site.kb.of_kind(kind))) for kind in KINDS]
-    return {"kinds": kinds}
+    return {"kinds": kinds, "tree": bool(site.kb.of_kind("selection"))}
 
 
 def data_files(site: Site) -> dict[str, str]:

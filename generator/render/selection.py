@@ -3,12 +3,15 @@ recommendation (found with the same `recommend` the command line uses)."""
 
 from __future__ import annotations
 
+import json
+
 from markupsafe import Markup
 
+from .. import recommend as command  # a module, not its names: recommend imports render (a cycle)
 from ..derive import reference_precision
 from ..flowchart import Line, Shape, ShapeNode, draw, layout
 from ..model.selection import Leaf, Selection
-from ..tree import NoAnswer, Step, answer_label, example_values, leaf_paths, recommend, variables
+from ..tree import NoAnswer, Recommendation, Step, answer_label, example_values, leaf_paths, recommend, variables
 from .context import Site
 from .text import ENTITY_PAGE, inert, zh
 
@@ -89,3 +92,47 @@ def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[s
             "conflicts": [(site.link(c.table), zh(c.note)) for c in leaf.conflicts],
             "memory_bw": figures[0], "tensor": figures[1],
             "precision": inert(site.kb.label_of(precision)) if precision else ""}
+
+
+def _href(site: Site, entity_id: str) -> str | None:
+    """Where an entity is shown, relative to the flowchart page (as the chart's own links)."""
+    entity = site.kb.get(entity_id)
+    return f"../{ENTITY_PAGE[entity.kind]}/#{entity_id}" if entity is not None and entity.kind in ENTITY_PAGE else None
+
+
+def tree_data(site: Site, sel: Selection) -> dict[str, object]:
+    """The tree as the phone questionnaire reads it: each question with its answers (the label
+    the chart shows and the node it leads to) and each leaf with exactly what `recommend
+    --format json` answers for it, less the path (the reader's own clicks are the path). So
+    whatever the command adds to its answer, an `estimate` for instance, reaches the page too."""
+    known = variables(sel)
+    paths = leaf_paths(sel)
+    nodes: dict[str, object] = {}
+    for question in sel.questions:
+        variable = known.get(question.variable)
+        nodes[question.id] = {
+            "kind": "question", "ask": zh(question.ask), "variable": question.variable,
+            "answers": [{"label": answer_label(variable, a) if variable else str(a.value), "next": a.next}
+                        for a in question.answers]}
+    for leaf in sel.leaves:
+        path = paths.get(leaf.id)
+        if path is None:
+            continue
+        data = command.as_data(site.kb, site.figures, sel, Recommendation(_steps_to(sel, leaf, path), leaf))
+        del data["path"]
+        for pick in (data.get("picks") or {}).values():
+            pick["href"] = _href(site, pick["id"])
+        for pitfall in data["pitfalls"]:
+            pitfall["href"] = _href(site, pitfall["id"])
+        nodes[leaf.id] = {"kind": "leaf", "href": f"#leaf-{leaf.id}", "recommendation": data}
+    return {"id": sel.id, "title": zh(sel.title), "root": sel.root,
+            "pick_labels": dict(command.PICKS), "parallelism_labels": PARALLELISM_ZH, "nodes": nodes}
+
+
+def data_files(site: Site) -> dict[str, str]:
+    """data/tree.json: the decision tree for the questionnaire (one tree: rule tree-single)."""
+    trees = site.kb.of_type(Selection)
+    if not trees:
+        return {}
+    text = json.dumps(tree_data(site, trees[0].model), ensure_ascii=False, sort_keys=True, indent=1)
+    return {"data/tree.json": text + "\n"}

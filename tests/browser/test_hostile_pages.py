@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from payloads import URL_PAYLOADS, build_hostile_site
-from playwright.sync_api import Dialog, Page
+from playwright.sync_api import Browser, Dialog, Page
 
 from tools.sitekit import serve
 
@@ -73,3 +73,36 @@ def test_no_payload_runs_or_appears_in_chromium(page: Page, hostile_url: tuple[s
     page.goto(base_url + "/sources/", wait_until="networkidle")
     assert page.locator("a[rel='noopener noreferrer'][href^='https://xss.example/']").count() >= 2
     assert "<script>window.__xss=1</script>" in page.inner_text("body")
+
+
+def test_no_payload_runs_in_the_questionnaire(browser: Browser, hostile_url: tuple[str, Path]) -> None:
+    """At phone width the questionnaire builds its questions and results from data/tree.json,
+    whose text is the payloads: through every answer to every leaf, nothing runs and the live DOM
+    holds nothing from a payload; the payloads show as text."""
+    base_url, _site = hostile_url
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("dialog", lambda d: (errors.append(f"dialog {d.message}"), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    page.locator(".quiz.quiz-ready").wait_for()
+    pending: list[list[int]] = [[]]
+    leaves = 0
+    shown = ""
+    while pending:  # every path of answers, each walked from the first question
+        path = pending.pop()
+        if page.locator(".quiz .quiz-restart").is_enabled():
+            page.locator(".quiz .quiz-restart").click()
+        for index in path:
+            page.locator(".quiz .quiz-answer").nth(index).click()
+        if page.locator(".quiz .quiz-result").count():
+            leaves += 1
+            shown += page.locator(".quiz").inner_text()
+            result = page.evaluate(_PROBE, URL_PAYLOADS)
+            assert not result["ran"] and not result["found"], (path, result["found"][:5])
+        else:
+            pending += [[*path, i] for i in range(page.locator(".quiz .quiz-answer").count())]
+    assert leaves >= 2 and "xss" in shown
+    assert not errors, errors[:5]
+    context.close()
