@@ -286,13 +286,13 @@ def corpus() -> None:
         seconds = time.perf_counter() - start
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        rows.append((seconds, peak, case, result.ok))
+        rows.append((seconds, peak, case, result.passes(strict=True)))  # warning-only cases fail strictly, as in CI
     slowest = max(rows, key=lambda r: r[0])
     biggest = max(rows, key=lambda r: r[1])
     print("## Invalid-spec corpus (in-process, on the memoised fixture base; no budget)\n")
     print("| measure | value |")
     print("|---|---|")
-    print(f"| cases | {len(rows)} (all fail: {all(not ok for *_r, ok in rows)}) |")
+    print(f"| cases | {len(rows)} (all fail under --strict: {all(not ok for *_r, ok in rows)}) |")
     print(f"| slowest case | {slowest[2].name}: {slowest[0] * 1000:.0f} ms |")
     print(f"| peak Python memory | {biggest[2].name}: {biggest[1] / 1024 / 1024:.1f} MiB |")
     with tempfile.TemporaryDirectory() as tmp:
