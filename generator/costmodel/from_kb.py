@@ -11,13 +11,13 @@ validated `KnowledgeBase` and returns records or a one-line reason.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
 from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
-from ..model.entities import Gpu, Interconnect, Network, Nvlink, Nvswitch, Pcie
+from ..model.entities import Gpu, Interconnect, Network, Nvlink, Nvswitch, Pcie, Precision
 from ..units import convert_direction, to_base
 from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
 
@@ -50,9 +50,9 @@ SIXTEEN_BIT = ("bf16", "fp16")
 EIGHT_BIT = ("fp8",)
 
 
-def _dense(spec: Gpu, keys: tuple[str, ...]) -> float | None:
+def _dense(spec: Gpu, keys: tuple[str, ...], formats: dict[str, str] | None) -> float | None:
     """The dense tensor rate (FLOP/s) of the first of `keys` the GPU states; None if none."""
-    entries = {e.key: e for e in spec.compute.tensor}
+    entries = {(formats or {}).get(e.key, e.key): e for e in spec.compute.tensor}
     for key in keys:
         entry = entries.get(key)
         if entry is not None and entry.dense is not None:
@@ -60,13 +60,19 @@ def _dense(spec: Gpu, keys: tuple[str, ...]) -> float | None:
     return None
 
 
-def gpu(spec: Gpu) -> GpuSpec | str:
+def precision_formats(kb: KnowledgeBase) -> dict[str, str]:
+    """Precision id -> the model's training format it is read as (`Precision.model_format`)."""
+    return {p.id: p.model.model_format for p in kb.of_type(Precision) if p.model.model_format is not None}
+
+
+def gpu(spec: Gpu, formats: dict[str, str] | None = None) -> GpuSpec | str:
     """Memory capacity and the dense tensor rates of the training formats (compute by precision:
-    a 16-bit rate is required, FP8 only where the GPU states one)."""
-    sixteen = _dense(spec, SIXTEEN_BIT)
+    a 16-bit rate is required, FP8 only where the GPU states one). `formats` maps precision ids
+    to the model's formats (`precision_formats`); without it a precision's id is its format."""
+    sixteen = _dense(spec, SIXTEEN_BIT, formats)
     if sixteen is None:
         return f"{spec.name} states no dense {' or '.join(k.upper() for k in SIXTEEN_BIT)} tensor rate"
-    return GpuSpec(spec.name, _bytes(spec.memory.capacity), sixteen, _dense(spec, EIGHT_BIT))
+    return GpuSpec(spec.name, _bytes(spec.memory.capacity), sixteen, _dense(spec, EIGHT_BIT, formats))
 
 
 @dataclass(frozen=True)
@@ -109,13 +115,23 @@ def network_port(spec: Network) -> float | str:
     return f"no per-direction port rate for {spec.name}" if rate is None else rate
 
 
+# The assumptions the estimate reads; the others (the leaf checks' threshold) are read on their own.
+MODEL_PARAMETERS = tuple(f.name for f in fields(Assumptions))
+LEAF_THRESHOLD = "leaf_comm_share_threshold"
+
+
 def assumptions(kb: KnowledgeBase) -> Assumptions | str:
     """The model's assumptions from specs/assumptions/, or which are missing."""
-    values = {a.model.parameter: a.model.value for a in kb.of_type(Assumption)}
-    missing = [name for name in PARAMETERS if name not in values]
+    values: dict[str, float] = {a.model.parameter: a.model.value for a in kb.of_type(Assumption)}
+    missing = [name for name in MODEL_PARAMETERS if name not in values]
     if missing:
         return f"specs/assumptions/ sets no value for {', '.join(missing)}"
-    return Assumptions(**values)
+    return Assumptions(**{name: values[name] for name in MODEL_PARAMETERS})
+
+
+def leaf_threshold(kb: KnowledgeBase) -> Loaded[Assumption] | None:
+    """The assumption that sets the communication share a leaf may reach without a warning."""
+    return next((a for a in kb.of_type(Assumption) if a.model.parameter == LEAF_THRESHOLD), None)
 
 
 def assumption_entities(kb: KnowledgeBase) -> list[Loaded[Assumption]]:
@@ -134,7 +150,7 @@ def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
     return kb.of_type(Network)
 
 
-__all__ = ["Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "gpu", "gpus", "is_interconnect",
+__all__ = ["LEAF_THRESHOLD", "MODEL_PARAMETERS", "leaf_threshold", "precision_formats", "Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "gpu", "gpus", "is_interconnect",
            "network_port", "networks", "scale_up", "workload", "workloads"]
 
 
@@ -217,7 +233,7 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
         if isinstance(problem, str):
             return problem
     assert isinstance(link, ScaleUp) and isinstance(port, float) and isinstance(wanted, Assumptions)
-    chip = gpu(gpu_entity.model)
+    chip = gpu(gpu_entity.model, precision_formats(kb))
     if isinstance(chip, str):
         return chip
     node = Node(f"{per_node} × {gpu_entity.model.name}", chip, per_node, link.bytes_per_s,

@@ -132,6 +132,10 @@ class Precision(VocabularyValue):
     bits: Annotated[int, Field(ge=1, le=64)]  # columns go widest first
     # The precision the per-watt, per-byte and per-dollar ratios compare GPUs at (one value).
     reference: bool = False
+    # The training format the cost model reads this precision's dense rate as (its own names, so
+    # that a precision id may change, and fixture ids carry their prefix); none: not a training
+    # format of the model.
+    model_format: Literal["bf16", "fp16", "fp8"] | None = None
 
 
 # --- GPUs -----------------------------------------------------------------------------------
