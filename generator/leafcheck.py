@@ -203,35 +203,46 @@ def gpu_counts(gpus: Range, cap: int | None) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def layouts(workload: Workload, cluster: Cluster) -> Iterator[Layout]:
-    """The layouts the search tries: every tensor-parallel size that divides a node, every
-    pipeline size that divides the layers and the GPU count, each ZeRO stage and recomputation."""
+def placements(workload: Workload, cluster: Cluster) -> Iterator[tuple[int, int, int]]:
+    """(t, p, global batch) of every tensor-parallel size that divides a node and pipeline size
+    that divides the layers and the GPU count; the batch is the smallest multiple of the
+    data-parallel size of at least `MIN_GLOBAL_BATCH`."""
     per_node, gpus = cluster.node.gpus_per_node, cluster.node_count * cluster.node.gpus_per_node
     for t in (d for d in range(1, per_node + 1) if per_node % d == 0):
         for p in (d for d in range(1, workload.layers + 1) if workload.layers % d == 0 and gpus % (t * d) == 0):
             data_parallel = gpus // (t * p)
-            batch = -(-MIN_GLOBAL_BATCH // data_parallel) * data_parallel
-            for zero in ZERO_STAGES:
-                for recompute in RECOMPUTE:
-                    yield Layout(t, p, zero, MICRO_BATCH, SEQUENCE_LENGTH, batch, recompute, t > 1)
+            yield t, p, -(-MIN_GLOBAL_BATCH // data_parallel) * data_parallel
 
 
 def search(workload: Workload, cluster: Cluster, assumptions: Assumptions) -> tuple[Layout | None, Estimate | None, str]:
-    """The fastest layout that fits; if none fits, the one with the least memory per GPU."""
+    """The fastest layout that fits; if none fits, the one with the least memory per GPU.
+
+    For each placement (t, p) the memory savers are tried in the order they cost time (selective
+    recomputation before full, ZeRO stages upward) and the first that fits is kept: a later one
+    saves memory the step does not need and adds communication or recomputation. This keeps the
+    search to a few estimates per placement (the rules run it on every validation)."""
     best: tuple[float, Layout, Estimate] | None = None
     closest: tuple[float, Layout, Estimate] | None = None
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
-    for layout in layouts(workload, cluster):
-        result = estimate(workload, cluster, layout, assumptions)
-        if result.estimate is None:
-            why = result.problems[0].message
-            continue
-        found = result.estimate
-        if found.memory.fits:
-            if best is None or found.step.step_s < best[0]:
-                best = (found.step.step_s, layout, found)
-        elif closest is None or found.memory.total_bytes < closest[0]:
-            closest = (found.memory.total_bytes, layout, found)
+    for t, p, batch in placements(workload, cluster):
+        found_here = False
+        for recompute in RECOMPUTE:
+            for zero in ZERO_STAGES:
+                layout = Layout(t, p, zero, MICRO_BATCH, SEQUENCE_LENGTH, batch, recompute, t > 1)
+                result = estimate(workload, cluster, layout, assumptions)
+                if result.estimate is None:
+                    why = result.problems[0].message
+                    break  # the placement itself cannot be used: no saver changes that
+                found = result.estimate
+                if found.memory.fits:
+                    if best is None or found.step.step_s < best[0]:
+                        best = (found.step.step_s, layout, found)
+                    found_here = True
+                    break
+                if closest is None or found.memory.total_bytes < closest[0]:
+                    closest = (found.memory.total_bytes, layout, found)
+            if found_here:
+                break
     kept = best or closest
     if kept is None:
         return None, None, why
