@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .costmodel import from_kb, parameters_from_shape
-from .costmodel.inputs import Assumptions, Cluster, Layout, Node, Recompute, Workload
 from .costmodel.from_kb import Resolved
+from .costmodel.inputs import Assumptions, Cluster, Layout, Node, Recompute, Workload
 from .costmodel.model import Estimate, estimate
 from .knowledge import KnowledgeBase, Loaded
 from .model.common import Range
