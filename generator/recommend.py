@@ -19,6 +19,7 @@ from .render.escape import json_terminal, terminal
 from .render.text import plain_text
 from .tree import NoAnswer, Recommendation, Value, answer_label, parse_value, recommend, variables
 
+RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full": "完全重计算"}
 PICKS = (("gpu", "GPU"), ("intra_node", "机内互连"), ("network", "节点间网络"), ("topology", "拓扑"))
 
 
@@ -90,7 +91,22 @@ def leaf_estimate(checked: LeafCheck, figures: FigureIndex) -> dict[str, Any]:
         "points": [{"workload": p.workload_id, "gpus": p.gpus, "fits": p.fits, "comm_share": p.comm_share}
                    for p in checked.points],
     })
+    data["note"] = estimate_note(data)
     return data
+
+
+def estimate_note(est: dict[str, Any]) -> str:
+    """One sentence for a page: where the estimate is taken and with which layout (the numbers
+    themselves are the object's keys)."""
+    if est["unchecked"]:
+        return f"按模型估算：无法估算（{est['unchecked']}）。"
+    where = f"按模型估算，分支最难的一点：{est['workload_name']}，{est['gpus']} 块 GPU"
+    if "inputs" not in est:
+        return f"{where}：{est['why']}。"
+    i = est["inputs"]
+    layout = (f"张量并行 {i['tp']}、流水线并行 {i['pp']}、ZeRO-{i['zero']}、{RECOMPUTE_ZH[i['recompute']]}，"
+              f"全局批 {i['global_batch']} 条 × {i['seq']} token")
+    return f"{where}；布局：{layout}。" + ("" if est["fits"] else "没有一种布局放得下。")
 
 
 def as_text(data: dict[str, Any]) -> str:
