@@ -141,7 +141,7 @@ def check_leaf(kb: KnowledgeBase, leaf: Leaf, size: Range, gpus: Range, gpus_cap
     gpu_entity = kb.get(leaf.picks.gpu, Gpu)
     if gpu_entity is None:
         return LeafCheck(leaf, (), threshold, f"unknown GPU {leaf.picks.gpu!r}")
-    chip = from_kb.gpu(gpu_entity.model, from_kb.precision_formats(kb))
+    chip = from_kb.gpu(kb, gpu_entity.model)
     if isinstance(chip, str):
         return LeafCheck(leaf, (), threshold, chip)
     port = 0.0
@@ -165,7 +165,12 @@ def check_leaf(kb: KnowledgeBase, leaf: Leaf, size: Range, gpus: Range, gpus_cap
         ids = {"workload": spec.id, "gpu": gpu_entity.id, "scale_up": link.entity_id}
         if leaf.picks.network is not None:
             ids["network"] = leaf.picks.network
-        resolved = None if layout is None else from_kb.Resolved(model, cluster, layout, wanted, ids)
+        if layout is None:
+            # Not even the plainest layout (t = p = 1) can be estimated: an input is outside the
+            # model's domain (a zero rate, an inconsistent shape), which the model and arithmetic
+            # rules report; the leaf is not judged on it.
+            return LeafCheck(leaf, (), threshold, why)
+        resolved = from_kb.Resolved(model, cluster, layout, wanted, ids)
         points.append(Point(spec.id, spec.model.name, count, per_node, layout, result, why, resolved))
     return LeafCheck(leaf, tuple(points), threshold, "")
 

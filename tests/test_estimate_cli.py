@@ -39,7 +39,7 @@ def _pick(kb: KnowledgeBase) -> tuple[str, str, str]:
     whose vendor publishes no 16-bit tensor rate is refused with a message), the fastest port."""
     from generator.costmodel.from_kb import gpu as gpu_spec
     workload = max(workloads(kb), key=lambda w: w.model.parameters).id
-    usable = [g for g in gpus(kb) if not isinstance(gpu_spec(g.model), str)]
+    usable = [g for g in gpus(kb) if not isinstance(gpu_spec(kb, g.model), str)]
     gpu = max(usable, key=lambda g: (g.model.memory.capacity.value, g.id)).id
     network = max(networks(kb), key=lambda n: (n.model.port_rate.value, n.id)).id
     return workload, gpu, network
@@ -130,7 +130,7 @@ def test_adapter_converts_units(kb: KnowledgeBase) -> None:
     a GPU whose vendor publishes no 16-bit rate or no link rate is refused by name, not guessed."""
     from generator.costmodel.from_kb import gpu, scale_up
     for entity in kb.of_type(Gpu):
-        spec = gpu(entity.model)
+        spec = gpu(kb, entity.model)
         link = scale_up(kb, entity.model, 8)
         if isinstance(spec, str) or isinstance(link, str):
             assert entity.model.name in (spec if isinstance(spec, str) else str(link))

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from support import ROOT, base_result, validate_with
+from support import ROOT, base_result
 
 from generator.cli import run_check
 from generator.knowledge import KnowledgeBase
@@ -140,25 +140,24 @@ def test_fixture_leaf_figures() -> None:
     assert [p.gpus for p in checks["test-small-node"].points] == [1, 7]
     loudest = checks["test-large-fat-tree"].loudest()
     assert loudest is not None and loudest.gpus == 248
-    assert checks["test-large-node"].unchecked  # no workload of 13B or more in the fixture base
+    large = checks["test-large-node"]  # 1–7 A100s for the fixture's 70B: no count fits, the leaf says so
+    assert large.unchecked == "" and not large.any_fits and large.leaf.needs is not None
 
 
 def test_nothing_fits_gives_null_picks_and_says_why() -> None:
-    """A 70B workload joins the fixture base: the single-node A100 leaf of 13B and more holds it
-    on no count of its branch, so `recommend` names no picks and the estimate shows the memory."""
-    raw = (ROOT / "specs/workloads/llama-2-70b.yaml").read_text(encoding="utf-8")
-    raw = raw.replace("id: llama-2-70b", "id: test-llama-2-70b")
-    raw = "\n".join(line for line in raw.splitlines() if not line.startswith(("source:", "shape_source:")))
-    raw += "\nsource: test-topology-paper\n"
-    result = validate_with("specs/workloads/test-llama-2-70b.yaml", raw.encode())
-    assert result.kb is not None and result.figures is not None
-    assert {d.rule for d in result.diagnostics} == {"tree-leaf-infeasible"}
+    """The fixture base's single-node A100 leaf (1–7 GPUs, 13B and more) holds the fixture's 70B
+    workload on no count of its branch (it declares the need): `recommend` names no picks and
+    the estimate shows the memory that does not fit."""
+    result = base_result()
+    assert result.ok and result.kb is not None and result.figures is not None
     data = json.loads(run(result.kb, result.figures, ["--gpus", "4", "--model-size", "70"], "json"))
     assert data["leaf"] == "test-large-node"
     assert data["picks"] is None
     est = data["estimate"]
-    assert est["fits"] is False and est["workload"] == "test-llama-2-70b" and est["gpus"] == 1
+    assert est["fits"] is False and est["workload"] == "test-llama-70b" and est["gpus"] == 1
     assert est["memory_per_gpu_gb"]["total_gb"] > est["memory_per_gpu_gb"]["usable_gb"]
-    assert all(not p["fits"] for p in est["points"])
+    assert all(not p["fits"] for p in est["points"]) and est["needs"]["what"] == "more-gpus"
     text = run(result.kb, result.figures, ["--gpus", "4", "--model-size", "70"], "text")
     assert "没有可推荐的配置" in text and "放不下" in text
+    fits = json.loads(run(result.kb, result.figures, ["--gpus", "32", "--budget", "high"], "json"))
+    assert fits["picks"] is not None and fits["estimate"]["fits"] is True

@@ -11,6 +11,7 @@ from support import FIXTURE_PREFIX, invalid_cases, real_files, validate_with
 
 from generator import load
 from generator.derive import FigureIndex
+from generator.diagnostics import Severity
 from generator.knowledge import KnowledgeBase
 from generator.load import parse_spec
 from generator.rules.base import Context
@@ -114,7 +115,9 @@ def test_case_share_off_fires_share_rule(c: tuple[int, int, int, int], delta: fl
     result = validate_with(_CASE, _scaling(*c, share_delta=delta))
     if result.ok:  # a negative share is refused by the schema instead: nothing to check here
         return
-    assert {d.rule for d in result.diagnostics} in ({"tables-case-share"}, {"schema-value"})
+    # A share pushed past 100 % also leaves its plausible range: a warning, not what is judged here.
+    errors = {d.rule for d in result.diagnostics if d.severity is Severity.ERROR}
+    assert errors in ({"tables-case-share"}, {"schema-value"})
 
 
 @SLOW

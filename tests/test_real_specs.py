@@ -15,7 +15,7 @@ from support import real_files
 from generator.jsonschema import schema_files
 from generator.model import KINDS
 from generator.model.entities import ComputeNode, Gpu
-from generator.render import PAGES, render_site
+from generator.render import PAGES, calculator, render_site
 from generator.render.text import ENTITY_PAGE
 from generator.tree import leaf_paths
 from generator.validate import Result, validate
@@ -36,10 +36,11 @@ def _page_of(kind: str, model: object) -> str:
 
 
 def test_every_page_and_data_file_is_generated() -> None:
-    """The generated set is fixed by the code: every page, JSON and CSV per spec folder, schemas."""
+    """The generated set is fixed by the code: every page, JSON and CSV per spec folder, schemas,
+    and the calculator's inputs."""
     _result, files = _real()
     expected = set(PAGES) | {f"data/{kind}.{ext}" for kind in KINDS for ext in ("json", "csv")}
-    expected |= {f"schema/{name}" for name in schema_files()}
+    expected |= {f"schema/{name}" for name in schema_files()} | {calculator.DATA}
     assert set(files) == expected
 
 

@@ -133,8 +133,9 @@ def test_network_page_shows_bits_and_bytes(site: Path, real: Result) -> None:
 
 
 def test_admonitions_and_chart_render(site: Path, real: Result) -> None:
-    """Each pitfall is a Material admonition of its severity; each scaling study's chart is an
-    inline SVG with a title."""
+    """Each pitfall is a Material admonition of its severity; each scaling study's chart (and the
+    modelled communication-share chart of a study with a `modelled` section) is an inline SVG
+    with a title."""
     pages = _pages(site)
     admonitions = {a.get("id"): a.get("class", "") for t, a in pages["pitfalls/index.html"].tags if t == "div"}
     for pitfall in _kb(real).of_kind("pitfalls"):
@@ -142,7 +143,7 @@ def test_admonitions_and_chart_render(site: Path, real: Result) -> None:
     scaling = pages["scaling/index.html"].tags
     charts = [i for i, (t, a) in enumerate(scaling) if t == "svg" and "chart-svg" in a.get("class", "")]
     studies = [c for c in _kb(real).of_kind("cases") if c.model.type == "scaling_study"]
-    assert len(charts) == len(studies)
+    assert len(charts) == len(studies) + sum(c.model.modelled is not None for c in studies)
     for start in charts:
         assert scaling[start + 1][0] == "title"
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make sure the browser tests can run: Debian's Chromium (Playwright never downloads a browser
 # here) and the Noto CJK fonts (without them Chinese text renders as boxes and the layout tests
-# measure the wrong glyphs). Installs them when missing and running as root, as a fresh CI
+# measure the wrong glyphs); and Debian's nodejs, which runs the calculator's script against the
+# Python cost model (tests/test_costmodel_js.py). Installs them when missing and running as root, as a fresh CI
 # machine does; otherwise stops with the one command that installs them.
 set -euo pipefail
 
@@ -10,20 +11,26 @@ have_chromium() { [ -x "$chromium" ]; }
 # Not `fc-list | grep -q`: with pipefail, grep quitting early makes fc-list fail on SIGPIPE.
 have_fonts() { command -v fc-list >/dev/null 2>&1 && [[ "$(fc-list : family 2>/dev/null)" == *"Noto Sans CJK"* ]]; }
 
-if have_chromium && have_fonts; then
+have_node() { command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1; }
+
+if have_chromium && have_fonts && have_node; then
   exit 0
 fi
-install="apt-get update && apt-get install -y --no-install-recommends chromium fonts-noto-cjk"
+install="apt-get update && apt-get install -y --no-install-recommends chromium fonts-noto-cjk nodejs"
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-  echo "make test needs Debian's chromium and fonts-noto-cjk for the browser tests; install them with: sudo sh -c '$install'" >&2
+  echo "make test needs Debian's chromium and fonts-noto-cjk for the browser tests and nodejs for the calculator's; install them with: sudo sh -c '$install'" >&2
   exit 1
 fi
-echo "installing Debian's chromium and fonts-noto-cjk for the browser tests" >&2
+echo "installing Debian's chromium, fonts-noto-cjk and nodejs for the browser and calculator tests" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk >/dev/null
+apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk nodejs >/dev/null
 if ! have_chromium; then
   echo "installed chromium, but $chromium is still missing: unset CHROMIUM or point it at the browser" >&2
+  exit 1
+fi
+if ! have_node; then
+  echo "installed nodejs, but node is still missing from PATH" >&2
   exit 1
 fi
 have_fonts

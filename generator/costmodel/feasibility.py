@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .inputs import Assumptions, Cluster, Layout, Workload
+from .inputs import Assumptions, Cluster, GpuSpec, Layout, Workload
 
 
 @dataclass(frozen=True)
@@ -99,8 +99,15 @@ def _assumption_domain(assumptions: Assumptions) -> Iterator[Problem]:
 
 
 def _placement(workload: Workload, cluster: Cluster, layout: Layout) -> Iterator[Problem]:
-    g, t, p = cluster.node.gpus_per_node, layout.tensor_parallel, layout.pipeline_parallel
-    gpus = cluster.node_count * g
+    yield from placement(workload, cluster.node.gpu, cluster.node.gpus_per_node, cluster.node_count, layout)
+
+
+def placement(workload: Workload, gpu: GpuSpec, gpus_per_node: int, node_count: int,
+              layout: Layout) -> Iterator[Problem]:
+    """Whether a layout can be placed on `node_count` nodes of `gpus_per_node` GPUs: it needs no
+    link or port rate, so a rule can ask it of a study whose network is still to be chosen."""
+    g, t, p = gpus_per_node, layout.tensor_parallel, layout.pipeline_parallel
+    gpus = node_count * g
     if t > g:
         yield Problem("tensor-parallel-exceeds-node", "layout.tensor_parallel",
                       f"tensor parallel {t} exceeds the {g} GPUs of a node; a tensor-parallel group must sit in one node")
@@ -111,13 +118,13 @@ def _placement(workload: Workload, cluster: Cluster, layout: Layout) -> Iterator
     if workload.layers % p:
         yield Problem("pipeline-layers", "layout.pipeline_parallel",
                       f"pipeline parallel {p} does not divide the {workload.layers} layers")
-    if layout.precision == "fp8" and not (cluster.node.gpu.dense_fp8_flop_per_s or 0.0) > 0.0:
-        yield Problem("fp8-unavailable", "layout.precision", f"{cluster.node.gpu.name} has no dense FP8 rate")
+    if layout.precision == "fp8" and not (gpu.dense_fp8_flop_per_s or 0.0) > 0.0:
+        yield Problem("fp8-unavailable", "layout.precision", f"{gpu.name} has no dense FP8 rate")
     if gpus % (t * p):
         yield Problem("gpus-indivisible", "layout",
                       f"the {gpus} GPUs are not a multiple of tensor × pipeline parallel = {t * p}")
         return
-    yield from _data_parallel(cluster, layout, gpus // (t * p))
+    yield from _data_parallel(g, layout, gpus // (t * p))
 
 
 def _shape(workload: Workload, t: int) -> Iterator[Problem]:
@@ -141,8 +148,8 @@ def _shape(workload: Workload, t: int) -> Iterator[Problem]:
                       f"tensor parallel {t} does not divide the MLP width {ffn}")
 
 
-def _data_parallel(cluster: Cluster, layout: Layout, data_parallel: int) -> Iterator[Problem]:
-    g, t = cluster.node.gpus_per_node, layout.tensor_parallel
+def _data_parallel(g: int, layout: Layout, data_parallel: int) -> Iterator[Problem]:
+    t = layout.tensor_parallel
     stage_gpus = t * data_parallel
     if stage_gpus % g and g % stage_gpus:
         yield Problem("data-parallel-placement", "layout",

@@ -11,14 +11,15 @@ validated `KnowledgeBase` and returns records or a one-line reason.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
 from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
-from ..model.entities import Gpu, Interconnect, Network, Nvlink, Nvswitch, Pcie, Precision
+from ..model.entities import Gpu, Interconnect, ModelledLayout, Network, Nvlink, Nvswitch, Pcie, Precision, ScalingStudy
 from ..units import convert_direction, to_base
+from .feasibility import Problem, placement
 from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
 
 BITS_PER_BYTE = 8
@@ -50,9 +51,9 @@ SIXTEEN_BIT = ("bf16", "fp16")
 EIGHT_BIT = ("fp8",)
 
 
-def _dense(spec: Gpu, keys: tuple[str, ...], formats: dict[str, str] | None) -> float | None:
+def _dense(spec: Gpu, keys: tuple[str, ...]) -> float | None:
     """The dense tensor rate (FLOP/s) of the first of `keys` the GPU states; None if none."""
-    entries = {(formats or {}).get(e.key, e.key): e for e in spec.compute.tensor}
+    entries = {e.key: e for e in spec.compute.tensor}
     for key in keys:
         entry = entries.get(key)
         if entry is not None and entry.dense is not None:
@@ -60,19 +61,24 @@ def _dense(spec: Gpu, keys: tuple[str, ...], formats: dict[str, str] | None) -> 
     return None
 
 
-def precision_formats(kb: KnowledgeBase) -> dict[str, str]:
-    """Precision id -> the model's training format it is read as (`Precision.model_format`)."""
-    return {p.id: p.model.model_format for p in kb.of_type(Precision) if p.model.model_format is not None}
+def _formats(kb: KnowledgeBase, named: tuple[str, ...], bits: int) -> tuple[str, ...]:
+    """The precision ids a training format may read, in order: the named ones, then any other
+    value of the vocabulary with as many bits (the reference precision first), so a knowledge
+    base that names its formats otherwise (a new vendor's, or a test fixture's) still trains."""
+    others = sorted((p for p in kb.of_type(Precision) if p.model.bits == bits and p.id not in named),
+                    key=lambda p: (not p.model.reference, p.id))
+    return named + tuple(p.id for p in others)
 
 
-def gpu(spec: Gpu, formats: dict[str, str] | None = None) -> GpuSpec | str:
+def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
     """Memory capacity and the dense tensor rates of the training formats (compute by precision:
-    a 16-bit rate is required, FP8 only where the GPU states one). `formats` maps precision ids
-    to the model's formats (`precision_formats`); without it a precision's id is its format."""
-    sixteen = _dense(spec, SIXTEEN_BIT, formats)
+    a 16-bit rate is required, FP8 only where the GPU states one)."""
+    sixteen = _dense(spec, _formats(kb, SIXTEEN_BIT, 16))
     if sixteen is None:
-        return f"{spec.name} states no dense {' or '.join(k.upper() for k in SIXTEEN_BIT)} tensor rate"
-    return GpuSpec(spec.name, _bytes(spec.memory.capacity), sixteen, _dense(spec, EIGHT_BIT, formats))
+        return f"{spec.name} states no dense 16-bit ({' or '.join(k.upper() for k in SIXTEEN_BIT)}) tensor rate"
+    if spec.memory.capacity is None:
+        return f"{spec.name} states no memory capacity"
+    return GpuSpec(spec.name, _bytes(spec.memory.capacity), sixteen, _dense(spec, _formats(kb, EIGHT_BIT, 8)))
 
 
 @dataclass(frozen=True)
@@ -150,8 +156,8 @@ def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
     return kb.of_type(Network)
 
 
-__all__ = ["LEAF_THRESHOLD", "MODEL_PARAMETERS", "leaf_threshold", "precision_formats", "Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "gpu", "gpus", "is_interconnect",
-           "network_port", "networks", "scale_up", "workload", "workloads"]
+__all__ = ["LEAF_THRESHOLD", "MODEL_PARAMETERS", "leaf_threshold", "Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "export", "gpu", "gpus", "is_interconnect",
+           "network_port", "networks", "scale_up", "study_choice", "study_layout", "study_placement", "workload", "workloads"]
 
 
 @dataclass(frozen=True)
@@ -233,7 +239,7 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
         if isinstance(problem, str):
             return problem
     assert isinstance(link, ScaleUp) and isinstance(port, float) and isinstance(wanted, Assumptions)
-    chip = gpu(gpu_entity.model, precision_formats(kb))
+    chip = gpu(kb, gpu_entity.model)
     if isinstance(chip, str):
         return chip
     node = Node(f"{per_node} × {gpu_entity.model.name}", chip, per_node, link.bytes_per_s,
@@ -255,3 +261,85 @@ def _workload_of(kb: KnowledgeBase, choice: Choice) -> Loaded[WorkloadSpec] | st
     if not choice.params > 0:
         return f"params is {choice.params:g}; it must be greater than 0"
     return nearest_workload(kb, choice.params)
+
+
+GPUS_PER_NODE_CHOICES = tuple(range(1, DEFAULT_GPUS_PER_NODE + 1))
+"""The node sizes the calculator offers: a scale-up link is resolved for each (a PCIe card's
+NVLink bridge joins only a few cards, so the link depends on the node size)."""
+
+
+def export(kb: KnowledgeBase) -> dict[str, object]:
+    """The calculator's inputs (data/costmodel.json): every workload, GPU, network and assumption
+    already converted to the model's records, field for field as `inputs.py` names them, with the
+    id of the entity each came from. The page's script builds the same `Workload`, `Node`,
+    `Cluster` and `Assumptions` from it as `resolve` does for the CLI. Where the model cannot use
+    an entity (no per-direction rate), `problem` says why instead of a value."""
+    gpu_records = []
+    for g in gpus(kb):
+        links: dict[str, object] = {}
+        for per_node in GPUS_PER_NODE_CHOICES:
+            link = scale_up(kb, g.model, per_node)
+            links[str(per_node)] = ({"problem": link} if isinstance(link, str)
+                                    else {"id": link.entity_id, "bytes_per_s": link.bytes_per_s})
+        spec = gpu(kb, g.model)
+        gpu_records.append({"id": g.id, "name": g.model.name, "scale_up": links,
+                            **({"problem": spec} if isinstance(spec, str) else {"spec": asdict(spec)})})
+    network_records = []
+    for n in networks(kb):
+        port = network_port(n.model)
+        network_records.append({"id": n.id, "name": n.model.name,
+                                **({"problem": port} if isinstance(port, str) else {"port_bytes_per_s": port})})
+    wanted = assumptions(kb)
+    return {
+        "workloads": [{"id": w.id, "spec": asdict(workload(w.model))} for w in workloads(kb)],
+        "gpus": gpu_records,
+        "networks": network_records,
+        "assumptions": ({"problem": wanted} if isinstance(wanted, str) else
+                        {"values": asdict(wanted),
+                         "ids": {a.model.parameter: a.id for a in assumption_entities(kb)}}),
+        "defaults": asdict(Choice(gpu="", gpus=DEFAULT_GPUS_PER_NODE, network="",
+                                   gpus_per_node=DEFAULT_GPUS_PER_NODE)),
+    }
+
+
+
+def study_layout(study: ScalingStudy, layout: ModelledLayout) -> Layout | None:
+    """A modelled layout of a scaling study as the model's record (None: the study has no model)."""
+    m = study.modelled
+    if m is None:
+        return None
+    return Layout(layout.tp, layout.pp, layout.zero, layout.micro_batch, m.seq, m.global_batch, layout.recompute,
+                  layout.sequence_parallel)
+
+
+def study_choice(study: ScalingStudy, layout: ModelledLayout, network: str) -> Choice | None:
+    """What `estimate` is asked for one layout of a study on one of its networks."""
+    m = study.modelled
+    if m is None:
+        return None
+    return Choice(study.gpu, int(study.gpus.value), network, workload=m.workload,
+                  gpus_per_node=int(study.gpus_per_node.value), nics_per_node=m.nics_per_node,
+                  tensor_parallel=layout.tp, pipeline_parallel=layout.pp, zero_stage=layout.zero,
+                  micro_batch_size=layout.micro_batch, sequence_length=m.seq, global_batch_size=m.global_batch,
+                  recompute=layout.recompute, sequence_parallel=layout.sequence_parallel)
+
+
+def study_placement(kb: KnowledgeBase, study: ScalingStudy) -> list[tuple[int, Problem]]:
+    """Placement problems of each modelled layout on the study's cluster (its GPU, node size and
+    node count: no network needed), by layout index. Unknown ids give none (the reference rules
+    report them)."""
+    m = study.modelled
+    workload_entity = None if m is None else kb.get(m.workload, WorkloadSpec)
+    gpu_entity = kb.get(study.gpu, Gpu)
+    if m is None or workload_entity is None or gpu_entity is None:
+        return []
+    per_node, gpus_total = int(study.gpus_per_node.value), int(study.gpus.value)
+    shape, spec = workload(workload_entity.model), gpu(kb, gpu_entity.model)
+    if isinstance(spec, str):
+        return []  # the GPU has no rate the model can use: estimate says so, placement cannot judge
+    out = []
+    for index, modelled in enumerate(m.layouts):
+        layout = study_layout(study, modelled)
+        assert layout is not None
+        out += [(index, p) for p in placement(shape, spec, per_node, max(gpus_total // per_node, 1), layout)]
+    return out

@@ -20,13 +20,18 @@ EXPLAINED = ("memory.total_bytes", "memory.usable_bytes", "step.step_s", "step.c
 
 def summary(resolved: Resolved, result: Result) -> dict[str, object]:
     """The documented JSON object (see the README); `problems` instead when nothing is estimated."""
-    base: dict[str, object] = {"inputs": _inputs(resolved)}
+    return {"inputs": _inputs(resolved), **outputs(result)}
+
+
+def outputs(result: Result) -> dict[str, object]:
+    """The outputs of one estimate (every key of `summary` but `inputs`), or its problems. The
+    calculator's script (docs/assets/javascripts/costmodel.js) returns the same object; a test
+    holds the two equal."""
     if result.estimate is None:
-        base["problems"] = [{"code": p.code, "field": p.field, "message": p.message} for p in result.problems]
-        return base
+        return {"problems": [{"code": p.code, "field": p.field, "message": p.message} for p in result.problems]}
     e = result.estimate
     m, s = e.memory, e.step
-    base.update({
+    return {
         "fits": m.fits,
         "memory_per_gpu_gb": {
             "weights_gb": m.weights_bytes / GB, "gradients_gb": m.gradients_bytes / GB,
@@ -44,8 +49,7 @@ def summary(resolved: Resolved, result: Result) -> dict[str, object]:
         "time_s": {"compute": s.compute_s, "bubble": s.bubble_s, "intra_node": s.intra_node_s,
                    "network": s.network_s, "exposed_comm": s.exposed_comm_s, "dp_exposed": s.dp_exposed_s},
         "microbatches": s.microbatches,
-    })
-    return base
+    }
 
 
 def _inputs(r: Resolved) -> dict[str, object]:

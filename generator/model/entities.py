@@ -55,6 +55,7 @@ ClaimRef = Annotated[Slug, Ref("claims")]
 AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "layers", "nodes", "nics")]
 PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "nodes")]
 TableRef = Annotated[Slug, Ref("tiers")]
+WorkloadRef = Annotated[Slug, Ref("workloads")]
 
 
 SourceKind = Literal["datasheet", "standard", "documentation", "paper", "press", "patch", "measurement", "article",
@@ -132,10 +133,6 @@ class Precision(VocabularyValue):
     bits: Annotated[int, Field(ge=1, le=64)]  # columns go widest first
     # The precision the per-watt, per-byte and per-dollar ratios compare GPUs at (one value).
     reference: bool = False
-    # The training format the cost model reads this precision's dense rate as (its own names, so
-    # that a precision id may change, and fixture ids carry their prefix); none: not a training
-    # format of the model.
-    model_format: Literal["bf16", "fp16", "fp8"] | None = None
 
 
 # --- GPUs -----------------------------------------------------------------------------------
@@ -454,6 +451,35 @@ class ScalingRow(Keyed):
     comm_share: Annotated[Ratio, Allows((), ()), Plausible(0, 100, "%")]
 
 
+Whole = Annotated[int, Field(ge=1, le=1_000_000)]
+
+
+class ModelledLayout(Keyed):
+    """One parallel layout the cost model is run with for a scaling study (the CLI's layout flags)."""
+
+    label: Text
+    tp: Whole
+    pp: Whole
+    zero: Literal[0, 1, 2, 3]
+    micro_batch: Whole = 1
+    recompute: Literal["none", "selective", "full"] = "selective"
+    sequence_parallel: bool = False
+
+
+class ScalingModel(Strict):
+    """What the cost model predicts for a study's cluster: the published workload it stands for
+    (`why` says why that one), the settings the article leaves open, stated here, and two or three
+    layouts. Each row with a network is estimated once per layout."""
+
+    workload: WorkloadRef
+    why: Text
+    nics_per_node: Whole
+    seq: Whole
+    global_batch: Whole
+    layouts: Annotated[list[ModelledLayout], Field(min_length=1, max_length=3)]
+    note: Text | None = None
+
+
 class ScalingStudy(Entity):
     type: Literal["scaling_study"]
     title: Text
@@ -465,6 +491,7 @@ class ScalingStudy(Entity):
     gpus: Count
     rows: list[ScalingRow]
     caveats: list[Text]
+    modelled: ScalingModel | None = None
 
 
 class FieldSetup(Strict):

@@ -19,7 +19,7 @@ from ..gcpause import without_cycle_collection
 from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
-from . import advice, costmodel, hardware, reference, selection
+from . import advice, calculator, costmodel, hardware, reference, selection
 from .context import Site
 from .escape import attr, inert, md, md_cell
 
@@ -37,6 +37,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "field-reports.md": advice.field_reports,
     "pitfalls.md": advice.pitfalls,
     "costmodel.md": costmodel.costmodel,
+    "calculator.md": calculator.calculator,
     "claims.md": reference.claims,
     "sources.md": reference.sources,
     "rules.md": reference.rules,
@@ -58,6 +59,7 @@ PAGE_SOURCES: dict[str, str] = {
     "field-reports.md": "specs/cases",
     "pitfalls.md": "specs/pitfalls",
     "costmodel.md": "specs/assumptions",
+    "calculator.md": "specs/workloads",
     "claims.md": "specs/claims",
     "sources.md": "specs/sources",
     "rules.md": "generator/rules",
@@ -106,5 +108,6 @@ def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository 
     env = environment()
     files = {name: env.get_template(name + ".j2").render(site=site, **context(site)) for name, context in PAGES.items()}
     files.update(reference.data_files(site))
+    files.update(calculator.data_files(site))
     files.update({f"schema/{name}": text for name, text in schema_files().items()})
     return dict(sorted(files.items()))

@@ -7,6 +7,7 @@ from markupsafe import Markup, escape
 
 from ..knowledge import Loaded
 from ..model.entities import Claim, FieldReport, Pitfall, Recommendation, ScalingStudy, TierTable, Topology
+from . import scaling_model
 from .chart import scaling_chart
 from .context import Site
 from .escape import inert
@@ -91,6 +92,7 @@ def scaling(site: Site) -> dict[str, object]:
                         "nodes": m.nodes.value, "per_node": m.gpus_per_node.value, "gpus": m.gpus.value,
                         "source": site.link(m.source), "table": table, "caveats": [zh(c) for c in m.caveats],
                         "chart": scaling_chart(e.id, zh(m.title), bars, m.gpus.value),
+                        "modelled": scaling_model.modelled(site, e),
                         "verified": m.last_verified.isoformat()})
     return {"studies": studies,
             "provenance": summary_html(site.kb, kinds=("cases",), title="本页数字的来源")}

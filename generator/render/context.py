@@ -55,11 +55,18 @@ class Site:
         if entity is None:
             return inert(entity_id)
         text = label or entity.label
+        return Markup(f'<a href="../{escape(self.href(entity_id))}">{inert(text)}</a>')
+
+    def href(self, entity_id: str) -> str:
+        """Where an entity is shown, relative to the site's root (`gpus/#h100-sxm5-80gb`)."""
+        entity = self.kb.get(entity_id)
+        if entity is None:
+            return ""
         page = ENTITY_PAGE.get(entity.kind, "")
         if isinstance(entity.model, (ScalingStudy, FieldReport)):
             page = "scaling" if isinstance(entity.model, ScalingStudy) else "field-reports"
         anchor = f"src-{entity.id}" if entity.kind == "sources" else entity.id
-        return Markup(f'<a href="../{page}/#{escape(anchor)}">{inert(text)}</a>')
+        return f"{page}/#{anchor}"
 
     def spec(self, entity_id: str) -> SpecLink | None:
         """The link to an entity's spec file in the repository's web editor, if one is known."""

@@ -1,0 +1,221 @@
+/*
+ * The calculator page (calculator.md): reads the site's data/costmodel.json (the cost model's
+ * inputs, resolved by the generator from the knowledge base), builds the model's records from
+ * the reader's choices exactly as generator/costmodel/from_kb.py `resolve` does for the CLI, and
+ * shows what costmodel.js (the port of the Python model) computes.
+ *
+ * Progressive enhancement: the page ships a notice saying the calculator needs JavaScript and a
+ * hidden form; this script hides the notice and shows the form only once the data has loaded.
+ * All text from the data is set with textContent (never as HTML). Every shown number carries its
+ * unrounded value in data-value, so a test can compare it with `estimate --format json`.
+ */
+(function () {
+  "use strict";
+
+  var form = document.getElementById("calc");
+  var dataLink = document.getElementById("calc-data");
+  if (!form || !dataLink || typeof CostModel === "undefined") {
+    return;
+  }
+  var notice = document.getElementById("calc-nojs");
+  var result = document.getElementById("calc-result");
+  var siteRoot = new URL("../", dataLink.href);
+  var BOTTLENECK = {memory: "显存", compute: "计算", intra_node: "机内互连", network: "节点间网络"};
+  var data = null;
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text != null) { node.textContent = text; }
+    if (cls) { node.className = cls; }
+    return node;
+  }
+  function href(path) { return path ? new URL(path, siteRoot).href : "#"; }
+  function byId(list, id) { return list.filter(function (x) { return x.id === id; })[0]; }
+  function field(name) { return form.elements.namedItem(name); }
+  function whole(name) {
+    var text = field(name).value.trim();
+    return /^\d+$/.test(text) ? Number(text) : NaN;
+  }
+
+  /** A number as the page shows it: 4 significant digits, grouped thousands. */
+  function fmt(x) {
+    if (x == null || !isFinite(x)) { return "—"; }
+    var rounded = Number(x.toPrecision(4));
+    return Math.abs(rounded) >= 1000 ? Math.round(rounded).toLocaleString("zh-CN") : String(rounded);
+  }
+  function pct(x) { return x == null ? "—" : (x * 100).toFixed(1) + "%"; }
+
+  function fill(select, items, label) {
+    items.forEach(function (item) {
+      var option = el("option", label(item));
+      option.value = item.id;
+      select.appendChild(option);
+    });
+  }
+
+  /** The reader's choice; counts that are not whole numbers are NaN (fromChoice rejects them). */
+  function choice() {
+    var names = {pp: "流水线并行", micro_batch: "微批大小", seq: "序列长度", global_batch: "全局批大小"};
+    for (var key in names) {
+      if (!(whole(key) >= 1)) { return {problem: names[key] + "应为不小于 1 的整数"}; }
+    }
+    return {workload: field("workload").value, gpu: field("gpu").value, network: field("network").value,
+            gpus: whole("gpus"), gpus_per_node: Number(field("gpus_per_node").value),
+            nics_per_node: whole("nics_per_node"), tp: Number(field("tp").value), pp: whole("pp"),
+            zero: Number(field("zero").value), micro_batch: whole("micro_batch"), seq: whole("seq"),
+            global_batch: whole("global_batch"), recompute: field("recompute").value,
+            sequence_parallel: field("sequence_parallel").checked};
+  }
+
+  function resolve() {
+    var chosen = choice();
+    return chosen.problem ? chosen : CostModel.fromChoice(data, chosen);
+  }
+
+  function setRef(name, record) {
+    var a = form.querySelector('a.calc-ref[data-ref="' + name + '"]');
+    a.href = href(record && record.href);
+    if (name === "scale_up") { a.textContent = record && record.label ? record.label : "—"; }
+    else { a.setAttribute("aria-label", (record ? record.label : "") + " 的条目"); }
+  }
+
+  function row(tbody, label, key, value, shown) {
+    var tr = el("tr");
+    tr.appendChild(el("th", label));
+    var td = el("td", shown, "num");
+    td.setAttribute("data-key", key);
+    if (typeof value === "number") { td.setAttribute("data-value", String(value)); }
+    else if (value != null) { td.setAttribute("data-value", String(value)); }
+    tr.appendChild(td);
+    tbody.appendChild(tr);
+  }
+
+  function table(caption, rows) {
+    var t = el("table", null, "calc-table");
+    t.appendChild(el("caption", caption));
+    var tbody = el("tbody");
+    rows.forEach(function (r) { row(tbody, r[0], r[1], r[2], r[3]); });
+    t.appendChild(tbody);
+    var wrap = el("div", null, "calc-box");
+    wrap.appendChild(t);
+    return wrap;
+  }
+
+  function render() {
+    var chosen = resolve();
+    setRef("workload", chosen.workload || byId(data.workloads, field("workload").value));
+    setRef("gpu", chosen.gpu || byId(data.gpus, field("gpu").value));
+    setRef("network", chosen.network || byId(data.networks, field("network").value));
+    setRef("scale_up", chosen.link);
+    result.textContent = "";
+    result.hidden = false;
+    if (chosen.problem) {
+      result.appendChild(el("p", "无法估算：" + chosen.problem, "calc-problem"));
+      return;
+    }
+    var out = CostModel.estimate.apply(null, chosen.inputs);
+    if (out.problems) {
+      var list = el("ul", null, "calc-problems");
+      out.problems.forEach(function (p) {
+        var item = el("li", p.message, "calc-problem");
+        item.setAttribute("data-code", p.code);
+        list.appendChild(item);
+      });
+      result.appendChild(el("p", "这个配置无法估算："));
+      result.appendChild(list);
+      return;
+    }
+    var m = out.memory_per_gpu_gb, t = out.time_s;
+    var head = el("p", null, "calc-verdict " + (out.fits ? "calc-fits" : "calc-nofit"));
+    head.setAttribute("data-key", "fits");
+    head.setAttribute("data-value", String(out.fits));
+    head.textContent = (out.fits ? "放得下" : "放不下") + "：每块 GPU 需要 " + fmt(m.total_gb) + " GB，可用 " +
+      fmt(m.usable_gb) + " GB；瓶颈是" + BOTTLENECK[out.bottleneck] + "。";
+    result.appendChild(head);
+    result.appendChild(table("每块 GPU 的显存（GB = 10⁹ 字节）", [
+      ["权重", "memory_per_gpu_gb.weights_gb", m.weights_gb, fmt(m.weights_gb)],
+      ["梯度", "memory_per_gpu_gb.gradients_gb", m.gradients_gb, fmt(m.gradients_gb)],
+      ["优化器状态", "memory_per_gpu_gb.optimizer_gb", m.optimizer_gb, fmt(m.optimizer_gb)],
+      ["模型状态合计", "memory_per_gpu_gb.model_states_gb", m.model_states_gb, fmt(m.model_states_gb)],
+      ["激活", "memory_per_gpu_gb.activations_gb", m.activations_gb, fmt(m.activations_gb)],
+      ["合计", "memory_per_gpu_gb.total_gb", m.total_gb, fmt(m.total_gb)],
+      ["扣除预留后可用", "memory_per_gpu_gb.usable_gb", m.usable_gb, fmt(m.usable_gb)],
+      ["余量（负数为不足）", "memory_per_gpu_gb.headroom_gb", m.headroom_gb, fmt(m.headroom_gb)]]));
+    result.appendChild(table("单步时间与通信", [
+      ["单步时间（秒）", "step_time_s", out.step_time_s, fmt(out.step_time_s)],
+      ["吞吐（token/秒）", "tokens_per_s", out.tokens_per_s, fmt(out.tokens_per_s)],
+      ["通信占比", "comm_share", out.comm_share, pct(out.comm_share)],
+      ["瓶颈", "bottleneck", out.bottleneck, BOTTLENECK[out.bottleneck]],
+      ["相对单节点的扩展效率", "scaling_efficiency", out.scaling_efficiency, pct(out.scaling_efficiency)],
+      ["实际 MFU", "achieved_mfu", out.achieved_mfu, pct(out.achieved_mfu)],
+      ["每步微批数", "microbatches", out.microbatches, fmt(out.microbatches)],
+      ["计算（含气泡，秒）", "time_s.compute", t.compute, fmt(t.compute)],
+      ["其中流水线气泡（秒）", "time_s.bubble", t.bubble, fmt(t.bubble)],
+      ["机内互连（秒）", "time_s.intra_node", t.intra_node, fmt(t.intra_node)],
+      ["节点间网络（秒）", "time_s.network", t.network, fmt(t.network)],
+      ["未被掩盖的通信（秒）", "time_s.exposed_comm", t.exposed_comm, fmt(t.exposed_comm)]]));
+    result.appendChild(el("p", "扩展效率：" + out.scaling_note + "。", "calc-note"));
+  }
+
+  function showAssumptions() {
+    var box = document.getElementById("calc-assumptions");
+    var list = document.getElementById("calc-assumption-items");
+    var a = data.assumptions;
+    if (!box || !list || a.problem) { return; }
+    Object.keys(a.values).forEach(function (name) {
+      if (!a.ids[name]) { return; }
+      var item = el("li");
+      var link = el("a", a.labels[name]);
+      link.href = href(a.hrefs[name]);
+      item.appendChild(link);
+      item.appendChild(document.createTextNode("：" + a.values[name]));
+      list.appendChild(item);
+    });
+    box.hidden = false;
+  }
+
+  function start(loaded) {
+    data = loaded;
+    if (!data.workloads.length || !data.gpus.length || !data.networks.length) {
+      if (notice) { notice.appendChild(el("p", "知识库里缺少负载、GPU 或网络，计算器没有可选的输入。")); }
+      return;
+    }
+    fill(field("workload"), data.workloads, function (w) { return w.spec.name; });
+    fill(field("gpu"), data.gpus, function (g) { return g.name; });
+    fill(field("network"), data.networks, function (n) { return n.label; });
+    Object.keys(data.gpus.length ? data.gpus[0].scale_up : {}).forEach(function (size) {
+      var option = el("option", size);
+      option.value = size;
+      field("gpus_per_node").appendChild(option);
+    });
+    var d = data.defaults;
+    field("gpus").value = d.gpus;
+    field("gpus_per_node").value = String(d.gpus_per_node);
+    field("nics_per_node").value = d.nics_per_node || d.gpus_per_node;
+    field("tp").value = String(d.tensor_parallel);
+    field("pp").value = d.pipeline_parallel;
+    field("zero").value = String(d.zero_stage);
+    field("micro_batch").value = d.micro_batch_size;
+    field("seq").value = d.sequence_length;
+    field("global_batch").value = d.global_batch_size;
+    field("recompute").value = d.recompute;
+    field("sequence_parallel").checked = d.sequence_parallel;
+    form.addEventListener("input", render);
+    form.addEventListener("change", render);
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+    if (notice) { notice.hidden = true; }
+    form.hidden = false;
+    showAssumptions();
+    render();
+  }
+
+  fetch(dataLink.href)
+    .then(function (response) {
+      if (!response.ok) { throw new Error(response.status + " " + response.statusText); }
+      return response.json();
+    })
+    .then(start)
+    .catch(function (error) {
+      if (notice) { notice.appendChild(el("p", "读取 costmodel.json 失败：" + error.message)); }
+    });
+}());

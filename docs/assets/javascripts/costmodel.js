@@ -1,0 +1,401 @@
+/*
+ * The training cost model, ported from generator/costmodel/ (Python) for the calculator page.
+ *
+ * A faithful port: every formula is written with the same operations in the same order as its
+ * Python counterpart (named in the comment above it), on the same IEEE doubles, so the two give
+ * equal numbers; tests/test_costmodel_js.py runs generated cases through both and requires equal
+ * results to a relative 1e-9. Change a formula in Python, change it here in the same commit.
+ *
+ * Inputs use the Python records' field names (inputs.py: Workload, GpuSpec, Node, Cluster,
+ * Layout, Assumptions). `estimate` returns report.outputs()'s object: the documented JSON keys
+ * of `python -m generator estimate --format json` (README, "Cost model"), or `problems`.
+ * Messages are in Chinese for the page; codes and fields equal the Python ones.
+ *
+ * Pure functions, no DOM: it runs in Node (module.exports) and in the browser (window.CostModel).
+ */
+(function (root) {
+  "use strict";
+
+  var GB = 1e9;
+  var ACTIVATION_BYTES = 2.0; // traffic.py: 16-bit activations
+
+  // ---- shape.py ----------------------------------------------------------------------------
+  function ffnHiddenSize(w) { return w.ffn_hidden_size == null ? 4 * w.hidden_size : w.ffn_hidden_size; }
+  function kvHeads(w) { return w.kv_heads == null ? w.attention_heads : w.kv_heads; }
+  function mlpMatrices(w) { return w.gated_mlp ? 3.0 : 2.0; }
+  function kvWidth(hidden, heads, kv) { return kv * hidden / heads; }
+  function widthRatio(hidden, kvHidden, ffn, matrices) {
+    return (2.0 * hidden + 2.0 * kvHidden + matrices * ffn) / (12.0 * hidden);
+  }
+  function widthRatioOf(w) {
+    var h = w.hidden_size;
+    return widthRatio(h, kvWidth(h, w.attention_heads, kvHeads(w)), ffnHiddenSize(w), mlpMatrices(w));
+  }
+
+  // ---- memory.py ---------------------------------------------------------------------------
+  function parametersPerGpu(parameters, t, p) { return parameters / (t * p); }
+  function replicatedBytes(parameters, perParameter) { return parameters * perParameter; }
+  function partitionedBytes(parameters, perParameter, dp) { return parameters * perParameter / dp; }
+  var ACTIVATIONS_PER_LAYER = {
+    "none,false": function (s, b, h, a, t, r) { return s * b * h * (10.0 + 24.0 * r / t + 5.0 * a * s / (h * t)); },
+    "none,true": function (s, b, h, a, t, r) { return s * b * h * ((10.0 + 24.0 * r) / t + 5.0 * a * s / (h * t)); },
+    "selective,false": function (s, b, h, a, t, r) { return s * b * h * (10.0 + 24.0 * r / t); },
+    "selective,true": function (s, b, h, a, t, r) { return s * b * h * ((10.0 + 24.0 * r) / t); },
+    "full,false": function (s, b, h) { return 2.0 * s * b * h; },
+    "full,true": function (s, b, h) { return 2.0 * s * b * h; }
+  };
+  function activationLayersHeld(layers, p, m) { return layers / p * Math.min(p, m); }
+
+  // ---- compute.py --------------------------------------------------------------------------
+  function modelFlop(B, s, L, h, V, r) {
+    return 72.0 * B * s * L * h * h * (r + s / (6.0 * h) + V / (12.0 * L * h));
+  }
+  var EXECUTED_FLOP = {
+    none: modelFlop,
+    selective: function (B, s, L, h, V, r) {
+      return (72.0 * B * s * L * h * h * (r + s / (6.0 * h) + V / (12.0 * L * h))
+              + 4.0 * B * s * s * L * h);
+    },
+    full: function (B, s, L, h, V, r) {
+      return 96.0 * B * s * L * h * h * (r + s / (6.0 * h) + V / (16.0 * L * h));
+    }
+  };
+  function perGpu(flop, t, p) { return flop / (t * p); }
+  function secondsAtRate(flop, peak, mfu) { return flop / (peak * mfu); }
+
+  // ---- collectives.py ----------------------------------------------------------------------
+  function ringPhaseS(n, size, bandwidth, alpha) {
+    if (n <= 1.0) { return 0.0; }
+    return (n - 1.0) * alpha + (n - 1.0) / n * size / bandwidth;
+  }
+  function ringAllReduceS(n, size, bandwidth, alpha) {
+    if (n <= 1.0) { return 0.0; }
+    return 2.0 * (n - 1.0) * alpha + 2.0 * (n - 1.0) / n * size / bandwidth;
+  }
+  function sendRecvS(size, bandwidth, alpha) { return alpha + size / bandwidth; }
+  function networkBandwidthPerGpu(nics, port, g, efficiency, fabric) { return nics * port / g * efficiency * fabric; }
+
+  // ---- traffic.py --------------------------------------------------------------------------
+  var GRADIENT_PHASES = [function () { return 2.0; }, function () { return 1.0; },
+                         function (m) { return m; }, function (m) { return m; }];
+  var WEIGHT_PHASES = [function () { return 0.0; }, function () { return 1.0; },
+                       function () { return 1.0; }, function (m) { return 2.0 * m; }];
+  function phasesS(ng, tg, nw, tw) { return ng * tg + nw * tw; }
+  function tpCollectivesPerLayer(recompute) { return recompute === "full" ? 6.0 : 4.0; }
+  function tpMicrobatchS(collectives, layers, p, allReduce) { return collectives * (layers / p) * allReduce; }
+  function ppMicrobatchS(p, send) { return 2.0 * Math.min(p - 1.0, 1.0) * send; }
+
+  // ---- step.py -----------------------------------------------------------------------------
+  var OVERLAP_WINDOW = [
+    function (m, bwd) { return bwd; }, function (m, bwd) { return bwd; },
+    function (m, bwd) { return m * bwd; }, function (m, bwd, fwd) { return m * (fwd + bwd); }];
+  function slotsS(m, p, t) { return (m + p - 1.0) * t; }
+  function exposedPartS(exposed, link, dp) { return dp <= 0.0 ? 0.0 : exposed * link / dp; }
+  function bottleneck(fits, compute, intra, net) {
+    if (!fits) { return "memory"; }
+    if (compute >= intra && compute >= net) { return "compute"; }
+    return intra >= net ? "intra_node" : "network";
+  }
+
+  // ---- feasibility.py (codes and fields as in Python; messages in Chinese) ------------------
+  function problem(code, field, message) { return {code: code, field: field, message: message}; }
+  function atLeastOne(out, field, value) {
+    if (value < 1) { out.push(problem("count-below-one", field, field + " 为 " + value + "，应为不小于 1 的整数")); }
+  }
+  function positive(out, field, value) {
+    if (!(value > 0.0)) { out.push(problem("not-positive", field, field + " 为 " + value + "，应大于 0")); }
+  }
+  function fraction(out, field, value, zeroOk, oneOk) {
+    var low = zeroOk ? value >= 0.0 : value > 0.0;
+    var high = oneOk ? value <= 1.0 : value < 1.0;
+    if (!(low && high)) {
+      var interval = (zeroOk ? "[" : "(") + "0, 1" + (oneOk ? "]" : ")");
+      out.push(problem("fraction-out-of-range", field, field + " 为 " + value + "，应在 " + interval + " 之内"));
+    }
+  }
+  function domain(w, cluster, layout, a) {
+    var out = [], node = cluster.node, gpu = node.gpu;
+    positive(out, "workload.parameter_count", w.parameter_count);
+    ["layers", "hidden_size", "attention_heads", "vocabulary_size"].forEach(function (k) {
+      atLeastOne(out, "workload." + k, w[k]);
+    });
+    ["ffn_hidden_size", "kv_heads"].forEach(function (k) {
+      if (w[k] != null) { atLeastOne(out, "workload." + k, w[k]); }
+    });
+    if (w.position_embeddings < 0) {
+      out.push(problem("negative", "workload.position_embeddings", "位置嵌入行数不能为负"));
+    }
+    if (w.norm !== "layernorm" && w.norm !== "rmsnorm") {
+      out.push(problem("norm", "workload.norm", "归一化方式只能是 layernorm 或 rmsnorm"));
+    }
+    positive(out, "gpu.memory_capacity_bytes", gpu.memory_capacity_bytes);
+    positive(out, "gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s);
+    atLeastOne(out, "node.gpus_per_node", node.gpus_per_node);
+    positive(out, "node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s);
+    atLeastOne(out, "cluster.node_count", cluster.node_count);
+    fraction(out, "cluster.fabric_bandwidth_fraction", cluster.fabric_bandwidth_fraction, false, true);
+    if (cluster.node_count > 1) {
+      atLeastOne(out, "node.nics_per_node", node.nics_per_node);
+      positive(out, "node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s);
+    }
+    ["tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size"]
+      .forEach(function (k) { atLeastOne(out, "layout." + k, layout[k]); });
+    if ([0, 1, 2, 3].indexOf(layout.zero_stage) < 0) {
+      out.push(problem("zero-stage", "layout.zero_stage", "ZeRO 阶段只有 0、1、2、3"));
+    }
+    if (["none", "selective", "full"].indexOf(layout.recompute) < 0) {
+      out.push(problem("recompute", "layout.recompute", "重计算只能是 none、selective 或 full"));
+    }
+    if (layout.precision !== "bf16" && layout.precision !== "fp8") {
+      out.push(problem("precision", "layout.precision", "精度只能是 bf16 或 fp8"));
+    }
+    ["mfu", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
+      fraction(out, "assumptions." + k, a[k], false, true);
+    });
+    fraction(out, "assumptions.dp_overlap_fraction", a.dp_overlap_fraction, true, true);
+    fraction(out, "assumptions.memory_reserve_fraction", a.memory_reserve_fraction, true, false);
+    ["intra_node_step_latency_s", "network_step_latency_s", "weight_bytes_per_parameter",
+     "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"].forEach(function (k) {
+      if (!(a[k] >= 0.0)) { out.push(problem("negative", "assumptions." + k, "assumptions." + k + " 不能为负")); }
+    });
+    return out;
+  }
+  function shapeProblems(out, w, t) {
+    var heads = w.attention_heads, kv = w.kv_heads, ffn = w.ffn_hidden_size;
+    if (heads % t) {
+      out.push(problem("tensor-parallel-heads", "layout.tensor_parallel",
+                       "张量并行 " + t + " 不能整除 " + heads + " 个注意力头"));
+    }
+    if (w.hidden_size % heads) {
+      out.push(problem("heads-hidden", "workload.attention_heads", heads + " 个注意力头不能整除隐藏维度 " + w.hidden_size));
+    }
+    if (kv != null && heads % kv) {
+      out.push(problem("kv-heads-heads", "workload.kv_heads", kv + " 个键值头不能把 " + heads + " 个注意力头分成相等的组"));
+    }
+    if (kv != null && kv % t) {
+      out.push(problem("tensor-parallel-kv-heads", "layout.tensor_parallel",
+                       "张量并行 " + t + " 不能整除 " + kv + " 个键值头"));
+    }
+    if (ffn != null && ffn % t) {
+      out.push(problem("tensor-parallel-ffn", "layout.tensor_parallel", "张量并行 " + t + " 不能整除 MLP 宽度 " + ffn));
+    }
+  }
+  function placement(w, cluster, layout) {
+    var out = [], g = cluster.node.gpus_per_node, t = layout.tensor_parallel, p = layout.pipeline_parallel;
+    var gpus = cluster.node_count * g;
+    if (t > g) {
+      out.push(problem("tensor-parallel-exceeds-node", "layout.tensor_parallel",
+                       "张量并行 " + t + " 超过每节点的 " + g + " 块 GPU；张量并行组必须在一个节点之内"));
+    } else if (g % t) {
+      out.push(problem("tensor-parallel-splits-node", "layout.tensor_parallel",
+                       "张量并行 " + t + " 不能整除每节点的 " + g + " 块 GPU"));
+    }
+    shapeProblems(out, w, t);
+    if (w.layers % p) {
+      out.push(problem("pipeline-layers", "layout.pipeline_parallel", "流水线并行 " + p + " 不能整除 " + w.layers + " 层"));
+    }
+    if (layout.precision === "fp8" && !((cluster.node.gpu.dense_fp8_flop_per_s || 0.0) > 0.0)) {
+      out.push(problem("fp8-unavailable", "layout.precision", cluster.node.gpu.name + " 没有稠密 FP8 算力数据"));
+    }
+    if (gpus % (t * p)) {
+      out.push(problem("gpus-indivisible", "layout",
+                       gpus + " 块 GPU 不是 张量并行 × 流水线并行 = " + (t * p) + " 的整数倍"));
+      return out;
+    }
+    var dp = Math.floor(gpus / (t * p)), stage = t * dp;
+    if (stage % g && g % stage) {
+      out.push(problem("data-parallel-placement", "layout",
+                       "一个流水线阶段占 t × N_d = " + stage + " 块 GPU，既不能整除也不是每节点 " + g + " 块的整数倍"));
+    }
+    var perStep = dp * layout.micro_batch_size;
+    if (layout.global_batch_size % perStep) {
+      out.push(problem("batch-indivisible", "layout.global_batch_size",
+                       "全局批大小 " + layout.global_batch_size + " 不是 数据并行 " + dp + " × 微批 " +
+                       layout.micro_batch_size + " = " + perStep + " 的整数倍"));
+    }
+    return out;
+  }
+  function check(w, cluster, layout, a) {
+    var problems = domain(w, cluster, layout, a);
+    return problems.length ? problems : placement(w, cluster, layout);
+  }
+
+  // ---- model.py ----------------------------------------------------------------------------
+  function dataParallelSize(cluster, layout) {
+    return Math.floor(cluster.node_count * cluster.node.gpus_per_node / (layout.tensor_parallel * layout.pipeline_parallel));
+  }
+  function memoryPerGpu(w, cluster, layout, a, dp, m) {
+    var t = layout.tensor_parallel, p = layout.pipeline_parallel, z = layout.zero_stage;
+    var psi = parametersPerGpu(w.parameter_count, t, p);
+    var parts = [[z >= 3, a.weight_bytes_per_parameter], [z >= 2, a.gradient_bytes_per_parameter],
+                 [z >= 1, a.optimizer_bytes_per_parameter]].map(function (x) {
+      return x[0] ? partitionedBytes(psi, x[1], dp) : replicatedBytes(psi, x[1]);
+    });
+    var perLayer = ACTIVATIONS_PER_LAYER[layout.recompute + "," + Boolean(layout.sequence_parallel)](
+      layout.sequence_length, layout.micro_batch_size, w.hidden_size, w.attention_heads, t, widthRatioOf(w));
+    var held = activationLayersHeld(w.layers, p, m);
+    var activations = perLayer * held;
+    var total = parts[0] + parts[1] + parts[2] + activations;
+    var usable = cluster.node.gpu.memory_capacity_bytes * (1.0 - a.memory_reserve_fraction);
+    return {weights: parts[0], gradients: parts[1], optimizer: parts[2], activations: activations, total: total,
+            usable: usable, headroom: usable - total, fits: total <= usable};
+  }
+  function peakFlopPerS(cluster, layout) {
+    var gpu = cluster.node.gpu;
+    return layout.precision === "fp8" ? (gpu.dense_fp8_flop_per_s || 0.0) : gpu.dense_bf16_flop_per_s;
+  }
+  function compute(w, cluster, layout, a) {
+    var s = layout.sequence_length, b = layout.micro_batch_size, L = w.layers, h = w.hidden_size;
+    var V = w.vocabulary_size, t = layout.tensor_parallel, p = layout.pipeline_parallel;
+    var peak = peakFlopPerS(cluster, layout), r = widthRatioOf(w);
+    var perStep = modelFlop(layout.global_batch_size, s, L, h, V, r);
+    var modelMb = perGpu(modelFlop(b, s, L, h, V, r), t, p);
+    var executedMb = perGpu(EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r), t, p);
+    var forward = secondsAtRate(modelMb / 3.0, peak, a.mfu);
+    var microbatch = secondsAtRate(executedMb, peak, a.mfu);
+    return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch};
+  }
+  function dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet) {
+    var t = layout.tensor_parallel, p = layout.pipeline_parallel;
+    var k = Math.min(dp, cluster.node.gpus_per_node / t);
+    var n = dp / k;
+    var psi = parametersPerGpu(w.parameter_count, t, p);
+    var grads = replicatedBytes(psi, a.gradient_bytes_per_parameter);
+    var weights = replicatedBytes(psi, a.weight_bytes_per_parameter);
+    var ng = GRADIENT_PHASES[layout.zero_stage](m), nw = WEIGHT_PHASES[layout.zero_stage](m);
+    var ai = a.intra_node_step_latency_s, an = a.network_step_latency_s;
+    var intra = phasesS(ng, ringPhaseS(k, grads, bIntra, ai), nw, ringPhaseS(k, weights, bIntra, ai));
+    var net = phasesS(ng, ringPhaseS(n, grads / k, bNet, an), nw, ringPhaseS(n, weights / k, bNet, an));
+    return [intra, net];
+  }
+  function stepTime(w, cluster, layout, a, work, dp, m) {
+    var node = cluster.node, t = layout.tensor_parallel, p = layout.pipeline_parallel, g = node.gpus_per_node;
+    var bIntra = node.scale_up_per_direction_bytes_per_s * a.intra_node_collective_efficiency;
+    var bNet = networkBandwidthPerGpu(node.nics_per_node, node.nic_port_per_direction_bytes_per_s, g,
+                                      a.network_collective_efficiency, cluster.fabric_bandwidth_fraction);
+    var message = layout.micro_batch_size * layout.sequence_length * w.hidden_size * ACTIVATION_BYTES;
+    var tpAr = ringAllReduceS(t, message, bIntra, a.intra_node_step_latency_s);
+    var tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), w.layers, p, tpAr);
+    var onNetwork = layout.pipeline_parallel > 1 && cluster.node_count > 1;
+    var send = sendRecvS(message / t, onNetwork ? bNet : bIntra,
+                         onNetwork ? a.network_step_latency_s : a.intra_node_step_latency_s);
+    var pp = ppMicrobatchS(p, send);
+    var dpParts = dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet);
+    return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g);
+  }
+  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus) {
+    var p = layout.pipeline_parallel;
+    var dp = dpIntra + dpNet;
+    var window = OVERLAP_WINDOW[layout.zero_stage](m, work.backward, work.forward);
+    var exposed = dp - Math.min(a.dp_overlap_fraction * dp, window);
+    var slot = work.microbatch + tp + pp;
+    var step = slotsS(m, p, slot) + exposed;
+    var exposedComm = slotsS(m, p, tp + pp) + exposed;
+    var ppIntra = onNetwork ? 0.0 : pp, ppNet = onNetwork ? pp : 0.0;
+    return {
+      microbatches: m, step: step, exposedComm: exposedComm, dpExposed: exposed,
+      compute: slotsS(m, p, work.microbatch), bubble: (p - 1.0) * slot,
+      intra: slotsS(m, p, tp + ppIntra) + exposedPartS(exposed, dpIntra, dp),
+      net: slotsS(m, p, ppNet) + exposedPartS(exposed, dpNet, dp),
+      commShare: exposedComm / step,
+      tokens: layout.global_batch_size * layout.sequence_length / step,
+      achievedMfu: work.perStep / (step * gpus * work.peak)
+    };
+  }
+  function withField(record, field, value) {
+    var copy = {};
+    Object.keys(record).forEach(function (k) { copy[k] = record[k]; });
+    copy[field] = value;
+    return copy;
+  }
+  function oneNodeScaling(w, cluster, layout, a, step) {
+    if (cluster.node_count === 1) { return [1.0, "集群只有一个节点"]; }
+    var g = cluster.node.gpus_per_node, replica = layout.tensor_parallel * layout.pipeline_parallel;
+    if (replica > g) { return [null, "没有单节点参照：一个模型副本需要 t × p = " + replica + " 块 GPU，多于每节点的 " + g + " 块"]; }
+    if (g % replica) { return [null, "没有单节点参照：t × p = " + replica + " 块 GPU 的模型副本不能整除每节点的 " + g + " 块"]; }
+    var dp = Math.floor(cluster.node_count * g / replica);
+    var perReplica = Math.floor(layout.global_batch_size / dp);
+    var refLayout = withField(layout, "global_batch_size", perReplica * Math.floor(g / replica));
+    var refCluster = withField(cluster, "node_count", 1);
+    var work = compute(w, refCluster, refLayout, a);
+    var ref = stepTime(w, refCluster, refLayout, a, work, dataParallelSize(refCluster, refLayout), step.microbatches);
+    return [ref.step / step.step, "以单节点每步 " + refLayout.global_batch_size + " 条序列为参照"];
+  }
+
+  /** report.outputs(): the documented keys, or {problems: [...]}. */
+  function estimate(w, cluster, layout, a) {
+    layout = withField(layout, "precision", layout.precision || "bf16");
+    var problems = check(w, cluster, layout, a);
+    if (problems.length) { return {problems: problems}; }
+    var dp = dataParallelSize(cluster, layout);
+    var m = layout.global_batch_size / (dp * layout.micro_batch_size);
+    var mem = memoryPerGpu(w, cluster, layout, a, dp, m);
+    var work = compute(w, cluster, layout, a);
+    var st = stepTime(w, cluster, layout, a, work, dp, m);
+    var scaling = oneNodeScaling(w, cluster, layout, a, st);
+    return {
+      fits: mem.fits,
+      memory_per_gpu_gb: {
+        weights_gb: mem.weights / GB, gradients_gb: mem.gradients / GB, optimizer_gb: mem.optimizer / GB,
+        model_states_gb: (mem.weights + mem.gradients + mem.optimizer) / GB,
+        activations_gb: mem.activations / GB, total_gb: mem.total / GB,
+        usable_gb: mem.usable / GB, headroom_gb: mem.headroom / GB
+      },
+      step_time_s: st.step,
+      tokens_per_s: st.tokens,
+      comm_share: st.commShare,
+      bottleneck: bottleneck(mem.fits, st.compute, st.intra, st.net),
+      scaling_efficiency: scaling[0],
+      scaling_note: scaling[1],
+      achieved_mfu: st.achievedMfu,
+      time_s: {compute: st.compute, bubble: st.bubble, intra_node: st.intra, network: st.net,
+               exposed_comm: st.exposedComm, dp_exposed: st.dpExposed},
+      microbatches: st.microbatches
+    };
+  }
+
+  // ---- from_kb.py resolve: the calculator's choice against data/costmodel.json ---------------
+  function byId(list, id) { return list.filter(function (x) { return x.id === id; })[0]; }
+
+  /**
+   * The model's inputs for a choice ({workload, gpu, network: ids; gpus, gpus_per_node,
+   * nics_per_node, tp, pp, zero, micro_batch, seq, global_batch: whole numbers; recompute;
+   * sequence_parallel}), built from the exported data as `resolve` builds them from the
+   * knowledge base; or {problem} with a one-line reason.
+   */
+  function fromChoice(data, choice) {
+    var workload = byId(data.workloads, choice.workload);
+    var gpu = byId(data.gpus, choice.gpu);
+    var network = byId(data.networks, choice.network);
+    if (!workload || !gpu || !network) { return {problem: "未知的负载、GPU 或网络"}; }
+    var names = {gpus: "GPU 总数", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"};
+    for (var key in names) {
+      if (!(choice[key] >= 1) || choice[key] % 1) { return {problem: names[key] + "应为不小于 1 的整数"}; }
+    }
+    var perNode = choice.gpus_per_node;
+    if (choice.gpus % perNode) { return {problem: choice.gpus + " 块 GPU 不能正好装满每节点 " + perNode + " 块的节点"}; }
+    var link = gpu.scale_up[String(perNode)];
+    if (!link) { return {problem: "没有每节点 " + perNode + " 块 GPU 的机内互连数据"}; }
+    var problem = gpu.problem || link.problem || network.problem || data.assumptions.problem;
+    if (problem) { return {problem: problem}; }
+    var node = {name: perNode + " × " + gpu.spec.name, gpu: gpu.spec, gpus_per_node: perNode,
+                scale_up_per_direction_bytes_per_s: link.bytes_per_s, nics_per_node: choice.nics_per_node,
+                nic_port_per_direction_bytes_per_s: network.port_bytes_per_s};
+    return {
+      workload: workload, gpu: gpu, network: network, link: link,
+      inputs: [workload.spec, {node: node, node_count: choice.gpus / perNode, fabric_bandwidth_fraction: 1.0},
+               {tensor_parallel: choice.tp, pipeline_parallel: choice.pp, zero_stage: choice.zero,
+                micro_batch_size: choice.micro_batch, sequence_length: choice.seq,
+                global_batch_size: choice.global_batch, recompute: choice.recompute,
+                sequence_parallel: Boolean(choice.sequence_parallel), precision: "bf16"},
+               data.assumptions.values]
+    };
+  }
+
+  var api = {estimate: estimate, check: check, fromChoice: fromChoice};
+  if (typeof module !== "undefined" && module.exports) {
+    module.exports = api;
+  } else {
+    root.CostModel = api;
+  }
+}(this));

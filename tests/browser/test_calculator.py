@@ -1,0 +1,165 @@
+"""The calculator page in Chromium: at phone width in dark mode and at laptop width in light mode
+a reader changes the inputs, the results change, and every number equals what
+`python -m generator estimate --format json` prints for the same inputs; nothing scrolls sideways
+at 390 px; text keeps its contrast in both schemes; each input links to its row on its page; and
+without JavaScript the page says what it needs.
+
+Ids come from the site's own data/costmodel.json (whatever the knowledge base holds), and the
+layouts are chosen to divide the picked workload's shape, so a valid edit of specs/ cannot fail
+these tests."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+from test_reader import _contrast
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _data(site_dir: Path) -> dict[str, object]:
+    data = json.loads((site_dir / "data" / "costmodel.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _pick(data: dict[str, object]) -> dict[str, object]:
+    """A workload, a GPU whose 8-GPU node has a scale-up link, a network with a port rate, and two
+    layouts that divide the workload's shape (the second changes every layout input)."""
+    workloads, gpus, networks = (data[k] for k in ("workloads", "gpus", "networks"))
+    assert isinstance(workloads, list) and isinstance(gpus, list) and isinstance(networks, list)
+    w = workloads[0]["spec"]
+    gpu = next(g for g in gpus if "problem" not in g["scale_up"]["8"])
+    network = next(n for n in networks if "problem" not in n)
+    splits = [w["attention_heads"], w["kv_heads"] or w["attention_heads"], w["ffn_hidden_size"] or 4 * w["hidden_size"]]
+    tp = 2 if all(x % 2 == 0 for x in splits) else 1
+    pp = 2 if w["layers"] % 2 == 0 else 1
+    first = {"gpus": 8, "gpus_per_node": 8, "nics_per_node": 8, "tp": 1, "pp": 1, "zero": 1, "micro_batch": 1,
+             "seq": 4096, "global_batch": 512, "recompute": "selective", "sequence_parallel": False}
+    second = {"gpus": 16, "gpus_per_node": 8, "nics_per_node": 4, "tp": tp, "pp": pp, "zero": 3, "micro_batch": 2,
+              "seq": 2048, "global_batch": 256, "recompute": "full", "sequence_parallel": True}
+    return {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"], "layouts": (first, second)}
+
+
+def _cli(ids: dict[str, object], layout: dict[str, object]) -> dict[str, object]:
+    flags = ["--workload", str(ids["workload"]), "--gpu", str(ids["gpu"]), "--network", str(ids["network"]),
+             "--format", "json"]
+    for key, flag in (("gpus", "--gpus"), ("gpus_per_node", "--gpus-per-node"), ("nics_per_node", "--nics-per-node"),
+                      ("tp", "--tp"), ("pp", "--pp"), ("zero", "--zero"), ("micro_batch", "--micro-batch"),
+                      ("seq", "--seq"), ("global_batch", "--global-batch"), ("recompute", "--recompute")):
+        flags += [flag, str(layout[key])]
+    if layout["sequence_parallel"]:
+        flags.append("--sequence-parallel")
+    done = subprocess.run([sys.executable, "-m", "generator", "estimate", *flags], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert isinstance(out, dict)
+    return out
+
+
+def _set(page: Page, ids: dict[str, object], layout: dict[str, object]) -> None:
+    for name in ("workload", "gpu", "network"):
+        page.select_option(f"#calc select[name={name}]", str(ids[name]))
+    for name in ("gpus_per_node", "tp", "zero", "recompute"):
+        page.select_option(f"#calc select[name={name}]", str(layout[name]))
+    for name in ("gpus", "nics_per_node", "pp", "micro_batch", "seq", "global_batch"):
+        page.fill(f"#calc input[name={name}]", str(layout[name]))
+    page.set_checked("#calc input[name=sequence_parallel]", bool(layout["sequence_parallel"]))
+
+
+def _shown(page: Page) -> dict[str, str]:
+    pairs = page.eval_on_selector_all("#calc-result [data-key]",
+                                      "els => els.map(e => [e.dataset.key, e.dataset.value])")
+    return dict(pairs)
+
+
+def _lookup(data: dict[str, object], key: str) -> object:
+    value: object = data
+    for part in key.split("."):
+        assert isinstance(value, dict), key
+        value = value[part]
+    return value
+
+
+def _assert_equal(shown: dict[str, str], cli: dict[str, object]) -> None:
+    assert len(shown) >= 20, shown
+    for key, text in shown.items():
+        expected = _lookup(cli, key)
+        if isinstance(expected, bool):
+            assert text == str(expected).lower(), key
+        elif isinstance(expected, (int, float)):
+            assert math.isclose(float(text), expected, rel_tol=1e-9), (key, text, expected)
+        elif expected is None:
+            assert text in ("null", "undefined", None), (key, text)  # shown as "—", no value
+        else:
+            assert text == expected, (key, text, expected)
+
+
+@pytest.mark.parametrize(("scheme", "width"), [("dark", 390), ("light", 1280)])
+def test_calculator_follows_inputs_and_equals_the_cli(browser: Browser, base_url: str, site_dir: Path,
+                                                      scheme: str, width: int) -> None:
+    data = _data(site_dir)
+    ids = _pick(data)
+    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900},  # type: ignore[arg-type]
+                                  locale="zh-CN", is_mobile=width < 500, has_touch=width < 500)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base_url + "/calculator/", wait_until="networkidle")
+    assert page.is_visible("#calc") and not page.is_visible("#calc-nojs")
+    before: dict[str, str] = {}
+    for layout in ids["layouts"]:  # type: ignore[attr-defined]
+        _set(page, ids, layout)
+        shown = _shown(page)
+        assert shown != before, "the results did not change with the inputs"
+        _assert_equal(shown, _cli(ids, layout))
+        before = shown
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, overflow
+    body = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    for selector in ("#calc-result td.num", "#calc-result .calc-verdict", "#calc select[name=gpu]",
+                     "#calc input[name=gpus]", "#calc legend"):
+        colour, background = page.eval_on_selector(selector, """e => {
+            let bg = getComputedStyle(e).backgroundColor, n = e;
+            while (bg === 'rgba(0, 0, 0, 0)' && n.parentElement) { n = n.parentElement; bg = getComputedStyle(n).backgroundColor; }
+            return [getComputedStyle(e).color, bg]; }""")
+        # A translucent tint over the page: judge against the page's own colour, the tint is light.
+        if background.startswith("rgba"):
+            background = body
+        assert _contrast(colour, background) >= 4.5, (scheme, selector, colour, background)
+    if scheme == "dark":
+        assert _contrast(body, "rgb(0, 0, 0)") < 2, "dark mode should have a dark page"
+    assert not errors, errors
+    context.close()
+
+
+def test_each_input_links_to_its_row(page: Page, base_url: str, site_dir: Path) -> None:
+    """The workload, GPU, network and scale-up link and every assumption link to an anchor that
+    exists on the page they point to."""
+    ids = _pick(_data(site_dir))
+    page.goto(base_url + "/calculator/", wait_until="networkidle")
+    _set(page, ids, ids["layouts"][0])  # type: ignore[index]
+    hrefs = page.eval_on_selector_all("#calc a.calc-ref, #calc-assumption-items a", "els => els.map(e => e.href)")
+    assert len(hrefs) >= 4 + 10, hrefs
+    expected = {f"/gpus/#{ids['gpu']}", f"/networks/#{ids['network']}", f"/costmodel/#{ids['workload']}"}
+    assert all(any(h.endswith(e) for h in hrefs) for e in expected), hrefs
+    for href in sorted(set(hrefs)):
+        page.goto(href, wait_until="domcontentloaded")
+        anchor = href.split("#", 1)[1]
+        assert page.evaluate("id => document.getElementById(id) !== null", anchor), href
+
+
+def test_without_javascript_the_page_says_what_it_needs(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(base_url + "/calculator/")
+    assert page.is_visible("#calc-nojs") and not page.is_visible("#calc")
+    assert "JavaScript" in page.inner_text("#calc-nojs") and "estimate" in page.inner_text("#calc-nojs")
+    context.close()

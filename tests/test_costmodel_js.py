@@ -1,0 +1,172 @@
+"""The calculator's script computes what the Python model computes.
+
+docs/assets/javascripts/costmodel.js is a port of generator/costmodel/ for the calculator page.
+Seeded cases over the synthetic hardware and workloads of `costmodel.grid` (no product, so an
+edit of the real specs never changes this test) go through `estimate` + `report.outputs` in
+Python and through the script in Node (Debian's `nodejs`); every output must agree to a relative
+1e-9, booleans and names exactly, and an infeasible case must report the same problem codes.
+Messages and the scaling note are not compared: the page's are in Chinese.
+
+Node is required, not optional: CI installs it (tools/browser-deps.sh, .ci/run); without it the
+test fails and says how to install it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator.costmodel import Assumptions, Cluster, Layout, estimate
+from generator.costmodel.grid import illustrative_assumptions, synthetic_nodes, synthetic_workloads
+from generator.costmodel.report import outputs
+
+SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "assets" / "javascripts" / "costmodel.js"
+RUNNER = """
+const model = require(process.argv[1]);
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map(c => model.estimate(c.workload, c.cluster, c.layout, c.assumptions))));
+"""
+NOT_COMPARED = {"scaling_note", "message"}
+CASES = 400
+
+
+def node() -> str:
+    found = shutil.which("node") or shutil.which("nodejs")
+    if found is None:
+        pytest.fail("Node.js is missing: the calculator parity test needs Debian's nodejs "
+                    "(apt-get install nodejs; tools/browser-deps.sh installs it)")
+    return found
+
+
+def run_js(cases: list[dict[str, object]]) -> list[object]:
+    done = subprocess.run([node(), "-e", RUNNER, str(SCRIPT)], input=json.dumps(cases), capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert isinstance(result, list)
+    return result
+
+
+def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout, Assumptions]]:
+    """A seeded sample of configurations: the grid's workloads and nodes, every layout knob, and
+    assumptions moved around the grid's values (feasible and infeasible cases alike)."""
+    rng = random.Random(seed)
+    base = illustrative_assumptions()
+    out = []
+    for _ in range(count):
+        node = rng.choice(synthetic_nodes())
+        node = dataclasses.replace(node, nics_per_node=rng.choice((1, 2, 4, 8)))
+        layout = Layout(
+            tensor_parallel=rng.choice((1, 2, 4, 8)), pipeline_parallel=rng.choice((1, 2, 4, 8)),
+            zero_stage=rng.choice((0, 1, 2, 3)), micro_batch_size=rng.choice((1, 2, 4)),
+            sequence_length=rng.choice((1024, 2048, 4096, 8192)), global_batch_size=rng.choice((256, 512, 1024, 1536)),
+            recompute=rng.choice(("none", "selective", "full")), sequence_parallel=rng.random() < 0.5,
+            precision="fp8" if rng.random() < 0.15 else "bf16")
+        assumptions = dataclasses.replace(
+            base, mfu=rng.uniform(0.2, 0.6), network_collective_efficiency=rng.uniform(0.5, 0.95),
+            dp_overlap_fraction=rng.uniform(0.0, 1.0), memory_reserve_fraction=rng.uniform(0.0, 0.2),
+            network_step_latency_s=rng.uniform(1e-6, 2e-5))
+        cluster = Cluster(node, rng.choice((1, 2, 4, 8, 16, 32)), rng.choice((1.0, 0.5)))
+        out.append((rng.choice(synthetic_workloads()), cluster, layout, assumptions))
+    return out
+
+
+def _compare(python: object, js: object, path: str) -> list[str]:
+    if isinstance(python, dict):
+        if not isinstance(js, dict) or set(python) - NOT_COMPARED != set(js) - NOT_COMPARED:
+            return [f"{path}: keys {sorted(python) if isinstance(python, dict) else python} != {js}"]
+        return [d for key in python if key not in NOT_COMPARED for d in _compare(python[key], js[key], f"{path}.{key}")]
+    if isinstance(python, list):
+        if not isinstance(js, list) or len(python) != len(js):
+            return [f"{path}: {python} != {js}"]
+        return [d for i, (a, b) in enumerate(zip(python, js, strict=True)) for d in _compare(a, b, f"{path}[{i}]")]
+    if isinstance(python, float) and not isinstance(python, bool):
+        if isinstance(js, (int, float)) and not isinstance(js, bool) and math.isclose(python, js, rel_tol=1e-9):
+            return []
+        return [f"{path}: python {python!r}, js {js!r}"]
+    return [] if python == js else [f"{path}: python {python!r}, js {js!r}"]
+
+
+def test_script_equals_python_model_on_generated_cases() -> None:
+    cases = generated_cases(seed=16, count=CASES)
+    python = [outputs(estimate(*case)) for case in cases]
+    js = run_js([{"workload": dataclasses.asdict(w), "cluster": dataclasses.asdict(c),  # type: ignore[call-overload]
+                  "layout": dataclasses.asdict(layout), "assumptions": dataclasses.asdict(a)}
+                 for w, c, layout, a in cases])
+    feasible = sum("problems" not in p for p in python)
+    assert feasible >= 200, f"only {feasible} of {CASES} generated cases are feasible"
+    assert len({p["bottleneck"] for p in python if "bottleneck" in p}) == 4, "every bottleneck should occur"
+    differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
+    assert not differences, differences[:10]
+
+
+def test_comparison_catches_a_difference() -> None:
+    """The comparison itself can fail: one ulp-scale change passes, a 1e-6 change does not."""
+    assert _compare({"x": 1.0}, {"x": 1.0 + 1e-15}, "c") == []
+    assert _compare({"x": 1.0}, {"x": 1.0 + 1e-6}, "c") != []
+    assert _compare({"fits": True}, {"fits": False}, "c") != []
+    assert _compare({"problems": [{"code": "a", "message": "x"}]}, {"problems": [{"code": "a", "message": "y"}]}, "c") == []
+
+
+FROM_DATA = """
+const model = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(input.choices.map(c => {
+  const r = model.fromChoice(input.data, c);
+  return r.problem ? {problem: r.problem} : model.estimate.apply(null, r.inputs);
+})));
+"""
+
+
+def test_exported_data_gives_the_clis_numbers() -> None:
+    """data/costmodel.json of a fixture knowledge base, read by the script's `fromChoice` as the
+    calculator reads it, gives what `resolve` + `estimate` give for the same choice (the CLI's
+    path), for every GPU and network of the fixture and a few layouts."""
+    from support import read_tree
+
+    from generator.costmodel.from_kb import Choice, resolve
+    from generator.render import calculator
+    from generator.render.context import Site
+    from generator.validate import validate
+
+    result = validate(read_tree(Path(__file__).parent / "golden" / "complete" / "specs"))
+    assert result.kb is not None and result.figures is not None
+    data = calculator.data(Site(result.kb, result.figures))
+    workloads, gpus, networks = (data[k] for k in ("workloads", "gpus", "networks"))
+    assert isinstance(workloads, list) and isinstance(gpus, list) and isinstance(networks, list)
+    choices, python = [], []
+    for gpu in gpus:
+        for network in networks:
+            for gpus_total, per_node, nics, tp, pp, zero in ((8, 8, 8, 1, 1, 1), (16, 8, 4, 8, 2, 3), (4, 2, 1, 2, 1, 2)):
+                js_choice = {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"],
+                             "gpus": gpus_total, "gpus_per_node": per_node, "nics_per_node": nics, "tp": tp, "pp": pp,
+                             "zero": zero, "micro_batch": 1, "seq": 2048, "global_batch": 256,
+                             "recompute": "selective", "sequence_parallel": False}
+                resolved = resolve(result.kb, Choice(gpu["id"], gpus_total, network["id"], workloads[0]["id"],
+                                                     gpus_per_node=per_node, nics_per_node=nics, tensor_parallel=tp,
+                                                     pipeline_parallel=pp, zero_stage=zero, sequence_length=2048,
+                                                     global_batch_size=256))
+                choices.append(js_choice)
+                python.append({"problem": resolved} if isinstance(resolved, str) else outputs(
+                    estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)))
+    done = subprocess.run([node(), "-e", FROM_DATA, str(SCRIPT)], input=json.dumps({"data": data, "choices": choices}),
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    js = json.loads(done.stdout)
+    estimated = sum("fits" in p for p in python)
+    assert estimated >= len(python) // 2, "most fixture choices should be estimable"
+    differences = []
+    for i, (p, j) in enumerate(zip(python, js, strict=True)):
+        if "problem" in p:  # messages differ in language; both must refuse
+            if "problem" not in j:
+                differences.append(f"choice {i}: python refuses ({p['problem']}), js estimates")
+            continue
+        differences += _compare(p, j, f"choice {i}")
+    assert not differences, differences[:10]
