@@ -204,7 +204,7 @@ def cost_model(runs: int = 5) -> None:
 def leaf_check(runs: int) -> None:
     """Every leaf of the real selection tree against the model (generator/leafcheck.py: the
     layout search at each branch's hardest points), as rule tree-leaf-* runs it."""
-    from generator.leafcheck import check_tree
+    from generator.leafcheck import compute_checks
     from generator.model.selection import Selection
     from generator.validate import validate
 
@@ -215,7 +215,7 @@ def leaf_check(runs: int) -> None:
     times = []
     for _ in range(runs):
         cpu, wall = time.process_time(), time.perf_counter()
-        checks = check_tree(kb, tree)
+        checks = compute_checks(kb, tree)
         times.append((time.process_time() - cpu, time.perf_counter() - wall))
     seconds = statistics.median(t[0] for t in times)
     points = sum(len(c.points) for c in checks.values())

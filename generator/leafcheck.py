@@ -113,7 +113,19 @@ class LeafCheck:
 
 
 def check_tree(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafCheck]:
-    """Every reachable leaf's check, by leaf id."""
+    """Every reachable leaf's check, by leaf id; computed once per knowledge base and tree (the
+    rules, `recommend` and the pages all ask)."""
+    key = f"leafcheck:{sel.id}"
+    kept = kb.memo.get(key)
+    if isinstance(kept, tuple) and kept[0] is sel:
+        return dict(kept[1])
+    found = compute_checks(kb, sel)
+    kb.memo[key] = (sel, found)
+    return dict(found)
+
+
+def compute_checks(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafCheck]:
+    """Every reachable leaf's check, computed afresh (`check_tree` keeps the result)."""
     paths = leaf_paths(sel)
     known = variables(sel)
     sizes = known.get(MODEL_SIZE)

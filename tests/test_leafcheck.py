@@ -161,3 +161,15 @@ def test_nothing_fits_gives_null_picks_and_says_why() -> None:
     assert "没有可推荐的配置" in text and "放不下" in text
     fits = json.loads(run(result.kb, result.figures, ["--gpus", "32", "--budget", "high"], "json"))
     assert fits["picks"] is not None and fits["estimate"]["fits"] is True
+
+
+def test_the_kept_checks_are_the_computed_ones(real: Result) -> None:
+    """`check_tree` keeps its answer on the knowledge base: the kept answer is what a fresh
+    computation gives, and another tree object is not served the kept one."""
+    from generator.leafcheck import compute_checks
+    assert real.kb is not None
+    sel = _tree(real.kb)
+    first, again, fresh = check_tree(real.kb, sel), check_tree(real.kb, sel), compute_checks(real.kb, sel)
+    assert first == again == fresh
+    other = sel.model_copy(update={"leaves": sel.leaves[:1]})
+    assert set(check_tree(real.kb, other)) <= {sel.leaves[0].id}
