@@ -17,6 +17,7 @@ from ..model.selection import Selection
 from ..tree import leaf_paths, range_on_path, variables
 from .context import Site
 from .table import Cell, Row, Table
+from .text import inert
 
 BOTTLENECK_ZH = {"memory": "显存", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
 WHAT_ZH = {"more-gpus": "更多 GPU", "offload": "卸载到主机内存"}
@@ -62,10 +63,11 @@ def estimate_view(checked: LeafCheck | None, figures: FigureIndex) -> dict[str, 
         if point["fits"] and point["comm_share"] is not None:
             state += f"，通信占比 {point['comm_share']:.1%}"
         rows.append((f"{point['gpus']} 块 GPU", state))
-    if est["needs"] is not None:
-        view["needs"] = (WHAT_ZH[est["needs"]["what"]], est["needs"]["note"])
-    if est["comm_warning"] is not None and checked.max_comm_share is not None:
-        view["warning"] = (f"{checked.max_comm_share:.1%}", est["comm_warning"])
+    leaf = checked.leaf
+    if leaf.needs is not None:
+        view["needs"] = (WHAT_ZH[leaf.needs.what], leaf.needs.note.zh)
+    if leaf.comm_warning is not None and checked.max_comm_share is not None:
+        view["warning"] = (f"{checked.max_comm_share:.1%}", leaf.comm_warning.note.zh)
     return view
 
 
@@ -88,7 +90,7 @@ def side_by_side(site: Site, table: Loaded[TierTable], checks: dict[str, LeafChe
             share = checked.max_comm_share if checked is not None and not checked.unchecked else None
             note = "" if share is None else f"，通信占比至多 {share:.1%}"
             ours.append(Markup('<a href="../flowchart/#leaf-{}">{}</a>：{}{}').format(
-                leaf_id, _leaf_title(site, leaf_id), site.link(pick), note))
+                leaf_id, inert(_leaf_title(site, leaf_id)), site.link(pick), note))
         out.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(article),
                              Cell(Markup("<br>").join(ours) if ours else Markup("—"))]))
     return out
