@@ -6,8 +6,9 @@ Run with `make bench`. Times are CPU seconds (`time.process_time`, or the childr
 on a shared one they move far less than it; wall seconds are printed beside them, with the load
 average. The synthetic knowledge bases clone every entity under new ids (references keep
 pointing at the originals), so every rule runs on every clone, except what a valid knowledge
-base holds a fixed number of: the sources (each must stay cited), one tier table per subject
-and the one decision tree.
+base holds a fixed number of: the sources (each must stay cited), one tier table per subject,
+the one decision tree, one assumption per model parameter and the precisions (one of them is
+the reference).
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def synthetic(files: list[SpecFile], factor: int) -> list[SpecFile]:
         for spec in files:
             # Not copied: sources, which must all stay cited; the tier tables, one per subject;
             # the decision tree, of which a knowledge base holds exactly one (rule tree-single);
-            # the assumptions, one per model parameter (rule model-assumption-duplicate).
-            if spec.kind in ("sources", "tiers", "selection", "assumptions"):
+            # the assumptions, one per model parameter (rule model-assumption-duplicate); the
+            # precisions, of which exactly one is the reference (rule vocab-reference-precision).
+            if spec.kind in ("sources", "tiers", "selection", "assumptions", "precisions"):
                 continue
             suffix = f"-c{copy}"
             raw = _ID.sub(b"id: \\1" + suffix.encode(), spec.raw, count=1)

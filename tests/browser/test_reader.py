@@ -65,23 +65,28 @@ def test_chinese_search_finds_the_page(page: Page, base_url: str, term: str, exp
 
 
 def test_tables_sort_numerically(page: Page, base_url: str, kb: KnowledgeBase, figures: FigureIndex) -> None:
-    """Clicking a figure column sorts its rows by number, both ways."""
+    """Clicking a figure column sorts its rows by number, both ways (a GPU whose vendor publishes
+    no figure has an empty cell, which the check leaves aside)."""
     page.goto(base_url + "/gpus/", wait_until="networkidle")
     table = page.locator("article .data-table table").first
     header = table.locator("th", has_text="显存带宽")
     index = table.locator("th").all_inner_texts().index("显存带宽")
-    expected = sorted(float(sort_key(figures.get(f"{gpu.id}#memory.bandwidth"))) for gpu in kb.of_kind("gpus"))
+    stated = [figures.get(f"{gpu.id}#memory.bandwidth") for gpu in kb.of_kind("gpus")]
+    expected = sorted(float(sort_key(f)) for f in stated if f is not None)
+    assert len(expected) >= 2
+
+    def shown() -> list[float]:
+        return [float(v) for v in table.locator(f"tbody tr td:nth-child({index + 1})").evaluate_all(
+            "cells => cells.map(c => c.getAttribute('data-sort'))") if v]
+
     for _ in range(2):
         header.click()
-        values = [float(v or "nan") for v in table.locator(f"tbody tr td:nth-child({index + 1})").evaluate_all(
-            "cells => cells.map(c => c.getAttribute('data-sort'))")]
+        values = shown()
         assert values == sorted(values) or values == sorted(values, reverse=True), values
         assert sorted(values) == expected
     first_pass = values
     header.click()
-    again = [float(v) for v in table.locator(f"tbody tr td:nth-child({index + 1})").evaluate_all(
-        "cells => cells.map(c => c.getAttribute('data-sort'))")]
-    assert again == list(reversed(first_pass))
+    assert shown() == list(reversed(first_pass))
 
 
 def test_flowchart_renders_and_leaf_links_navigate(page: Page, base_url: str, kb: KnowledgeBase) -> None:
