@@ -111,6 +111,12 @@ class KnowledgeBase:
         return by_kind
 
     @cached_property
+    def memo(self) -> dict[str, object]:
+        """Results derived from this knowledge base that several stages read (the leaf checks:
+        the tree rules, `recommend` and two pages). Filled by their pure functions, once each."""
+        return {}
+
+    @cached_property
     def _by_type(self) -> dict[type[Identified], list[Loaded[Identified]]]:
         by_type: dict[type[Identified], list[Loaded[Identified]]] = {}
         for entity in self:

@@ -11,7 +11,7 @@ validated `KnowledgeBase` and returns records or a one-line reason.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
@@ -121,13 +121,23 @@ def network_port(spec: Network) -> float | str:
     return f"no per-direction port rate for {spec.name}" if rate is None else rate
 
 
+# The assumptions the estimate reads; the others (the leaf checks' threshold) are read on their own.
+MODEL_PARAMETERS = tuple(f.name for f in fields(Assumptions))
+LEAF_THRESHOLD = "leaf_comm_share_threshold"
+
+
 def assumptions(kb: KnowledgeBase) -> Assumptions | str:
     """The model's assumptions from specs/assumptions/, or which are missing."""
-    values = {a.model.parameter: a.model.value for a in kb.of_type(Assumption)}
-    missing = [name for name in PARAMETERS if name not in values]
+    values: dict[str, float] = {a.model.parameter: a.model.value for a in kb.of_type(Assumption)}
+    missing = [name for name in MODEL_PARAMETERS if name not in values]
     if missing:
         return f"specs/assumptions/ sets no value for {', '.join(missing)}"
-    return Assumptions(**values)
+    return Assumptions(**{name: values[name] for name in MODEL_PARAMETERS})
+
+
+def leaf_threshold(kb: KnowledgeBase) -> Loaded[Assumption] | None:
+    """The assumption that sets the communication share a leaf may reach without a warning."""
+    return next((a for a in kb.of_type(Assumption) if a.model.parameter == LEAF_THRESHOLD), None)
 
 
 def assumption_entities(kb: KnowledgeBase) -> list[Loaded[Assumption]]:
@@ -146,7 +156,7 @@ def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
     return kb.of_type(Network)
 
 
-__all__ = ["Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "export", "gpu", "gpus", "is_interconnect",
+__all__ = ["LEAF_THRESHOLD", "MODEL_PARAMETERS", "leaf_threshold", "Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "export", "gpu", "gpus", "is_interconnect",
            "network_port", "networks", "scale_up", "study_choice", "study_layout", "study_placement", "workload", "workloads"]
 
 

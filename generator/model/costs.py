@@ -19,7 +19,7 @@ from .common import NUMBER_OUT, Entity, SourceRef, Strict, Text
 Parameter = Literal[
     "mfu", "intra_node_collective_efficiency", "network_collective_efficiency", "intra_node_step_latency_s",
     "network_step_latency_s", "dp_overlap_fraction", "memory_reserve_fraction", "weight_bytes_per_parameter",
-    "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"]
+    "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,9 @@ PARAMETERS: dict[str, Domain] = {
     "weight_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数权重字节数"),
     "gradient_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数梯度字节数"),
     "optimizer_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数优化器状态字节数"),
+    # Not an input of the estimate: the share of a step above which a leaf of the selection tree
+    # must warn about communication (generator/leafcheck.py).
+    "leaf_comm_share_threshold": Domain(*_FRACTION, "选型叶子的通信占比警戒线"),
 }
 
 Number = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]

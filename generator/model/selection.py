@@ -22,6 +22,9 @@ class Variable(Strict):
     suffix: Annotated[str, Field(max_length=8)] = ""  # how a count is written, e.g. "B" in 70B
     values: list[Slug] = []  # categories: the whole domain
     labels: dict[Slug, Text] = {}  # categories: how each value reads
+    # counts: the largest value the leaf checks examine on an open-ended branch ("256 GPUs and
+    # more" is checked at 256 and at `check_max`); without it such a branch is checked at its min.
+    check_max: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
 
 
 class Answer(Strict):
@@ -48,6 +51,22 @@ class Picks(Strict):
         return {"gpu": self.gpu, "intra_node": self.intra_node, "network": self.network, "topology": self.topology}
 
 
+class Needs(Strict):
+    """What a leaf needs where the model finds no layout that fits in memory at its branch's
+    hardest point: more GPUs than the branch's smallest count, or offloading the training state
+    to host memory (which the model does not estimate). The note says it to the reader."""
+
+    what: Literal["more-gpus", "offload"]
+    note: Text
+
+
+class CommWarning(Strict):
+    """A leaf whose estimated communication share at its branch's hardest point exceeds the
+    stated threshold says so; the share itself is rendered from the model, never typed here."""
+
+    note: Text
+
+
 class Leaf(Strict):
     id: Slug
     title: Text
@@ -56,6 +75,8 @@ class Leaf(Strict):
     reasons: list[Text]
     pitfalls: list[Annotated[Slug, Ref("pitfalls")]] = []
     conflicts: list[Conflict] = []  # acknowledged disagreements with a tier table, explained
+    needs: Needs | None = None  # checked against the cost model (generator/leafcheck.py)
+    comm_warning: CommWarning | None = None  # idem: required when the communication share is high
 
 
 class Selection(Entity):

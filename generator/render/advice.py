@@ -11,6 +11,7 @@ from . import scaling_model
 from .chart import scaling_chart
 from .context import Site
 from .escape import inert
+from .leafview import leaf_checks, side_by_side
 from .table import Cell, Row, Table
 from .text import zh
 from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
@@ -48,7 +49,12 @@ def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
 
 
 def tiers(site: Site) -> dict[str, object]:
-    tables = [_tier_table(site, t) for t in site.kb.of_type(TierTable)]
+    checks = leaf_checks(site)
+    tables = []
+    for t in site.kb.of_type(TierTable):
+        context = _tier_table(site, t)
+        context["compare"] = side_by_side(site, t, checks)
+        tables.append(context)
     recommendations = []
     for e in site.kb.of_type(Recommendation):
         items = []

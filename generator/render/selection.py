@@ -10,10 +10,13 @@ from markupsafe import Markup
 from .. import recommend as command  # a module, not its names: recommend imports render (a cycle)
 from ..derive import reference_precision
 from ..flowchart import Line, Shape, ShapeNode, draw, layout
+from ..model.entities import TierTable
 from ..model.selection import Leaf, Selection
 from ..tree import NoAnswer, Recommendation, Step, answer_label, example_values, leaf_paths, recommend, variables
 from .context import Site
+from .leafview import estimate_view, leaf_checks
 from .text import ENTITY_PAGE, inert, zh
+from .trust import verdict_badge
 
 PARALLELISM_ZH = {"data": "数据并行", "tensor": "张量并行", "pipeline": "流水线并行"}
 PICK_ZH = (("gpu", "GPU", "gpus"), ("intra_node", "机内", "interconnects"), ("network", "网络", "networks"),
@@ -52,13 +55,16 @@ def flowchart(site: Site) -> dict[str, object]:
         known = variables(sel)
         leaves = []
         paths = leaf_paths(sel)
+        checks = leaf_checks(site)
         for leaf in sel.leaves:
             path = paths.get(leaf.id)
             if path is None:
                 continue
-            leaves.append(_leaf_context(site, leaf, [
+            context = _leaf_context(site, leaf, [
                 (zh(step.question.ask), answer_label(known[step.question.variable], step.answer))
-                for step in _steps_to(sel, leaf, path)]))
+                for step in _steps_to(sel, leaf, path)])
+            context["estimate"] = estimate_view(checks.get(leaf.id), site.figures)
+            leaves.append(context)
         trees.append({"id": entity.id, "title": zh(sel.title), "source": site.link(sel.source),
                       "svg": flowchart_svg(site, sel), "leaves": leaves, "verified": sel.last_verified.isoformat(),
                       "variables": [(zh(v.name), v.id) for v in sel.variables]})
@@ -89,7 +95,7 @@ def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[s
             "parallelism": "、".join(PARALLELISM_ZH[p] for p in leaf.parallelism),
             "reasons": [zh(r) for r in leaf.reasons],
             "pitfalls": [site.link(p) for p in leaf.pitfalls],
-            "conflicts": [(site.link(c.table), zh(c.note)) for c in leaf.conflicts],
+            "conflicts": [(site.link(c.table), zh(c.note), _table_verdict(site, c.table)) for c in leaf.conflicts],
             "memory_bw": figures[0], "tensor": figures[1],
             "precision": inert(site.kb.label_of(precision)) if precision else ""}
 
@@ -136,3 +142,9 @@ def data_files(site: Site) -> dict[str, str]:
         return {}
     text = json.dumps(tree_data(site, trees[0].model), ensure_ascii=False, sort_keys=True, indent=1)
     return {"data/tree.json": text + "\n"}
+
+
+def _table_verdict(site: Site, table_id: str) -> Markup:
+    """The verdict on the article's tier table (its claim), shown beside the site's own pick."""
+    table = site.kb.get(table_id, TierTable)
+    return verdict_badge(site.kb, table.model.claim) if table is not None else Markup("")

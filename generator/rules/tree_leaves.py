@@ -64,7 +64,7 @@ def _leaf(ctx: Context, entity: Loaded[Selection], li: int, leaf: Leaf, gpus: Ra
                                        "that concerns it, e.g. the PCIe bottleneck for tensor parallelism")
     for subject, pick in (("network", leaf.picks.network), ("topology", leaf.picks.topology)):
         if pick is None:
-            if gpus.max is None or gpus.max > _SINGLE_NODE:
+            if gpus.max is None or gpus.max - 1 > _SINGLE_NODE:  # half-open: [1, 9) is one server
                 yield MISSING_PICK.report(entity, (*where, "picks"),
                                           f"reached with {gpus.label()} GPUs, more than one server: name a {subject}")
             continue
