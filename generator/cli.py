@@ -177,18 +177,17 @@ def _estimate(args: argparse.Namespace) -> int:
     if not result.ok or result.kb is None:
         print(format_all(result.diagnostics), file=sys.stderr)
         return 1
-    if args.node is not None:
-        print(f"estimate: --node {args.node!r}: the knowledge base has no node entities yet; use --gpus-per-node "
-              "and --nics-per-node", file=sys.stderr)
+    if args.gpu is None and args.node is None:
+        print("estimate: name a GPU (--gpu ID) or a node (--node ID)", file=sys.stderr)
         return 2
     try:
         params = None if args.params is None else _count(args.params)
     except ValueError:
         print(f"estimate: --params {args.params!r} is not a parameter count such as 70B or 7e9", file=sys.stderr)
         return 2
-    choice = Choice(args.gpu, args.gpus, args.network, args.workload, params, args.gpus_per_node,
+    choice = Choice(args.gpu or "", args.gpus, args.network, args.workload, params, args.gpus_per_node,
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
-                    args.global_batch, args.recompute, args.sequence_parallel)
+                    args.global_batch, args.recompute, args.sequence_parallel, args.node)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -210,10 +209,10 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     which = est.add_mutually_exclusive_group(required=True)
     which.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
     which.add_argument("--params", help="parameter count, e.g. 70B: the nearest published workload")
-    est.add_argument("--gpu", required=True, help="GPU id (specs/gpus/)")
+    est.add_argument("--gpu", help="GPU id (specs/gpus/); or --node")
     est.add_argument("--gpus", type=int, required=True, help="number of GPUs")
     est.add_argument("--gpus-per-node", type=int, help="GPUs per node (default 8, or fewer GPUs in all)")
-    est.add_argument("--node", help="a node entity (not in the knowledge base yet: use --gpus-per-node)")
+    est.add_argument("--node", help="node id (specs/nodes/): its GPU, GPUs per node and scale-out ports")
     est.add_argument("--network", required=True, help="network id (specs/networks/)")
     est.add_argument("--nics-per-node", type=int, help="network ports per node (default: one per GPU)")
     est.add_argument("--tp", type=int, default=1, help="tensor parallel (within a node)")

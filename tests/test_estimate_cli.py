@@ -103,7 +103,7 @@ def test_params_picks_the_nearest_published_workload(kb: KnowledgeBase) -> None:
     ({"--gpus": "0"}, "at least 1"),
     ({"--gpus": "12"}, "do not fill whole nodes"),
     ({"--global-batch": "3"}, "global batch 3"),
-    ({"--node": "dgx-h100"}, "no node entities"),
+    ({"--node": "no-such-node"}, "unknown node"),
     ({"--tp": "two"}, "invalid int value"),
     ({"--zero": "4"}, "invalid choice"),
 ])
@@ -115,6 +115,37 @@ def test_bad_input_is_one_line_and_exit_2(kb: KnowledgeBase, change: dict[str, s
     assert says in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_node_fills_gpu_node_size_and_ports(kb: KnowledgeBase) -> None:
+    """--node takes the node's GPU, GPUs per node and scale-out ports (NICs × ports); a flag that
+    disagrees with the node is a one-line error. The node is any one of the knowledge base whose
+    GPU the model can run and whose scale-out groups state one per-direction port rate."""
+    from generator.costmodel.from_kb import Choice, resolve
+    from generator.model.entities import ComputeNode
+    workload, _gpu, network = _pick(kb)
+    for entity in kb.of_type(ComputeNode):
+        m = entity.model
+        gpus = m.gpus.value * 2
+        resolved = resolve(kb, Choice("", gpus, network, workload=workload, node=entity.id))
+        if isinstance(resolved, str):
+            continue  # this node cannot be modelled (no 16-bit rate, no single port rate): said in one line
+        done = _run("--workload", workload, "--node", entity.id, "--gpus", str(gpus), "--network", network,
+                    "--format", "json")
+        if done.returncode == 2:
+            continue  # a layout the model cannot place on it (e.g. heads across its node size)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        assert data["inputs"]["ids"]["node"] == entity.id and data["inputs"]["ids"]["gpu"] == m.gpu
+        ports = sum(g.count.value * (g.ports.value if g.ports else 1) for g in m.nics if g.role == "scale_out")
+        assert resolved.cluster.node.gpus_per_node == m.gpus.value
+        assert resolved.cluster.node.nics_per_node == ports
+        wrong = _run("--workload", workload, "--node", entity.id, "--gpus-per-node", str(m.gpus.value + 1),
+                     "--gpus", str(gpus), "--network", network)
+        assert wrong.returncode == 2 and "disagrees with node" in wrong.stderr
+        assert len(wrong.stderr.strip().splitlines()) == 1
+        return
+    pytest.fail("no node in the knowledge base can be modelled")
 
 
 def test_params_that_are_not_a_count_exit_2(kb: KnowledgeBase) -> None:

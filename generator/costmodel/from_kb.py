@@ -11,13 +11,24 @@ validated `KnowledgeBase` and returns records or a one-line reason.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
 from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
-from ..model.entities import Gpu, Interconnect, ModelledLayout, Network, Nvlink, Nvswitch, Pcie, Precision, ScalingStudy
+from ..model.entities import (
+    ComputeNode,
+    Gpu,
+    Interconnect,
+    ModelledLayout,
+    Network,
+    Nvlink,
+    Nvswitch,
+    Pcie,
+    Precision,
+    ScalingStudy,
+)
 from ..units import convert_direction, to_base
 from .feasibility import Problem, placement
 from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
@@ -182,6 +193,7 @@ class Choice:
     global_batch_size: int = 512
     recompute: Recompute = "selective"
     sequence_parallel: bool = False
+    node: str | None = None
 
 
 @dataclass(frozen=True)
@@ -219,6 +231,13 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
     found = _workload_of(kb, choice)
     if isinstance(found, str):
         return found
+    if choice.node is not None:
+        from_node = _node_choice(kb, choice)
+        if isinstance(from_node, str):
+            return from_node
+        choice, node_port = from_node
+    else:
+        node_port = None
     gpu_entity = kb.get(choice.gpu, Gpu)
     if gpu_entity is None:
         return f"unknown GPU {choice.gpu!r}; known: {', '.join(g.id for g in gpus(kb))}"
@@ -242,12 +261,47 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
     chip = gpu(kb, gpu_entity.model)
     if isinstance(chip, str):
         return chip
-    node = Node(f"{per_node} × {gpu_entity.model.name}", chip, per_node, link.bytes_per_s,
-                choice.nics_per_node or per_node, port)
+    name = f"{per_node} × {gpu_entity.model.name}"
+    if node_port is not None:
+        # A port runs at the slower of its NIC and the network it joins.
+        port = min(port, node_port)
+        name = node_entity_name(kb, choice.node)
+    node = Node(name, chip, per_node, link.bytes_per_s, choice.nics_per_node or per_node, port)
     layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
                     choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel)
     ids = {"workload": found.id, "gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
+    if choice.node is not None:
+        ids["node"] = choice.node
     return Resolved(workload(found.model), Cluster(node, choice.gpus // per_node), layout, wanted, ids)
+
+
+def node_entity_name(kb: KnowledgeBase, node_id: str | None) -> str:
+    entity = None if node_id is None else kb.get(node_id, ComputeNode)
+    return entity.model.name if entity is not None else str(node_id)
+
+
+def _node_choice(kb: KnowledgeBase, choice: Choice) -> tuple[Choice, float] | str:
+    """A choice made by naming a node: its GPU, its GPUs per node and its scale-out ports (NICs ×
+    ports of the `scale_out` groups) fill what the reader left out, and must agree with what the
+    reader gave; the second value is the node's port rate per direction in bytes per second."""
+    entity = kb.get(choice.node or "", ComputeNode)
+    if entity is None:
+        known = ", ".join(n.id for n in kb.of_type(ComputeNode))
+        return f"unknown node {choice.node!r}; known: {known}"
+    m = entity.model
+    groups = [g for g in m.nics if g.role == "scale_out"]
+    rates = {_per_direction_bytes_per_s(g.port_rate) for g in groups}
+    if not groups or None in rates or len(rates) != 1:
+        return f"node {entity.id} states no single per-direction scale-out port rate"
+    ports = sum(g.count.value * (g.ports.value if g.ports else 1) for g in groups)
+    given = {"gpu": (choice.gpu, m.gpu), "gpus-per-node": (choice.gpus_per_node, m.gpus.value),
+             "nics-per-node": (choice.nics_per_node, ports)}
+    for flag, (asked, has) in given.items():
+        if asked not in (None, "", has):
+            return f"--{flag} {asked} disagrees with node {entity.id}, which has {has}"
+    (rate,) = rates
+    assert rate is not None
+    return replace(choice, gpu=m.gpu, gpus_per_node=m.gpus.value, nics_per_node=ports), rate
 
 
 def _workload_of(kb: KnowledgeBase, choice: Choice) -> Loaded[WorkloadSpec] | str:
