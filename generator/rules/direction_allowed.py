@@ -5,6 +5,7 @@ is the total of a shared bus, so `per_direction` on it is a slip; a field named 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Literal
 
 from ..diagnostics import Diagnostic
 from ..figures import figure_names
@@ -15,19 +16,25 @@ DIRECTION_NOT_ALLOWED = Rule("units-direction-not-allowed", "units",
                              "方向必须是该字段允许的方向（内存带宽只能是 aggregate，算力和功耗不带方向）。")
 
 
-def check_direction_allowed(ctx: Context) -> Iterator[Diagnostic]:
+def not_allowed(ctx: Context, rule: Rule, key: Literal["direction", "scope"]) -> Iterator[Diagnostic]:
+    """Each figure whose `key` (direction or scope) is stated but not among the ones its field's
+    `Allows` lists; the scope rule shares this walk."""
     for entity in ctx.kb:
         for path, value, marks in entity.nodes:
-            if not isinstance(value, Quantity) or value.direction is None:
+            stated = getattr(value, key) if isinstance(value, Quantity) else None
+            if stated is None:
                 continue
             allows = next((m for m in marks if isinstance(m, Allows)), None)
-            if allows is None or value.direction in allows.directions:
+            allowed = () if allows is None else (allows.directions if key == "direction" else allows.scopes)
+            if allows is None or stated in allowed:
                 continue
             field = ".".join(figure_names(entity.nodes)[path])  # only once something is wrong
-            expected = (f"allowed: {', '.join(allows.directions)}" if allows.directions
-                        else "this figure has no direction: remove the key")
-            yield DIRECTION_NOT_ALLOWED.report(entity, path + ("direction",),
-                                               f"{field} cannot be {value.direction}; {expected}")
+            expected = f"allowed: {', '.join(allowed)}" if allowed else f"this figure has no {key}: remove the key"
+            yield rule.report(entity, path + (key,), f"{field} cannot be {stated}; {expected}")
+
+
+def check_direction_allowed(ctx: Context) -> Iterator[Diagnostic]:
+    return not_allowed(ctx, DIRECTION_NOT_ALLOWED, "direction")
 
 
 RULES = (DIRECTION_NOT_ALLOWED,)
