@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_reader import _contrast
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +103,18 @@ def _assert_equal(shown: dict[str, str], cli: dict[str, object]) -> None:
             assert text == expected, (key, text, expected)
 
 
+def _wait_until_ready(page: Page) -> None:
+    """The form appears once calculator.js has fetched and parsed costmodel.json and drawn the
+    first result. "networkidle" only says the fetch ended; on a loaded machine the parse and the
+    first render can take longer than the 500 ms quiet window, so wait for the form itself (and on
+    failure say what the notice says: a failed fetch is written there)."""
+    try:
+        page.locator("#calc").wait_for(state="visible", timeout=30_000)
+    except PlaywrightTimeout:
+        pytest.fail("the calculator never appeared; the notice says: " + page.inner_text("#calc-nojs"))
+    assert not page.is_visible("#calc-nojs")
+
+
 @pytest.mark.parametrize(("scheme", "width"), [("dark", 390), ("light", 1280)])
 def test_calculator_follows_inputs_and_equals_the_cli(browser: Browser, base_url: str, site_dir: Path,
                                                       scheme: str, width: int) -> None:
@@ -113,7 +126,7 @@ def test_calculator_follows_inputs_and_equals_the_cli(browser: Browser, base_url
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(base_url + "/calculator/", wait_until="networkidle")
-    assert page.is_visible("#calc") and not page.is_visible("#calc-nojs")
+    _wait_until_ready(page)
     before: dict[str, str] = {}
     for layout in ids["layouts"]:  # type: ignore[attr-defined]
         _set(page, ids, layout)
@@ -145,6 +158,7 @@ def test_each_input_links_to_its_row(page: Page, base_url: str, site_dir: Path) 
     exists on the page they point to."""
     ids = _pick(_data(site_dir))
     page.goto(base_url + "/calculator/", wait_until="networkidle")
+    _wait_until_ready(page)
     _set(page, ids, ids["layouts"][0])  # type: ignore[index]
     hrefs = page.eval_on_selector_all("#calc a.calc-ref, #calc-assumption-items a", "els => els.map(e => e.href)")
     assert len(hrefs) >= 4 + 10, hrefs
