@@ -35,9 +35,11 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import CountHandler
 
 from . import sitedir
+from .abbreviations import first_use_only
 from .cli import find_repository, run_build
 from .diagnostics import Diagnostic, format_all
 from .expand import body_first_line, expand_blocks, expand_figures
@@ -143,7 +145,16 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     return problems_banner(problems) + expanded if problems else expanded
 
 
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    return first_use_only(html)
+
+
 def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    if "toc" in (page.meta.get("hide") or ()):
+        # Material's `hide: [toc]` only hides the sidebar; the entries would still be written
+        # twice (sidebar and phone menu). Dropped after the search plugin has indexed the page
+        # (the hook runs last), whose sections keep their own anchors.
+        page.toc = TableOfContents([])
     repository = _state.get("repository")
     if repository is not None:
         source = PAGE_SOURCES.get(page.file.src_uri)

@@ -60,6 +60,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return str(_current().on_page_markdown(markdown, page, config, files))
 
 
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    return str(_current().on_page_content(html, page, config, files))
+
+
+@event_priority(-100)  # after the search plugin has indexed the page (see the adapter)
 def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
     return _current().on_page_context(context, page, config, nav)
 

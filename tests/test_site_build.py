@@ -338,3 +338,26 @@ def test_claims_page_shows_every_claim_with_its_basis(site: Path, real: Result) 
     for rec in kb.of_type(Recommendation):
         for item in rec.model.items:
             assert f'href="../claims/#{item.claim}"' in tiers, (rec.id, item.claim)
+
+
+def test_glossary_terms_are_explained_on_first_use(site: Path) -> None:
+    """A page gives each glossary term its tooltip once, at its first use; later uses are plain
+    <abbr>. The glossary is appended to every page, so the site does use some terms."""
+    titled_anywhere = 0
+    for name in sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")):
+        terms = re.findall(r'<abbr title="[^"]*">([^<]*)</abbr>', _html(site, name))
+        assert len(terms) == len(set(terms)), (name, sorted(t for t in set(terms) if terms.count(t) > 1))
+        titled_anywhere += len(terms)
+    assert titled_anywhere > 0
+
+
+def test_sources_page_has_no_table_of_contents_but_every_anchor(site: Path, real: Result) -> None:
+    """The sources page drops its table of contents (one entry per source, written twice), yet
+    every source keeps its anchor, and the search index still points into it."""
+    page = _html(site, "sources/index.html")
+    assert 'data-md-component="toc"' not in page
+    ids = {e.id for e in _kb(real).of_type(Source)}
+    assert ids and all(f'id="src-{i}"' in page for i in ids)
+    index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert any(f"sources/#src-{i}" in index for i in ids)
+    assert 'data-md-component="toc"' in _html(site, "contributing/index.html")  # other pages keep theirs
