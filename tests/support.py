@@ -197,9 +197,11 @@ def add_implausible_lane(specs: Path) -> str:
 
 
 def fetch(url: str) -> tuple[int, str]:
-    """(HTTP status, body) of a GET; status 0 when nothing answers."""
+    """(HTTP status, body) of a GET; status 0 when nothing answers. `mkdocs serve` holds a
+    request until the rebuild in progress ends, which on a loaded two-core machine can take well
+    over ten seconds: the timeout is a deadline for a hung server, not a timing being tested."""
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(url, timeout=60) as response:
             return int(response.status), str(response.read().decode("utf-8"))
     except urllib.error.HTTPError as err:
         return int(err.code), ""

@@ -196,12 +196,16 @@ def test_serve_lists_problems_and_keeps_answering(tmp_path: Path) -> None:
     hostile = project / "specs" / "gpus" / "test-hostile.yaml"
     with mkdocs_serve(project, log) as url:
         hostile.write_text(f'id: test-hostile\n"{HOSTILE_KEY}": 1\n', encoding="utf-8")
-        wait_for(lambda: _lists_problems(url + "/gpus/"), "no problem list after breaking a spec", log)
+        expected = f"specs/gpus/test-hostile.yaml:2:1 错误：unknown key '{HOSTILE_KEY}'"
+        # Wait for this diagnostic, not for any problem list: the watcher may rebuild first from
+        # the file as created (still empty), whose list says something else.
+        wait_for(lambda: expected in "".join(_read(url + "/gpus/")[2].text), "no problem list after breaking a spec",
+                 log)
         for path in ("/", "/gpus/", "/flowchart/", "/reading/", "/contributing/"):
             status, body, page = _read(url + path)
             text = "".join(page.text)
             assert status == 200 and "kb-problems" in body, path
-            assert f"specs/gpus/test-hostile.yaml:2:1 错误：unknown key '{HOSTILE_KEY}'" in text, path
+            assert expected in text, path
             assert "[schema-unknown-key]" in text and "[schema-required]" in text, path
             assert not [t for t, attributes in page.tags if t == "img" or "onerror" in attributes], path
         hostile.unlink()
@@ -209,7 +213,8 @@ def test_serve_lists_problems_and_keeps_answering(tmp_path: Path) -> None:
         reading = project / "docs" / "reading.md"
         original = reading.read_text(encoding="utf-8")
         reading.write_text(original + "\n不存在的数字：[[test-no-such-entity#port_rate]]\n", encoding="utf-8")
-        wait_for(lambda: _lists_problems(url + "/reading/"), "no problem list on a page with a bad reference", log)
+        wait_for(lambda: "[refs-unknown-figure]" in "".join(_read(url + "/reading/")[2].text),
+                 "no problem list on a page with a bad reference", log)
         text = "".join(_read(url + "/reading/")[2].text)
         assert "docs/reading.md:" in text and "[refs-unknown-figure]" in text
         assert not _lists_problems(url + "/gpus/")
@@ -224,7 +229,8 @@ def test_serve_lists_warnings_on_every_page(tmp_path: Path) -> None:
     project, log = copy_project(tmp_path), tmp_path / "serve.log"
     with mkdocs_serve(project, log) as url:
         added = project / add_implausible_lane(project / "specs")
-        wait_for(lambda: _lists_problems(url + "/networks/"), "no warning list after an implausible figure", log)
+        wait_for(lambda: "[plausibility-range]" in "".join(_read(url + "/networks/")[2].text),
+                 "no warning list after an implausible figure", log)
         for path in ("/", "/networks/", "/reading/", "/contributing/"):
             status, body, page = _read(url + path)
             text = "".join(page.text)
