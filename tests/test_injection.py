@@ -21,6 +21,7 @@ from payloads import HOSTILE_URLS, SUFFIX_PAYLOAD, URL_PAYLOADS, build_hostile_s
 from support import base_files, parse_pages, validate_with
 
 from generator.pipeline import validate_and_render
+from generator.render.trust import SOURCE_GROUPS
 from generator.rules.source_urls import url_is_safe
 
 TARGET = "specs/sources/test-ib-roadmap.yaml"
@@ -122,8 +123,8 @@ def test_payloads_are_shown_as_text(hostile_site: Path) -> None:
     for literal in ("<script>window.__xss=1</script>", "*xss-em*", "{{ xss_jinja }}", "{: onclick=",
                     '--8<-- "abbreviations.md"', "[xss-link](javascript:", "trailing backslash \\", SUFFIX_PAYLOAD):
         assert literal in shown, literal
-    sources = pages["sources/index.html"]
-    assert {href for href, _rel in sources.links} == set(URL_PAYLOADS)
+    listed = {href for page, _title, _roles in SOURCE_GROUPS for href, _rel in pages[f"{page}/index.html"].links}
+    assert listed == set(URL_PAYLOADS)
 
 
 # What mkdocs.yml enables that reads a generated page's text (snippets and superfences aside).
@@ -136,7 +137,7 @@ _EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "md_in_html", "tab
                                  "\u200b", "{: onclick=x }", "[x](javascript:x)", "/__xss-strong__/", "/_xss-em_/", "*xss-em*", "中"]),
                 max_size=12))
 def test_any_accepted_url_is_exactly_one_link(tail: list[str]) -> None:
-    """Whatever a source URL ends with: either `check` refuses it, or the sources page, read by
+    """Whatever a source URL ends with: either `check` refuses it, or the sources pages, read by
     Python-Markdown with the site's extensions, links to exactly that URL and nothing else new,
     with no handler, class or id."""
     spec = reurled("xss", tail)
@@ -146,9 +147,12 @@ def test_any_accepted_url_is_exactly_one_link(tail: list[str]) -> None:
         assert any(_refusal(d.rule) for d in result.diagnostics)
         return
     assert pages is not None
-    html_page = markdown.markdown(pages["sources.md"], extensions=_EXTENSIONS,
-                                  extension_configs={"pymdownx.escapeall": {"hardbreak": False, "nbsp": False}})
-    scan = Scan()
-    scan.feed(html_page)
-    assert not scan.found, scan.found[:3]
-    assert [href for href, _rel in scan.links] == [url]
+    links = []
+    for page in ["sources", *(group for group, _title, _roles in SOURCE_GROUPS)]:
+        html_page = markdown.markdown(pages[f"{page}.md"], extensions=_EXTENSIONS,
+                                      extension_configs={"pymdownx.escapeall": {"hardbreak": False, "nbsp": False}})
+        scan = Scan()
+        scan.feed(html_page)
+        assert not scan.found, (page, scan.found[:3])
+        links += [href for href, _rel in scan.links]
+    assert links == [url]
