@@ -79,6 +79,8 @@
       // No node chosen: no link (an empty anchor would point nowhere).
       a.hidden = !record;
       if (record) { a.href = href(record.href); } else { a.removeAttribute("href"); }
+      a.setAttribute("aria-label", (record ? record.label : "") + " 的条目");
+      return;
     }
     a.href = href(record && record.href);
     if (name === "scale_up") { a.textContent = record && record.label ? record.label : "—"; }
