@@ -20,6 +20,7 @@ import random
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -243,7 +244,7 @@ def _node_kb() -> tuple[object, dict[str, object]]:
     return result.kb, calculator.data(Site(result.kb, result.figures))
 
 
-def node_cases(seed: int, data: dict[str, object]) -> list[dict[str, object]]:
+def node_cases(seed: int, data: dict[str, object]) -> list[dict[str, Any]]:
     """Seeded choices that name a node (or none): the node's own values left out, repeated or
     contradicted, totals that fill whole nodes or not, and layouts that fit the fixture workload."""
     rng = random.Random(seed)
@@ -277,19 +278,18 @@ def node_cases(seed: int, data: dict[str, object]) -> list[dict[str, object]]:
     return out
 
 
-def _python(kb: object, c: dict[str, object]) -> dict[str, object]:
+def _python(kb: object, c: dict[str, Any]) -> dict[str, object]:
     """What `estimate` gives for a page choice, by the CLI's path (`resolve` with `--node`)."""
     from generator.costmodel.from_kb import Choice, resolve
     from generator.knowledge import KnowledgeBase
 
     assert isinstance(kb, KnowledgeBase)
-    resolved = resolve(kb, Choice(str(c["gpu"] or ""), int(c["gpus"]), str(c["network"]),  # type: ignore[call-overload]
-                                  str(c["workload"]), gpus_per_node=c["gpus_per_node"],  # type: ignore[arg-type]
-                                  nics_per_node=c["nics_per_node"], tensor_parallel=c["tp"],  # type: ignore[arg-type]
-                                  pipeline_parallel=c["pp"], zero_stage=c["zero"],  # type: ignore[arg-type]
-                                  micro_batch_size=c["micro_batch"], sequence_length=c["seq"],  # type: ignore[arg-type]
-                                  global_batch_size=c["global_batch"], recompute=c["recompute"],  # type: ignore[arg-type]
-                                  sequence_parallel=bool(c["sequence_parallel"]), node=str(c["node"]) or None))
+    resolved = resolve(kb, Choice(c["gpu"] or "", c["gpus"], c["network"], c["workload"],
+                                  gpus_per_node=c["gpus_per_node"], nics_per_node=c["nics_per_node"],
+                                  tensor_parallel=c["tp"], pipeline_parallel=c["pp"], zero_stage=c["zero"],
+                                  micro_batch_size=c["micro_batch"], sequence_length=c["seq"],
+                                  global_batch_size=c["global_batch"], recompute=c["recompute"],
+                                  sequence_parallel=c["sequence_parallel"], node=c["node"] or None))
     if isinstance(resolved, str):
         return {"problem": resolved}
     return {**outputs(estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)),
