@@ -242,6 +242,9 @@ def test_a_node_sets_the_inputs_and_equals_estimate_node(page: Page, base_url: s
     cli = json.loads(done.stdout)
     assert cli["inputs"]["ids"]["node"] == node["id"] and cli["inputs"]["gpus_per_node"] == size
     _assert_equal(_shown(page), cli)
+    page.set_viewport_size({"width": 390, "height": 900})  # a long node name must not widen a phone's page
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, overflow
     page.select_option("#calc select[name=node]", "")
     assert _locked(page) == before
     options = page.eval_on_selector_all("#calc select[name=gpus_per_node] option", "els => els.map(e => e.value)")
