@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.expand import expand_figures  # noqa: E402
 from generator.pipeline import validate_and_render  # noqa: E402
+from generator.render.trust import source_targets  # noqa: E402
 from generator.specfiles import read_spec_tree  # noqa: E402
 from generator.validate import SpecFile  # noqa: E402
 from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
@@ -135,7 +136,7 @@ def without_generator(project: Path) -> None:
                    cwd=ROOT, check=True, capture_output=True)
     result, _pages = validate_and_render(read_spec_tree(ROOT / "specs")[0])
     assert result.kb is not None and result.figures is not None
-    titles = {e.id: e.model.title for e in result.kb.of_kind("sources")}
+    titles = source_targets(result.kb)
     for page in sorted((ROOT / "docs").rglob("*.md")):
         relative = page.relative_to(ROOT / "docs")
         expanded, problems = expand_figures(page.read_text(encoding="utf-8"), result.figures, titles,

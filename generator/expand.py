@@ -21,7 +21,7 @@ from .rules.text_figures import MALFORMED_REF, UNKNOWN_FIGURE
 from .units import DERIVED_UNITS, UNITS
 
 
-def expand_figures(markdown: str, figures: FigureIndex, source_titles: dict[str, str], page: str,
+def expand_figures(markdown: str, figures: FigureIndex, source_titles: Mapping[str, tuple[str, str]], page: str,
                    depth: int = 0, first_line: int = 1) -> tuple[str, list[Diagnostic]]:
     """Expand every reference outside code; malformed and unknown ones become diagnostics.
     `first_line` is the line of the page file that `markdown` starts on (after front matter)."""
@@ -70,7 +70,7 @@ def body_first_line(source: str, body: str) -> int:
     return source.count("\n", 0, len(source) - len(body)) + 1 if body and source.endswith(body) else 1
 
 
-def _shown(ref: Reference, figures: FigureIndex, source_titles: dict[str, str], depth: int,
+def _shown(ref: Reference, figures: FigureIndex, source_titles: Mapping[str, tuple[str, str]], depth: int,
            linked: bool) -> tuple[str, tuple[Rule, str] | None]:
     """The Markdown a reference becomes, or the (rule, message) of why it cannot be shown."""
     figure = figures.get(ref.ref)
@@ -86,6 +86,7 @@ def _shown(ref: Reference, figures: FigureIndex, source_titles: dict[str, str], 
     if direction in DIRECTION_ZH:
         text += f"（{DIRECTION_ZH[direction]}）"
     if linked and figure.source and figure.source in source_titles:
-        target = "../" * depth + f"sources.md#src-{figure.source}"
-        return f'[{md(text)}]({target} "来源：{md(source_titles[figure.source])}")', None
+        title, page = source_titles[figure.source]
+        target = "../" * depth + f"{page}.md#src-{figure.source}"
+        return f'[{md(text)}]({target} "来源：{md(title)}")', None
     return str(md(text)), None

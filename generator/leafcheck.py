@@ -81,6 +81,9 @@ class LeafCheck:
     points: tuple[Point, ...]
     threshold: float | None
     unchecked: str  # non-empty: the knowledge base lacks what the model needs for this leaf
+    # The gap is one another rule already reports (the model's assumptions are missing, a pick
+    # names no entity): the tree rules then say nothing more about the leaf.
+    reported_elsewhere: bool = False
 
     @property
     def fits(self) -> bool:
@@ -146,13 +149,13 @@ def check_leaf(kb: KnowledgeBase, leaf: Leaf, size: Range, gpus: Range, gpus_cap
     threshold = None if threshold_entity is None else threshold_entity.model.value
     wanted = from_kb.assumptions(kb)
     if isinstance(wanted, str):
-        return LeafCheck(leaf, (), threshold, wanted)
+        return LeafCheck(leaf, (), threshold, wanted, reported_elsewhere=True)  # model-* rules
     spec = hardest_workload(kb, size)
     if spec is None:
         return LeafCheck(leaf, (), threshold, f"no workload in specs/workloads/ lies in the branch's {size.label()}B")
     gpu_entity = kb.get(leaf.picks.gpu, Gpu)
     if gpu_entity is None:
-        return LeafCheck(leaf, (), threshold, f"unknown GPU {leaf.picks.gpu!r}")
+        return LeafCheck(leaf, (), threshold, f"unknown GPU {leaf.picks.gpu!r}", reported_elsewhere=True)  # refs-*
     chip = from_kb.gpu(kb, gpu_entity.model)
     if isinstance(chip, str):
         return LeafCheck(leaf, (), threshold, chip)
@@ -161,7 +164,7 @@ def check_leaf(kb: KnowledgeBase, leaf: Leaf, size: Range, gpus: Range, gpus_cap
         network = kb.get(leaf.picks.network, Network)
         rate = "unknown network" if network is None else from_kb.network_port(network.model)
         if isinstance(rate, str):
-            return LeafCheck(leaf, (), threshold, rate)
+            return LeafCheck(leaf, (), threshold, rate, reported_elsewhere=network is None)
         port = rate
     points = []
     for count in gpu_counts(gpus, gpus_cap):

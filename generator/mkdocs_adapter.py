@@ -44,18 +44,13 @@ from .cli import find_repository, run_build
 from .diagnostics import Diagnostic, format_all
 from .expand import body_first_line, expand_blocks, expand_figures
 from .limits import insert_limits
-from .model.entities import Source
-from .provenance import access
 from .render import PAGE_SOURCES
 from .render.problems import problems_banner, problems_pages
-from .render.trust import summary_html
+from .render.trust import source_targets, summary_html
 
 log = get_plugin_logger("generator")
 _state: dict[str, Any] = {"command": "build", "dirty": False}
 # Appended to a source's title in the tooltip of a figure cited from a hand-written page.
-_READ_NOTE = {"read": "", "copy": "（只在第三方副本中读到）", "unread": "（本项目未能打开原文）"}
-
-
 def on_startup(*, command: str, dirty: bool) -> None:
     _state.update(command=command, dirty=dirty)
 
@@ -69,7 +64,7 @@ def on_config(config: Any) -> Any:
     else:
         _state.update(files=files, figures=result.figures, problems=_warnings(result.warnings, project, config),
                       kb=result.kb,
-                      titles={e.id: e.model.title + _READ_NOTE[access(e.model)] for e in result.kb.of_type(Source)})
+                      titles=source_targets(result.kb))
     _state["repository"] = repository
     docs = Path(config.docs_dir).resolve()
     _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None

@@ -18,7 +18,7 @@ from .load import parse_spec
 from .model import KINDS
 from .model.common import Identified
 from .rules.base import Context
-from .rules.catalog import CHECKS
+from .rules.catalog import CHECKS, RULES
 from .rules.diagnostic_cap import cap_per_file
 from .rules.schema_shape import FOLDER
 from .rules.text_hygiene import scan
@@ -108,4 +108,6 @@ def check(kb: KnowledgeBase, figures: FigureIndex, today: dt.date | None = None)
     diagnostics: list[Diagnostic] = []
     for rule_check in CHECKS:
         diagnostics.extend(rule_check(context))
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        diagnostics = [d for d in diagnostics if not RULES[d.rule].after_errors]
     return cap_per_file(diagnostics)

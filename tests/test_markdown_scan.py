@@ -119,11 +119,11 @@ def test_inserted_title_is_escaped_for_tables_and_links() -> None:
         def get(self, ref: str) -> Figure | None:
             return Figure("e", ref, Fraction(7), "count", "", source="s")
     page = "| a | b |\n|---|---|\n| x | [[e#f1]] |\n"
-    text, problems = expand_figures(page, Sourced(), {"s": 'A|B "q" C\\'}, "p.md")
+    text, problems = expand_figures(page, Sourced(), {"s": ('A|B "q" C\\', "sources-vendor")}, "p.md")
     rendered = markdown.markdown(text, extensions=["tables", "pymdownx.escapeall"])
     assert not problems and rendered.count("<td>") == 2
-    assert 'title="来源：A|B &quot;q&quot; C\\"' in rendered
-    linked, _ = expand_figures("[see [[e#f1]]](u.md)", Sourced(), {"s": "t"}, "p.md")
+    assert 'title="来源：A|B &quot;q&quot; C\\"' in rendered and 'href="sources-vendor.md#src-s"' in rendered
+    linked, _ = expand_figures("[see [[e#f1]]](u.md)", Sourced(), {"s": ("t", "sources-vendor")}, "p.md")
     assert linked == "[see 7](u.md)"
 
 

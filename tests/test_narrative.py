@@ -12,6 +12,7 @@ from support import ROOT
 from generator.expand import body_first_line, expand_figures
 from generator.figure_text import typed_in_prose
 from generator.markdown_scan import scan_markdown
+from generator.render.trust import source_targets
 from generator.specfiles import read_spec_tree
 from generator.validate import validate
 
@@ -56,7 +57,7 @@ def test_references_resolve(page: Path) -> None:
     the page is read as the MkDocs hook gets it (front matter taken off), positions as in the file."""
     result = validate(read_spec_tree(Path("specs"))[0])
     assert result.figures is not None and result.kb is not None
-    titles = {e.id: e.model.title for e in result.kb.of_kind("sources")}
+    titles = source_targets(result.kb)
     source = page.read_text(encoding="utf-8")
     body, _meta = get_data(source)
     _text, problems = expand_figures(body, result.figures, titles, page.name, first_line=body_first_line(source, body))

@@ -14,9 +14,10 @@ from support import real_files
 
 from generator.jsonschema import schema_files
 from generator.model import KINDS
-from generator.model.entities import ComputeNode, Gpu
+from generator.model.entities import ComputeNode, Gpu, Source
 from generator.render import PAGES, calculator, render_site
 from generator.render.text import ENTITY_PAGE
+from generator.render.trust import source_page
 from generator.tree import leaf_paths
 from generator.validate import Result, validate
 
@@ -119,7 +120,9 @@ def test_unsupported_precisions_show_a_dash_with_their_source() -> None:
         assert dashes >= len(lacking) and (dashes == 0) == (not lacking), gpu.id
         for entry in lacking:
             assert entry.unsupported is not None
-            assert f'href="../sources/#src-{entry.unsupported.source}"' in row[0], (gpu.id, entry.key)
+            source = result.kb.get(entry.unsupported.source, Source)
+            assert source is not None
+            assert f'href="../{source_page(source.model)}/#src-{source.id}"' in row[0], (gpu.id, entry.key)
 
 
 def test_nodes_show_scale_out_beside_scale_up() -> None:

@@ -12,15 +12,17 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import get_args
 from urllib.parse import urlsplit
 
 import pytest
 from support import ROOT, parse_pages, real_files
 
 from generator.knowledge import KnowledgeBase
-from generator.model.entities import Claim, Pitfall, Recommendation, Source, TierTable
+from generator.model.entities import Claim, Pitfall, PublisherRole, Recommendation, Source, TierTable
 from generator.provenance import FIGURE_KINDS, access, entity_sources, summarize
 from generator.render.text import DIRECTION_ZH, in_unit, with_unit
+from generator.render.trust import SOURCE_GROUPS, source_page
 from generator.units import fmt_number
 from generator.validate import Result, validate
 
@@ -278,9 +280,11 @@ def test_figure_links_say_how_the_source_was_read(site: Path, real: Result) -> N
     sources = {e.id: e.model for e in _kb(real).of_type(Source)}
     seen: set[str] = set()
     for page in ("gpus/index.html", "interconnects/index.html", "networks/index.html"):
-        for reached, source_id, text in re.findall(
-                r'<a class="fig-src fig-src-(\w+)" href="../sources/#src-([a-z0-9-]+)"[^>]*>([^<]*)</a>', _html(site, page)):
+        for reached, listed_on, source_id, text in re.findall(
+                r'<a class="fig-src fig-src-(\w+)" href="../(sources-[a-z]+)/#src-([a-z0-9-]+)"[^>]*>([^<]*)</a>',
+                _html(site, page)):
             assert reached == access(sources[source_id]), (page, source_id)
+            assert listed_on == source_page(sources[source_id]), (page, source_id)
             assert (text == "源") == (reached == "read"), (page, source_id, text)
             seen.add(reached)
     assert "read" in seen
@@ -351,13 +355,20 @@ def test_glossary_terms_are_explained_on_first_use(site: Path) -> None:
     assert titled_anywhere > 0
 
 
-def test_sources_page_has_no_table_of_contents_but_every_anchor(site: Path, real: Result) -> None:
-    """The sources page drops its table of contents (one entry per source, written twice), yet
-    every source keeps its anchor, and the search index still points into it."""
-    page = _html(site, "sources/index.html")
-    assert 'data-md-component="toc"' not in page
-    ids = {e.id for e in _kb(real).of_type(Source)}
-    assert ids and all(f'id="src-{i}"' in page for i in ids)
-    index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert any(f"sources/#src-{i}" in index for i in ids)
+def test_sources_are_listed_by_kind_of_publisher_without_a_table_of_contents(site: Path, real: Result) -> None:
+    """Every source has its anchor on the page of its kind of publisher, which drops its table of
+    contents (one entry per source, written twice); the index links each of them; the search index
+    still points into those pages; every kind of publisher has a page."""
+    sources = {e.id: e.model for e in _kb(real).of_type(Source)}
+    index = _html(site, "sources/index.html")
+    search = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert set(get_args(PublisherRole)) == {role for _page, _title, roles in SOURCE_GROUPS for role in roles}
+    for page, _title, _roles in SOURCE_GROUPS:
+        html = _html(site, f"{page}/index.html")
+        assert 'data-md-component="toc"' not in html
+        listed = {i for i, s in sources.items() if source_page(s) == page}
+        assert all(f'id="src-{i}"' in html for i in listed), page
+        assert all(f'href="../{page}/#src-{i}"' in index for i in listed), page
+        assert all(f"{page}/#src-{i}" in search for i in listed), page
+    assert sources and all(f'id="src-{i}"' in index for i in sources)  # old /sources/#src-… links still land
     assert 'data-md-component="toc"' in _html(site, "contributing/index.html")  # other pages keep theirs

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
@@ -22,6 +22,7 @@ from ..repository import Repository
 from . import advice, calculator, costmodel, hardware, reference, selection
 from .context import Site
 from .escape import attr, inert, md, md_cell
+from .trust import SOURCE_GROUPS
 
 # Generated page -> the function that computes its template context.
 PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
@@ -43,6 +44,8 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "rules.md": reference.rules,
     "vocabularies.md": reference.vocabularies,
     "downloads.md": reference.downloads,
+    # One page per kind of publisher (trust.SOURCE_GROUPS), all from source-list.md.j2.
+    **{f"{page}.md": partial(reference.source_list, page=page) for page, _title, _roles in SOURCE_GROUPS},
 }
 
 # Generated page -> where its content is edited in the repository (the page's "edit" button).
@@ -65,6 +68,7 @@ PAGE_SOURCES: dict[str, str] = {
     "rules.md": "generator/rules",
     "vocabularies.md": "specs",
     "downloads.md": "specs",
+    **{f"{page}.md": "specs/sources" for page, _title, _roles in SOURCE_GROUPS},
 }
 
 
@@ -101,12 +105,16 @@ def yaml_str(text: object) -> Markup:
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
+def _template(page: str) -> str:
+    return "source-list.md.j2" if page.startswith("sources-") else page + ".j2"
+
+
 @without_cycle_collection
 def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository | None = None) -> dict[str, str]:
     """Every generated file; with a `repository`, each entity links to its spec file there."""
     site = Site(kb, figures, repository)
     env = environment()
-    files = {name: env.get_template(name + ".j2").render(site=site, **context(site)) for name, context in PAGES.items()}
+    files = {name: env.get_template(_template(name)).render(site=site, **context(site)) for name, context in PAGES.items()}
     files.update(reference.data_files(site))
     files.update(selection.data_files(site))
     files.update(calculator.data_files(site))

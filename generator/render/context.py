@@ -16,6 +16,7 @@ from ..model.entities import FieldReport, ScalingStudy, Source
 from ..repository import Repository
 from .table import Cell, SpecLink
 from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
+from .trust import source_page
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,9 @@ class Site:
         page = ENTITY_PAGE.get(entity.kind, "")
         if isinstance(entity.model, (ScalingStudy, FieldReport)):
             page = "scaling" if isinstance(entity.model, ScalingStudy) else "field-reports"
-        anchor = f"src-{entity.id}" if entity.kind == "sources" else entity.id
-        return f"{page}/#{anchor}"
+        if isinstance(entity.model, Source):
+            return f"{source_page(entity.model)}/#src-{entity.id}"
+        return f"{page}/#{entity.id}"
 
     def spec(self, entity_id: str) -> SpecLink | None:
         """The link to an entity's spec file in the repository's web editor, if one is known."""

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup, escape
 
+from ..knowledge import Loaded
 from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
@@ -32,7 +33,7 @@ from .context import Site
 from .escape import link
 from .table import Cell, Row, Table
 from .text import zh
-from .trust import BASIS_ZH, VERDICT_ZH, summary_html
+from .trust import BASIS_ZH, SOURCE_GROUPS, VERDICT_ZH, source_page, summary_html
 
 KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "文档", "paper": "论文",
            "press": "新闻稿与公告", "patch": "代码补丁", "measurement": "实测", "article": "文章", "estimate": "估算"}
@@ -98,25 +99,40 @@ def _host(url: str) -> str:
     return urlsplit(url).hostname or url
 
 
-def sources(site: Site) -> dict[str, object]:
+def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> dict[str, object]:
+    m = e.model
+    via = None
+    if m.via is not None:
+        via = {"publisher": m.via.publisher, "link": link(m.via.url, _host(m.via.url)),
+               "retrieved": m.via.retrieved.isoformat()}
+    return {"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
+            "role": ROLE_ZH[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
+            "link": link(m.url, _host(m.url)) if m.url else None, "page": source_page(m),
+            "retrieved": m.retrieved.isoformat() if m.retrieved else None,
+            "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
+            "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))}
+
+
+def _source_items(site: Site) -> list[dict[str, object]]:
     cited = site.kb.citations()
-    items = []
-    for e in site.kb.of_type(Source):
-        m = e.model
-        reached = "article" if m.kind == "article" else access(m)
-        via = None
-        if m.via is not None:
-            via = {"publisher": m.via.publisher, "link": link(m.via.url, _host(m.via.url)),
-                   "retrieved": m.via.retrieved.isoformat()}
-        items.append({"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
-                      "role": ROLE_ZH[m.publisher_role], "access": reached, "via": via,
-                      "link": link(m.url, _host(m.url)) if m.url else None,
-                      "retrieved": m.retrieved.isoformat() if m.retrieved else None,
-                      "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
-                      "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))})
+    return [_source_item(site, e, cited) for e in site.kb.of_type(Source)]
+
+
+def sources(site: Site) -> dict[str, object]:
+    """The index: the provenance summary, how a source can have been read, and every source with
+    the page of its kind of publisher (SOURCE_GROUPS), where its details are."""
+    items = _source_items(site)
     counts = {k: sum(1 for i in items if i["access"] == k) for k in ("read", "copy", "unread")}
-    return {"items": items, "access_counts": counts,
+    groups = [{"page": page, "title": title, "count": sum(1 for i in items if i["page"] == page)}
+              for page, title, _roles in SOURCE_GROUPS]
+    return {"items": items, "access_counts": counts, "groups": groups,
             "provenance": summary_html(site.kb, title="全站数字的来源")}
+
+
+def source_list(site: Site, page: str) -> dict[str, object]:
+    """One page of SOURCE_GROUPS: each of its sources in full."""
+    title = next(t for p, t, _roles in SOURCE_GROUPS if p == page)
+    return {"title": title, "items": [i for i in _source_items(site) if i["page"] == page]}
 
 
 # How a diagnostic's severity is named on the rules page and in the serve-time problem lists.

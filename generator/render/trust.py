@@ -53,12 +53,36 @@ def verdict_badge(kb: KnowledgeBase, claim_id: str, *, root: str = "../") -> Mar
                   f'title="{attr(m.said.zh)}">{VERDICT_ZH[m.verdict]}｜{BASIS_ZH[m.basis]}</a>')
 
 
+# The sources are listed on one page per kind of publisher: a single page of every source, each
+# with its provenance, notes and back-links, outgrew the page-weight budget (DESIGN §8) and only
+# grows with the knowledge base. /sources/ is the index of all of them.
+SOURCE_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (  # (page, title, publisher roles)
+    ("sources-vendor", "厂商资料", ("vendor",)),
+    ("sources-standards", "标准与规范", ("standards_body",)),
+    ("sources-papers", "论文", ("academic",)),
+    ("sources-other", "其他来源：开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
+)
+_PAGE_OF_ROLE = {role: page for page, _title, roles in SOURCE_GROUPS for role in roles}
+
+
+def source_page(source: Source) -> str:
+    """The page a source is listed on (`sources-vendor`), relative to the site's root."""
+    return _PAGE_OF_ROLE[source.publisher_role]
+
+
+def source_targets(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
+    """Where a hand-written page's figure links to its source: id -> (the link's title, saying
+    how the source was read, and the page the source is listed on)."""
+    return {e.id: (e.model.title + ACCESS_LINK[access(e.model)][1], source_page(e.model)) for e in kb.of_type(Source)}
+
+
 def source_link(source: Source) -> Markup:
-    """The small link after a figure to its source, saying how the source was reached."""
-    text, note = ACCESS_LINK[access(source)]
+    """The small link after a figure to its source, saying how the source was reached (源,
+    源·副本, 源·未读: the text says it, so the hover title names only the source; a data page
+    carries hundreds of these links)."""
     reached = access(source)
-    return Markup(f'<a class="fig-src fig-src-{reached}" href="../sources/#src-{escape(source.id)}" '
-                  f'title="来源：{attr(source.title)}{note}">{text}</a>')
+    return Markup(f'<a class="fig-src fig-src-{reached}" href="../{source_page(source)}/#src-{escape(source.id)}" '
+                  f'title="来源：{attr(source.title)}">{ACCESS_LINK[reached][0]}</a>')
 
 
 def checked_on(sources: list[Source], date: str) -> str:

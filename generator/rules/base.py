@@ -38,6 +38,10 @@ class Rule:
     # A warning flags what is probably, not certainly, wrong: it does not stop a build, but
     # `--strict` (CI, `make check`, `mkdocs build --strict`) counts it as an error.
     severity: Severity = Severity.ERROR
+    # A consequence of gaps other rules name (a leaf the model cannot judge because a figure it
+    # needs is missing or invalid): shown only once the knowledge base has no errors, so that a
+    # contributor sees the cause first and not the same problem twice.
+    after_errors: bool = False
 
     def report(self, entity: Loaded[Identified], path: DataPath, message: str) -> Diagnostic:
         """A diagnostic at the value `path` of `entity` (at its parent, if the value is missing)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 from ..knowledge import Loaded
 from ..leafcheck import LeafCheck, Point, check_tree
 from ..load import DataPath
@@ -24,6 +24,10 @@ COMM_SHARE = Rule("tree-leaf-comm-share", "tree",
                   "在分支最难的一点，叶子配置的通信占比超过设定的警戒线时，叶子必须带上通信警告（数字由模型给出）。")
 STALE = Rule("tree-leaf-stale-advice", "tree", "叶子声明的需求或通信警告若模型已不再支持，声明就是过时的。")
 
+UNMODELLED = Rule("tree-leaf-unmodelled", "tree",
+                   "叶子推荐的配置模型无法估算时（分支的模型规模范围内没有训练负载，或所选 GPU、网络缺少模型需要的数字），给出警告：这样的建议没有经过显存与通信的检验。",
+                   Severity.WARNING, after_errors=True)
+
 GB = 1e9
 
 
@@ -35,9 +39,15 @@ def check_tree_model(ctx: Context) -> Iterator[Diagnostic]:
         checks = check_tree(ctx.kb, sel)
         for li, leaf in enumerate(sel.leaves):
             found = checks.get(leaf.id)
-            if found is None or found.unchecked or found.leaf is not leaf:
+            if found is None or found.leaf is not leaf:
                 continue
             where: DataPath = ("leaves", li)
+            if found.unchecked:
+                if not found.reported_elsewhere:
+                    yield UNMODELLED.report(entity, (*where, "picks"),
+                                            f"leaf {leaf.id!r} cannot be checked against the cost model: "
+                                            f"{found.unchecked}")
+                continue
             yield from _memory(entity, where, found)
             yield from _communication(entity, where, found)
 
@@ -81,5 +91,5 @@ def describe(point: Point) -> str:
             f"of {memory.usable_bytes / GB:.1f} GB usable")
 
 
-RULES = (INFEASIBLE, COMM_SHARE, STALE)
+RULES = (INFEASIBLE, COMM_SHARE, STALE, UNMODELLED)
 CHECKS: tuple[Check, ...] = (check_tree_model,)
