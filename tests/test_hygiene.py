@@ -69,3 +69,19 @@ def test_cap_counts_the_rest_per_file() -> None:
     last = [d for d in by_file["specs/gpus/a.yaml"] if d.rule == TOO_MANY.id]
     assert len(last) == 1 and (last[0].line, last[0].col) == (MAX_PER_FILE + 1, 1)
     assert last[0].message.startswith("7 more problem(s)")
+
+
+def test_the_count_of_left_out_warnings_is_a_warning() -> None:
+    """The count is as severe as the worst diagnostic it stands for: warnings only, a warning
+    (a knowledge base with many warnings still builds without --strict); any error, an error."""
+    from generator.diagnostics import Severity
+    from generator.rules.diagnostic_cap import MAX_PER_FILE, TOO_MANY, cap_per_file
+    from generator.rules.plausibility import PLAUSIBILITY as PLAUSIBLE
+    from generator.rules.schema_shape import UNKNOWN_KEY
+    warnings = [PLAUSIBLE.at("specs/gpus/a.yaml", line, 1, "w") for line in range(1, MAX_PER_FILE + 4)]
+    assert PLAUSIBLE.severity is Severity.WARNING
+    count = [d for d in cap_per_file(warnings) if d.rule == TOO_MANY.id]
+    assert len(count) == 1 and count[0].severity is Severity.WARNING
+    mixed = [*warnings, UNKNOWN_KEY.at("specs/gpus/a.yaml", MAX_PER_FILE + 9, 1, "e")]
+    count = [d for d in cap_per_file(mixed) if d.rule == TOO_MANY.id]
+    assert len(count) == 1 and count[0].severity is Severity.ERROR

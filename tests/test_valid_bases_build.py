@@ -44,7 +44,9 @@ def _renders(files: list[SpecFile]) -> dict[str, str]:
     return pages
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# 40 generated bases: each validates and renders the whole site (about a second apiece, the leaf
+# checks included); the slowest test of the suite at 80.
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(knowledge_bases())
 def test_every_base_that_passes_check_renders(files: list[SpecFile]) -> None:
     """A generated base either fails `check` or renders every page, each leaf with its section."""
@@ -67,11 +69,19 @@ SAMPLES = {
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_sample_builds_with_mkdocs(tmp_path: Path, name: str) -> None:
     """A thousand questions deep, three hundred answers wide, every text at its limit: each
-    passes `check`, and `mkdocs build --strict` builds it without a traceback."""
+    passes `check`, and `mkdocs build --strict` builds it without a traceback (the wide tree, whose
+    only warnings are leaves the model cannot judge, without --strict)."""
     files = SAMPLES[name]()
     _renders(files)
+    # Three hundred one-billion-wide model-size bands: most hold no published workload, so their
+    # leaves cannot be judged by the cost model, which `check` warns about (and `--strict`
+    # refuses; past fifty, one warning counts the rest). That is the only warning such a tree may
+    # get; it is then built as `mkdocs serve` and a non-strict build show a base with warnings.
+    warnings = {d.rule for d in validate(files).warnings}
+    assert warnings <= {"tree-leaf-unmodelled", "schema-too-many-problems"}, warnings
+    assert (name == "wide") == bool(warnings), warnings
     project = fixture_project(tmp_path, files)
-    done = subprocess.run([MKDOCS, "build", "--strict"], cwd=project, env=ENV, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run([MKDOCS, "build", "--no-strict" if warnings else "--strict"], cwd=project, env=ENV,
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
     assert (project / "site" / "flowchart" / "index.html").is_file()
