@@ -20,6 +20,7 @@ import random
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,6 +168,173 @@ def test_exported_data_gives_the_clis_numbers() -> None:
         if "problem" in p:  # messages differ in language; both must refuse
             if "problem" not in j:
                 differences.append(f"choice {i}: python refuses ({p['problem']}), js estimates")
+            continue
+        differences += _compare(p, j, f"choice {i}")
+    assert not differences, differences[:10]
+
+
+# Nodes added to the fixture for the node cases (the fixture's own test-node has 8 GPUs and ports
+# as fast as its network): a 16-GPU NVLink node with two groups of two-port NICs slower than the
+# fastest networks, a PCIe node whose one port is faster than every network, and a node whose
+# scale-out groups disagree on their rate (the model cannot use it).
+EXTRA_NODES = {
+    "test-rack-16": """
+id: test-rack-16
+last_verified: 2026-11-30
+name: Test 16-GPU rack
+kind: rack
+vendor: test-nvidia
+gpu: test-gpu-sxm
+gpus: {value: 16, source: test-vendor-docs}
+scale_up: {family: test-nvlink, fabric: test-nvswitch-2, domain: {value: 16, source: test-vendor-docs}}
+nics:
+  - {key: a, role: scale_out, count: {value: 4, source: test-vendor-docs}, ports: {value: 2, source: test-vendor-docs},
+     port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
+  - {key: b, role: scale_out, count: {value: 4, source: test-vendor-docs}, ports: {value: 2, source: test-vendor-docs},
+     port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
+summary: {zh: "夹具机柜：16 块 GPU。"}
+""",
+    "test-pcie-4x": """
+id: test-pcie-4x
+last_verified: 2026-11-30
+name: Test 4-card PCIe box
+kind: server
+vendor: test-nvidia
+gpu: test-gpu-pcie
+gpus: {value: 4, source: test-vendor-docs}
+scale_up: null
+nics:
+  - {key: a, role: scale_out, count: {value: 1, source: test-vendor-docs},
+     port_rate: {value: 800, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
+summary: {zh: "夹具 PCIe 机器：4 张卡。"}
+""",
+    "test-mixed": """
+id: test-mixed
+last_verified: 2026-11-30
+name: Test mixed-port server
+kind: server
+vendor: test-nvidia
+gpu: test-gpu-sxm
+gpus: {value: 8, source: test-vendor-docs}
+scale_up: null
+nics:
+  - {key: a, role: scale_out, count: {value: 4, source: test-vendor-docs},
+     port_rate: {value: 400, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
+  - {key: b, role: scale_out, count: {value: 4, source: test-vendor-docs},
+     port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
+summary: {zh: "夹具服务器：两组网口速率不同。"}
+""",
+}
+NODE_CASES = 240
+
+
+def _node_kb() -> tuple[object, dict[str, object]]:
+    """The complete fixture with EXTRA_NODES, and its data/costmodel.json as the page reads it."""
+    from support import read_tree
+
+    from generator.render import calculator
+    from generator.render.context import Site
+    from generator.validate import SpecFile, validate
+
+    files = read_tree(Path(__file__).parent / "golden" / "complete" / "specs")
+    files += [SpecFile(f"specs/nodes/{stem}.yaml", "nodes", stem, text.lstrip().encode())
+              for stem, text in EXTRA_NODES.items()]
+    result = validate(files)
+    assert result.kb is not None and result.figures is not None, [d.as_text() for d in result.diagnostics]
+    return result.kb, calculator.data(Site(result.kb, result.figures))
+
+
+def node_cases(seed: int, data: dict[str, object]) -> list[dict[str, Any]]:
+    """Seeded choices that name a node (or none): the node's own values left out, repeated or
+    contradicted, totals that fill whole nodes or not, and layouts that fit the fixture workload."""
+    rng = random.Random(seed)
+    nodes, gpus, networks, workloads = (data[k] for k in ("nodes", "gpus", "networks", "workloads"))
+    assert isinstance(nodes, list) and isinstance(gpus, list) and isinstance(networks, list)
+    assert isinstance(workloads, list)
+    out = []
+    for _ in range(NODE_CASES):
+        node = rng.choice([*nodes, None])
+        per_node = node["gpus_per_node"] if node else rng.choice((1, 2, 4, 8))
+        given = rng.random()
+        if node is None:
+            gpu, size, nics = rng.choice(gpus)["id"], per_node, rng.choice((1, 2, 4, 8))
+        elif given < 0.5:  # the page's way: the node's own values
+            gpu, size, nics = node["gpu"], node["gpus_per_node"], node.get("nics_per_node")
+        elif given < 0.8:  # the CLI's way: left out
+            gpu, size, nics = None, None, None
+        else:  # one contradicted
+            gpu, size, nics = node["gpu"], node["gpus_per_node"], node.get("nics_per_node")
+            wrong = rng.choice(("gpu", "size", "nics"))
+            gpu = next(g["id"] for g in gpus if g["id"] != node["gpu"]) if wrong == "gpu" else gpu
+            size = size * 2 if wrong == "size" else size
+            nics = (nics or 1) + 1 if wrong == "nics" else nics
+        out.append({"workload": rng.choice(workloads)["id"], "node": node["id"] if node else "", "gpu": gpu,
+                    "network": rng.choice(networks)["id"],
+                    "gpus": per_node * rng.choice((1, 2, 4)) + (1 if rng.random() < 0.1 else 0),
+                    "gpus_per_node": size, "nics_per_node": nics, "tp": rng.choice((1, 2, 4)),
+                    "pp": rng.choice((1, 2)), "zero": rng.choice((0, 1, 2, 3)), "micro_batch": rng.choice((1, 2)),
+                    "seq": rng.choice((1024, 2048, 4096)), "global_batch": rng.choice((256, 512)),
+                    "recompute": rng.choice(("none", "selective", "full")), "sequence_parallel": rng.random() < 0.5})
+    return out
+
+
+def _python(kb: object, c: dict[str, Any]) -> dict[str, object]:
+    """What `estimate` gives for a page choice, by the CLI's path (`resolve` with `--node`)."""
+    from generator.costmodel.from_kb import Choice, resolve
+    from generator.knowledge import KnowledgeBase
+
+    assert isinstance(kb, KnowledgeBase)
+    resolved = resolve(kb, Choice(c["gpu"] or "", c["gpus"], c["network"], c["workload"],
+                                  gpus_per_node=c["gpus_per_node"], nics_per_node=c["nics_per_node"],
+                                  tensor_parallel=c["tp"], pipeline_parallel=c["pp"], zero_stage=c["zero"],
+                                  micro_batch_size=c["micro_batch"], sequence_length=c["seq"],
+                                  global_batch_size=c["global_batch"], recompute=c["recompute"],
+                                  sequence_parallel=c["sequence_parallel"], node=c["node"] or None))
+    if isinstance(resolved, str):
+        return {"problem": resolved}
+    return {**outputs(estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)),
+            "node_name": resolved.cluster.node.name,
+            "port": resolved.cluster.node.nic_port_per_direction_bytes_per_s}
+
+
+NODE_RUNNER = """
+const model = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(input.choices.map(c => {
+  const r = model.fromChoice(input.data, c);
+  if (r.problem) { return {problem: r.problem}; }
+  const out = model.estimate.apply(null, r.inputs);
+  out.node_name = r.inputs[1].node.name;
+  out.port = r.inputs[1].node.nic_port_per_direction_bytes_per_s;
+  return out;
+})));
+"""
+
+
+def test_exported_nodes_give_the_clis_numbers() -> None:
+    """Seeded choices naming a node (as the page makes them, as the CLI makes them, and with a
+    flag that contradicts the node) give in the script what `resolve` + `estimate` give: the
+    same refusals, the same numbers, the node's name and the slower of its port and the network's."""
+    kb, data = _node_kb()
+    nodes = data["nodes"]
+    assert isinstance(nodes, list) and {n["id"] for n in nodes} >= set(EXTRA_NODES)
+    choices = node_cases(seed=72, data=data)
+    python = [_python(kb, c) for c in choices]
+    done = subprocess.run([node(), "-e", NODE_RUNNER, str(SCRIPT)], input=json.dumps({"data": data, "choices": choices}),
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    js = json.loads(done.stdout)
+    named = [p for c, p in zip(choices, python, strict=True) if c["node"]]
+    assert sum("fits" in p for p in named) >= len(named) // 3, "most node choices should be estimable"
+    assert any("disagrees" in str(p.get("problem")) for p in named), "a contradicting flag should be refused"
+    assert any("single per-direction" in str(p.get("problem")) for p in named), "test-mixed should be refused"
+    rack = [p for c, p in zip(choices, python, strict=True) if c["node"] == "test-rack-16" and "fits" in p]
+    assert rack and {p["node_name"] for p in rack} == {"Test 16-GPU rack"}, "the 16-GPU node should be estimated"
+    differences = []
+    for i, (p, j) in enumerate(zip(python, js, strict=True)):
+        if "problem" in p or "problem" in j:
+            if ("problem" in p) != ("problem" in j):
+                differences.append(f"choice {i} {choices[i]}: python {p.get('problem')}, js {j.get('problem')}")
             continue
         differences += _compare(p, j, f"choice {i}")
     assert not differences, differences[:10]

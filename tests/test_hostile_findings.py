@@ -6,6 +6,7 @@ no traceback. Findings about the build or the server are shown by the tests name
 
 from __future__ import annotations
 
+import calendar
 import html
 import re
 import shutil
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from kbgen import assemble, base_tree, deepen
-from support import BASE, INVALID, ROOT, Case, fixture_project, with_file
+from support import BASE, BUILD_DATE, INVALID, ROOT, Case, fixture_project, with_file
 
 from generator.cli import main
 from generator.load import MAX_FILE_BYTES
@@ -74,9 +75,11 @@ def _cases() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("finding", "name"), _cases(), ids=lambda v: v if "-" in v else "")
 def test_finding_gives_a_positioned_diagnostic(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                               finding: str, name: str) -> None:
+                                               monkeypatch: pytest.MonkeyPatch, finding: str, name: str) -> None:
     """`check` on the fixture base with the case's file: exit 1, each expected diagnostic printed
-    as file:line:col with its rule id, and no traceback."""
+    as file:line:col with its rule id, and no traceback. The build date is the corpus's own
+    (SOURCE_DATE_EPOCH), not the clock: a case dated the day after it is in the future on any day."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(calendar.timegm(BUILD_DATE.timetuple())))
     case = Case.read(INVALID / f"{name}.yaml")
     tree = tmp_path / "specs"
     shutil.copytree(BASE, tree)

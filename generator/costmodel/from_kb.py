@@ -167,7 +167,11 @@ def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
     return kb.of_type(Network)
 
 
-__all__ = ["LEAF_THRESHOLD", "MODEL_PARAMETERS", "leaf_threshold", "Choice", "Interconnect", "Resolved", "nearest_workload", "resolve", "ScaleUp", "assumption_entities", "assumptions", "export", "gpu", "gpus", "is_interconnect",
+def compute_nodes(kb: KnowledgeBase) -> list[Loaded[ComputeNode]]:
+    return kb.of_type(ComputeNode)
+
+
+__all__ = ["LEAF_THRESHOLD", "MODEL_PARAMETERS", "leaf_threshold", "Choice", "Interconnect", "Resolved", "nearest_workload", "NodeFill", "node_fill", "compute_nodes", "resolve", "ScaleUp", "assumption_entities", "assumptions", "export", "gpu", "gpus", "is_interconnect",
            "network_port", "networks", "scale_up", "study_choice", "study_layout", "study_placement", "workload", "workloads"]
 
 
@@ -280,28 +284,49 @@ def node_entity_name(kb: KnowledgeBase, node_id: str | None) -> str:
     return entity.model.name if entity is not None else str(node_id)
 
 
-def _node_choice(kb: KnowledgeBase, choice: Choice) -> tuple[Choice, float] | str:
-    """A choice made by naming a node: its GPU, its GPUs per node and its scale-out ports (NICs ×
-    ports of the `scale_out` groups) fill what the reader left out, and must agree with what the
-    reader gave; the second value is the node's port rate per direction in bytes per second."""
-    entity = kb.get(choice.node or "", ComputeNode)
-    if entity is None:
-        known = ", ".join(n.id for n in kb.of_type(ComputeNode))
-        return f"unknown node {choice.node!r}; known: {known}"
+@dataclass(frozen=True)
+class NodeFill:
+    """What naming a node fills in: its GPU, GPUs per node, scale-out ports (NICs × ports of the
+    `scale_out` groups) and the rate of one such port per direction in bytes per second."""
+
+    gpu: str
+    gpus_per_node: int
+    nics_per_node: int
+    port_bytes_per_s: float
+
+
+def node_fill(entity: Loaded[ComputeNode]) -> NodeFill | str:
+    """A node's values for the model, or why it has none (its scale-out ports do not share one
+    per-direction rate)."""
     m = entity.model
     groups = [g for g in m.nics if g.role == "scale_out"]
     rates = {_per_direction_bytes_per_s(g.port_rate) for g in groups}
     if not groups or None in rates or len(rates) != 1:
         return f"node {entity.id} states no single per-direction scale-out port rate"
     ports = sum(g.count.value * (g.ports.value if g.ports else 1) for g in groups)
-    given = {"gpu": (choice.gpu, m.gpu), "gpus-per-node": (choice.gpus_per_node, m.gpus.value),
-             "nics-per-node": (choice.nics_per_node, ports)}
+    (rate,) = rates
+    assert rate is not None
+    return NodeFill(m.gpu, m.gpus.value, ports, rate)
+
+
+def _node_choice(kb: KnowledgeBase, choice: Choice) -> tuple[Choice, float] | str:
+    """A choice made by naming a node: its GPU, its GPUs per node and its scale-out ports fill
+    what the reader left out, and must agree with what the reader gave; the second value is the
+    node's port rate per direction in bytes per second."""
+    entity = kb.get(choice.node or "", ComputeNode)
+    if entity is None:
+        known = ", ".join(n.id for n in compute_nodes(kb))
+        return f"unknown node {choice.node!r}; known: {known}"
+    fill = node_fill(entity)
+    if isinstance(fill, str):
+        return fill
+    given = {"gpu": (choice.gpu, fill.gpu), "gpus-per-node": (choice.gpus_per_node, fill.gpus_per_node),
+             "nics-per-node": (choice.nics_per_node, fill.nics_per_node)}
     for flag, (asked, has) in given.items():
         if asked not in (None, "", has):
             return f"--{flag} {asked} disagrees with node {entity.id}, which has {has}"
-    (rate,) = rates
-    assert rate is not None
-    return replace(choice, gpu=m.gpu, gpus_per_node=m.gpus.value, nics_per_node=ports), rate
+    return (replace(choice, gpu=fill.gpu, gpus_per_node=fill.gpus_per_node, nics_per_node=fill.nics_per_node),
+            fill.port_bytes_per_s)
 
 
 def _workload_of(kb: KnowledgeBase, choice: Choice) -> Loaded[WorkloadSpec] | str:
@@ -323,8 +348,8 @@ NVLink bridge joins only a few cards, so the link depends on the node size)."""
 
 
 def export(kb: KnowledgeBase) -> dict[str, object]:
-    """The calculator's inputs (data/costmodel.json): every workload, GPU, network and assumption
-    already converted to the model's records, field for field as `inputs.py` names them, with the
+    """The calculator's inputs (data/costmodel.json): every workload, GPU, network, node and
+    assumption already converted to the model's records, field for field as `inputs.py` names them, with the
     id of the entity each came from. The page's script builds the same `Workload`, `Node`,
     `Cluster` and `Assumptions` from it as `resolve` does for the CLI. Where the model cannot use
     an entity (no per-direction rate), `problem` says why instead of a value."""
@@ -333,8 +358,7 @@ def export(kb: KnowledgeBase) -> dict[str, object]:
         links: dict[str, object] = {}
         for per_node in GPUS_PER_NODE_CHOICES:
             link = scale_up(kb, g.model, per_node)
-            links[str(per_node)] = ({"problem": link} if isinstance(link, str)
-                                    else {"id": link.entity_id, "bytes_per_s": link.bytes_per_s})
+            links[str(per_node)] = _link_record(link)
         spec = gpu(kb, g.model)
         gpu_records.append({"id": g.id, "name": g.model.name, "scale_up": links,
                             **({"problem": spec} if isinstance(spec, str) else {"spec": asdict(spec)})})
@@ -345,6 +369,7 @@ def export(kb: KnowledgeBase) -> dict[str, object]:
                                 **({"problem": port} if isinstance(port, str) else {"port_bytes_per_s": port})})
     wanted = assumptions(kb)
     return {
+        "nodes": [_node_record(kb, n) for n in compute_nodes(kb)],
         "workloads": [{"id": w.id, "spec": asdict(workload(w.model))} for w in workloads(kb)],
         "gpus": gpu_records,
         "networks": network_records,
@@ -355,6 +380,26 @@ def export(kb: KnowledgeBase) -> dict[str, object]:
                                    gpus_per_node=DEFAULT_GPUS_PER_NODE)),
     }
 
+
+
+def _link_record(link: ScaleUp | str) -> dict[str, object]:
+    return {"problem": link} if isinstance(link, str) else {"id": link.entity_id, "bytes_per_s": link.bytes_per_s}
+
+
+def _node_record(kb: KnowledgeBase, entity: Loaded[ComputeNode]) -> dict[str, object]:
+    """A node as `resolve` uses it when `--node` names it: the values it fills in, its port rate
+    (the port runs at the slower of this and the network's), and the GPU's scale-up link at the
+    node's size (which may exceed the sizes the calculator offers without a node)."""
+    base: dict[str, object] = {"id": entity.id, "name": entity.model.name, "gpu": entity.model.gpu,
+                               "gpus_per_node": entity.model.gpus.value}
+    fill = node_fill(entity)
+    if isinstance(fill, str):
+        return {**base, "problem": fill}
+    gpu_entity = kb.get(fill.gpu, Gpu)
+    link = (f"unknown GPU {fill.gpu!r}" if gpu_entity is None
+            else scale_up(kb, gpu_entity.model, fill.gpus_per_node))
+    return {**base, "nics_per_node": fill.nics_per_node, "port_bytes_per_s": fill.port_bytes_per_s,
+            "scale_up": _link_record(link)}
 
 
 def study_layout(study: ScalingStudy, layout: ModelledLayout) -> Layout | None:

@@ -42,6 +42,12 @@ def data(site: Site) -> dict[str, object]:
         assert isinstance(links, dict)
         gpus.append({**gpu, "scale_up": {size: _linked(site, link) for size, link in links.items()}})
     out["gpus"] = gpus
+    nodes = []
+    for record in _records(exported["nodes"]):
+        node = _linked(site, record)
+        link = node.get("scale_up")
+        nodes.append({**node, "scale_up": _linked(site, link)} if link is not None else node)
+    out["nodes"] = nodes
     assumptions = exported["assumptions"]
     assert isinstance(assumptions, dict)
     ids = assumptions.get("ids")
@@ -58,5 +64,5 @@ def data_files(site: Site) -> dict[str, str]:
 
 def calculator(site: Site) -> dict[str, object]:
     exported = export(site.kb)
-    counts = {key: len(_records(exported[key])) for key in ("workloads", "gpus", "networks")}
+    counts = {key: len(_records(exported[key])) for key in ("workloads", "gpus", "networks", "nodes")}
     return {"data": DATA, "counts": counts}

@@ -103,6 +103,15 @@ def _assert_equal(shown: dict[str, str], cli: dict[str, object]) -> None:
             assert text == expected, (key, text, expected)
 
 
+def _colours(page: Page, selector: str) -> tuple[str, str]:
+    """An element's text colour and the first opaque-or-tinted background behind it."""
+    colour, background = page.eval_on_selector(selector, """e => {
+        let bg = getComputedStyle(e).backgroundColor, n = e;
+        while (bg === 'rgba(0, 0, 0, 0)' && n.parentElement) { n = n.parentElement; bg = getComputedStyle(n).backgroundColor; }
+        return [getComputedStyle(e).color, bg]; }""")
+    return colour, background
+
+
 def _wait_until_ready(page: Page) -> None:
     """The form appears once calculator.js has fetched and parsed costmodel.json and drawn the
     first result. "networkidle" only says the fetch ended; on a loaded machine the parse and the
@@ -139,10 +148,7 @@ def test_calculator_follows_inputs_and_equals_the_cli(browser: Browser, base_url
     body = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     for selector in ("#calc-result td.num", "#calc-result .calc-verdict", "#calc select[name=gpu]",
                      "#calc input[name=gpus]", "#calc legend"):
-        colour, background = page.eval_on_selector(selector, """e => {
-            let bg = getComputedStyle(e).backgroundColor, n = e;
-            while (bg === 'rgba(0, 0, 0, 0)' && n.parentElement) { n = n.parentElement; bg = getComputedStyle(n).backgroundColor; }
-            return [getComputedStyle(e).color, bg]; }""")
+        colour, background = _colours(page, selector)
         # A translucent tint over the page: judge against the page's own colour, the tint is light.
         if background.startswith("rgba"):
             background = body
@@ -160,7 +166,7 @@ def test_each_input_links_to_its_row(page: Page, base_url: str, site_dir: Path) 
     page.goto(base_url + "/calculator/", wait_until="networkidle")
     _wait_until_ready(page)
     _set(page, ids, ids["layouts"][0])  # type: ignore[index]
-    hrefs = page.eval_on_selector_all("#calc a.calc-ref, #calc-assumption-items a", "els => els.map(e => e.href)")
+    hrefs = page.eval_on_selector_all("#calc a.calc-ref[href], #calc-assumption-items a", "els => els.map(e => e.href)")
     assert len(hrefs) >= 4 + 10, hrefs
     expected = {f"/gpus/#{ids['gpu']}", f"/networks/#{ids['network']}", f"/costmodel/#{ids['workload']}"}
     assert all(any(h.endswith(e) for h in hrefs) for e in expected), hrefs
@@ -177,3 +183,73 @@ def test_without_javascript_the_page_says_what_it_needs(browser: Browser, base_u
     assert page.is_visible("#calc-nojs") and not page.is_visible("#calc")
     assert "JavaScript" in page.inner_text("#calc-nojs") and "estimate" in page.inner_text("#calc-nojs")
     context.close()
+
+
+def _widest_node(data: dict[str, object]) -> dict[str, object]:
+    """The node with the most GPUs that the model can use (ties: the first), from costmodel.json."""
+    nodes = data["nodes"]
+    assert isinstance(nodes, list) and nodes, "the knowledge base holds no node"
+    usable = [n for n in nodes if "problem" not in n and "problem" not in n["scale_up"]]
+    assert usable, nodes
+    return max(usable, key=lambda n: n["gpus_per_node"])
+
+
+def _locked(page: Page) -> dict[str, object]:
+    return page.evaluate("""() => Object.fromEntries(['gpu', 'gpus_per_node', 'nics_per_node'].map(
+        n => [n, [document.querySelector('#calc [name=' + n + ']').value,
+                  document.querySelector('#calc [name=' + n + ']').disabled]]))""")
+
+
+def test_a_node_sets_the_inputs_and_equals_estimate_node(page: Page, base_url: str, site_dir: Path) -> None:
+    """Choosing the node with the most GPUs locks the GPU, GPUs per node (offered even above the
+    free sizes) and NICs to the node's values, every shown number equals `estimate --node` for
+    two such nodes, and the node links to its row; choosing no node gives the reader's own inputs
+    back."""
+    data = _data(site_dir)
+    ids, node = _pick(data), _widest_node(data)
+    size = int(node["gpus_per_node"])  # type: ignore[call-overload]
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base_url + "/calculator/", wait_until="networkidle")
+    _wait_until_ready(page)
+    free = ids["layouts"][0]  # type: ignore[index]
+    _set(page, ids, free)
+    before = _locked(page)
+    assert all(not disabled for _, disabled in before.values()), before
+    layout = {**free, "gpus": 2 * size, "global_batch": 8 * size}
+    page.fill("#calc input[name=gpus]", str(layout["gpus"]))
+    page.fill("#calc input[name=global_batch]", str(layout["global_batch"]))
+    page.select_option("#calc select[name=node]", str(node["id"]))
+    assert _locked(page) == {"gpu": [node["gpu"], True], "gpus_per_node": [str(size), True],
+                             "nics_per_node": [str(node["nics_per_node"]), True]}
+    link = page.eval_on_selector("#calc a.calc-ref[data-ref=node]", "e => e.href")
+    body = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    for name in ("gpu", "gpus_per_node", "nics_per_node"):  # locked, yet as legible as the rest
+        colour, background = _colours(page, f"#calc [name={name}]")
+        assert _contrast(colour, body if background.startswith("rgba") else background) >= 4.5, (name, colour)
+        opacity = page.eval_on_selector(f"#calc [name={name}]", "e => getComputedStyle(e).opacity")
+        assert opacity == "1", (name, opacity)  # a browser's own disabled style may fade the whole control
+    assert link.endswith(f"/nodes/#{node['id']}"), link
+    flags = ["--workload", str(ids["workload"]), "--node", str(node["id"]), "--network", str(ids["network"]),
+             "--format", "json"]
+    for key, flag in (("gpus", "--gpus"), ("tp", "--tp"), ("pp", "--pp"), ("zero", "--zero"),
+                      ("micro_batch", "--micro-batch"), ("seq", "--seq"), ("global_batch", "--global-batch"),
+                      ("recompute", "--recompute")):
+        flags += [flag, str(layout[key])]
+    done = subprocess.run([sys.executable, "-m", "generator", "estimate", *flags], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    cli = json.loads(done.stdout)
+    assert cli["inputs"]["ids"]["node"] == node["id"] and cli["inputs"]["gpus_per_node"] == size
+    _assert_equal(_shown(page), cli)
+    page.set_viewport_size({"width": 390, "height": 900})  # a long node name must not widen a phone's page
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, overflow
+    page.select_option("#calc select[name=node]", "")
+    assert _locked(page) == before
+    options = page.eval_on_selector_all("#calc select[name=gpus_per_node] option", "els => els.map(e => e.value)")
+    assert options == sorted(data["gpus"][0]["scale_up"], key=int)  # type: ignore[index]
+    assert not page.is_visible("#calc a.calc-ref[data-ref=node]")
+    assert not errors, errors
+    page.goto(link, wait_until="domcontentloaded")
+    assert page.evaluate("id => document.getElementById(id) !== null", node["id"]), link

@@ -260,6 +260,8 @@ def test_provenance_summary_comes_before_the_first_figure(page: Page, base_url: 
         summary = page.locator(".provenance-summary")
         assert summary.is_visible(), path
         box = summary.bounding_box()
-        first = page.locator(".fig-src, a[href*='sources/#src-']").first.bounding_box()
+        # A figure's link to its source: the 源 link of a data page, or a hand-written page's
+        # figure linked to the source's entry (on the page of its kind of publisher).
+        first = page.locator(".fig-src, a[href*='/#src-']").first.bounding_box()
         assert box is not None and first is not None
         assert box["y"] < first["y"], path

@@ -59,7 +59,8 @@
     for (var key in names) {
       if (!(whole(key) >= 1)) { return {problem: names[key] + "应为不小于 1 的整数"}; }
     }
-    return {workload: field("workload").value, gpu: field("gpu").value, network: field("network").value,
+    return {workload: field("workload").value, node: field("node").value, gpu: field("gpu").value,
+            network: field("network").value,
             gpus: whole("gpus"), gpus_per_node: Number(field("gpus_per_node").value),
             nics_per_node: whole("nics_per_node"), tp: Number(field("tp").value), pp: whole("pp"),
             zero: Number(field("zero").value), micro_batch: whole("micro_batch"), seq: whole("seq"),
@@ -74,6 +75,13 @@
 
   function setRef(name, record) {
     var a = form.querySelector('a.calc-ref[data-ref="' + name + '"]');
+    if (name === "node") {
+      // No node chosen: no link (an empty anchor would point nowhere).
+      a.hidden = !record;
+      if (record) { a.href = href(record.href); } else { a.removeAttribute("href"); }
+      a.setAttribute("aria-label", (record ? record.label : "") + " 的条目");
+      return;
+    }
     a.href = href(record && record.href);
     if (name === "scale_up") { a.textContent = record && record.label ? record.label : "—"; }
     else { a.setAttribute("aria-label", (record ? record.label : "") + " 的条目"); }
@@ -106,6 +114,7 @@
     setRef("workload", chosen.workload || byId(data.workloads, field("workload").value));
     setRef("gpu", chosen.gpu || byId(data.gpus, field("gpu").value));
     setRef("network", chosen.network || byId(data.networks, field("network").value));
+    setRef("node", chosen.node || byId(data.nodes || [], field("node").value));
     setRef("scale_up", chosen.link);
     result.textContent = "";
     result.hidden = false;
@@ -157,6 +166,47 @@
     result.appendChild(el("p", "扩展效率：" + out.scaling_note + "。", "calc-note"));
   }
 
+  // ---- the node select: a node sets and locks the inputs it fills in --------------------------
+  var LOCKED = ["gpu", "gpus_per_node", "nics_per_node"];
+  var freeValues = null;  // the reader's own values while a node is chosen, restored without one
+
+  /** The GPUs-per-node select offers the free sizes and, while a node is chosen, its size. */
+  function sizeOptions(extra) {
+    var select = field("gpus_per_node");
+    select.textContent = "";
+    var sizes = Object.keys(data.gpus.length ? data.gpus[0].scale_up : {}).map(Number);
+    if (extra != null && sizes.indexOf(extra) < 0) { sizes.push(extra); }
+    sizes.sort(function (a, b) { return a - b; }).forEach(function (size) {
+      var option = el("option", String(size));
+      option.value = String(size);
+      select.appendChild(option);
+    });
+  }
+
+  function applyNode() {
+    var node = byId(data.nodes || [], field("node").value);
+    if (!node) {
+      if (freeValues) {
+        sizeOptions(null);
+        LOCKED.forEach(function (name) { field(name).value = freeValues[name]; field(name).disabled = false; });
+        freeValues = null;
+      }
+      return;
+    }
+    if (!freeValues) {
+      freeValues = {};
+      LOCKED.forEach(function (name) { freeValues[name] = field(name).value; });
+    }
+    sizeOptions(node.gpus_per_node);
+    field("gpu").value = node.gpu;
+    field("gpus_per_node").value = String(node.gpus_per_node);
+    field("nics_per_node").value = node.nics_per_node != null ? String(node.nics_per_node) : "";
+    LOCKED.forEach(function (name) { field(name).disabled = true; });
+    // One whole node when the total no longer fills whole nodes of this size.
+    var total = whole("gpus");
+    if (!(total >= 1) || total % node.gpus_per_node) { field("gpus").value = String(node.gpus_per_node); }
+  }
+
   function showAssumptions() {
     var box = document.getElementById("calc-assumptions");
     var list = document.getElementById("calc-assumption-items");
@@ -183,11 +233,8 @@
     fill(field("workload"), data.workloads, function (w) { return w.spec.name; });
     fill(field("gpu"), data.gpus, function (g) { return g.name; });
     fill(field("network"), data.networks, function (n) { return n.label; });
-    Object.keys(data.gpus.length ? data.gpus[0].scale_up : {}).forEach(function (size) {
-      var option = el("option", size);
-      option.value = size;
-      field("gpus_per_node").appendChild(option);
-    });
+    fill(field("node"), data.nodes || [], function (n) { return n.name; });
+    sizeOptions(null);
     var d = data.defaults;
     field("gpus").value = d.gpus;
     field("gpus_per_node").value = String(d.gpus_per_node);
@@ -200,6 +247,8 @@
     field("global_batch").value = d.global_batch_size;
     field("recompute").value = d.recompute;
     field("sequence_parallel").checked = d.sequence_parallel;
+    field("node").addEventListener("input", applyNode);
+    field("node").addEventListener("change", applyNode);
     form.addEventListener("input", render);
     form.addEventListener("change", render);
     form.addEventListener("submit", function (event) { event.preventDefault(); });

@@ -358,32 +358,70 @@
   function byId(list, id) { return list.filter(function (x) { return x.id === id; })[0]; }
 
   /**
-   * The model's inputs for a choice ({workload, gpu, network: ids; gpus, gpus_per_node,
-   * nics_per_node, tp, pp, zero, micro_batch, seq, global_batch: whole numbers; recompute;
-   * sequence_parallel}), built from the exported data as `resolve` builds them from the
-   * knowledge base; or {problem} with a one-line reason.
+   * A choice that names a node (`_node_choice`): the node's GPU, GPUs per node and scale-out
+   * ports fill what the choice left out and must agree with what it gave. Returns the choice
+   * with them filled in, or {problem}.
+   */
+  function nodeChoice(data, choice) {
+    var node = byId(data.nodes || [], choice.node);
+    if (!node) { return {problem: "未知的节点 " + choice.node}; }
+    if (node.problem) { return {problem: node.problem}; }
+    var given = {gpu: "GPU", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"};
+    var filled = {};
+    for (var key in choice) { filled[key] = choice[key]; }
+    for (key in given) {
+      var asked = choice[key];
+      if (asked != null && asked !== "" && asked !== node[key]) {
+        return {problem: given[key] + " " + asked + " 与节点 " + node.id + " 不符（该节点为 " + node[key] + "）"};
+      }
+      filled[key] = node[key];
+    }
+    return {choice: filled, node: node};
+  }
+
+  /**
+   * The model's inputs for a choice ({workload, gpu, network: ids; node: an id or empty; gpus,
+   * gpus_per_node, nics_per_node, tp, pp, zero, micro_batch, seq, global_batch: whole numbers;
+   * recompute; sequence_parallel}), built from the exported data as `resolve` builds them from
+   * the knowledge base; or {problem} with a one-line reason.
    */
   function fromChoice(data, choice) {
     var workload = byId(data.workloads, choice.workload);
+    if (!workload) { return {problem: "未知的负载"}; }
+    var node = null;
+    if (choice.node) {
+      var named = nodeChoice(data, choice);
+      if (named.problem) { return named; }
+      choice = named.choice;
+      node = named.node;
+    }
     var gpu = byId(data.gpus, choice.gpu);
     var network = byId(data.networks, choice.network);
-    if (!workload || !gpu || !network) { return {problem: "未知的负载、GPU 或网络"}; }
+    if (!gpu || !network) { return {problem: "未知的 GPU 或网络"}; }
     var names = {gpus: "GPU 总数", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"};
     for (var key in names) {
       if (!(choice[key] >= 1) || choice[key] % 1) { return {problem: names[key] + "应为不小于 1 的整数"}; }
     }
     var perNode = choice.gpus_per_node;
     if (choice.gpus % perNode) { return {problem: choice.gpus + " 块 GPU 不能正好装满每节点 " + perNode + " 块的节点"}; }
-    var link = gpu.scale_up[String(perNode)];
+    // A node carries the GPU's scale-up link at its own size (which may exceed the free sizes).
+    var link = node ? node.scale_up : gpu.scale_up[String(perNode)];
     if (!link) { return {problem: "没有每节点 " + perNode + " 块 GPU 的机内互连数据"}; }
-    var problem = gpu.problem || link.problem || network.problem || data.assumptions.problem;
+    var problem = link.problem || network.problem || data.assumptions.problem || gpu.problem;
     if (problem) { return {problem: problem}; }
-    var node = {name: perNode + " × " + gpu.spec.name, gpu: gpu.spec, gpus_per_node: perNode,
-                scale_up_per_direction_bytes_per_s: link.bytes_per_s, nics_per_node: choice.nics_per_node,
-                nic_port_per_direction_bytes_per_s: network.port_bytes_per_s};
+    var port = network.port_bytes_per_s;
+    var name = perNode + " × " + gpu.spec.name;
+    if (node) {
+      // A port runs at the slower of its NIC and the network it joins.
+      port = Math.min(port, node.port_bytes_per_s);
+      name = node.name;
+    }
+    var cluster = {name: name, gpu: gpu.spec, gpus_per_node: perNode,
+                   scale_up_per_direction_bytes_per_s: link.bytes_per_s, nics_per_node: choice.nics_per_node,
+                   nic_port_per_direction_bytes_per_s: port};
     return {
-      workload: workload, gpu: gpu, network: network, link: link,
-      inputs: [workload.spec, {node: node, node_count: choice.gpus / perNode, fabric_bandwidth_fraction: 1.0},
+      workload: workload, gpu: gpu, network: network, link: link, node: node,
+      inputs: [workload.spec, {node: cluster, node_count: choice.gpus / perNode, fabric_bandwidth_fraction: 1.0},
                {tensor_parallel: choice.tp, pipeline_parallel: choice.pp, zero_stage: choice.zero,
                 micro_batch_size: choice.micro_batch, sequence_length: choice.seq,
                 global_batch_size: choice.global_batch, recompute: choice.recompute,
