@@ -150,11 +150,12 @@ def _spec(kind: str, data: dict[str, Any]) -> SpecFile:
 
 
 def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str = "module", bits: int = 6,
-                   reference: bool = False) -> list[SpecFile]:
+                   reference: bool = False, memory: bool = True) -> list[SpecFile]:
     """A GPU from a new vendor: new vendor, architecture, form factor, scale-up family and
     precision values (labels from `label(limit)`), the base's first module GPU copied onto them
     with a figure at the new precision, and the base's first network copied onto a new network
-    family. Only YAML: nothing of the generator names any of these."""
+    family. Only YAML: nothing of the generator names any of these. `memory=False`: the GPU
+    states no memory figure at all (a vendor that publishes none)."""
     base = {f.kind: [yaml.safe_load(x.raw) for x in base_files() if x.kind == f.kind] for f in base_files()}
     gpu = copy.deepcopy(next(g for g in base["gpus"] if g.get("scale_up") and not g["scale_up"].get("bridge")))
     source = gpu["power"]["source"]  # a primary source, of the revision the copied GPU already cites
@@ -173,6 +174,8 @@ def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str 
                form_factor=ids["form"])
     gpu["compute"]["tensor"].append({"key": ids["prec"], "dense": {"value": 1234.5, "unit": "TFLOPS", "source": source},
                                      "sparse": {"value": 2469, "unit": "TFLOPS", "source": source}})
+    if not memory:
+        gpu["memory"] = {}
     if mounting == "card":
         gpu["scale_up"] = None  # a card without a bridge has no scale-up link
     else:
@@ -227,7 +230,8 @@ def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
                 variable["name"] = {"zh": new_text(MAX_TEXT)}
         elif edit == "vocab":
             extra += new_vocabulary(tag, new_text, released=draw(st.integers(1990, 2100)),
-                                    mounting=draw(st.sampled_from(["module", "card"])), bits=draw(st.integers(1, 64)))
+                                    mounting=draw(st.sampled_from(["module", "card"])), bits=draw(st.integers(1, 64)),
+                                    memory=draw(st.booleans()))
         elif edit == "url":
             extra = [f for f in extra if f.kind != "sources"] + [reurled(tag, draw(_URL_TAIL))]
         elif edit == "zero":

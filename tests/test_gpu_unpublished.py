@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from support import validate_with
 
+from generator.costmodel import from_kb
 from generator.costmodel.from_kb import scale_up
 from generator.model.entities import Gpu
 from generator.render.context import Site
 from generator.render.hardware import gpus
+from generator.render.reference import data_files
 
 SPARSE = """\
 id: test-sparse-gpu
@@ -46,3 +48,43 @@ def test_unpublished_figures_are_not_entered_and_derive_nothing() -> None:
     spec = result.kb.get("test-sparse-gpu", Gpu)
     assert spec is not None
     assert isinstance(scale_up(result.kb, spec.model, 8), str)  # no rate: said, not invented
+
+
+NO_MEMORY = """\
+id: test-no-memory-gpu
+last_verified: 2026-11-30
+name: Test GPU without memory figures
+family: test-no-memory
+vendor: test-nvidia
+architecture: test-ampere
+form_factor: test-sxm
+memory: {}
+compute:
+  tensor:
+    - {key: test-bf16, dense: {value: 300, unit: TFLOPS, source: test-gpu-datasheet}}
+scale_up:
+  family: test-nvlink
+summary: {zh: "夹具中没有公布任何显存数字的 GPU。"}
+""".encode()
+
+
+def test_gpu_without_memory_figures_renders_and_is_not_modelled() -> None:
+    """No memory type and no capacity (a vendor that prints neither, or a name sold in several
+    bins): valid; the page shows both cells as not entered, the downloads carry no empty value,
+    and the calculator's export gives the reason instead of a spec."""
+    result = validate_with("specs/gpus/test-no-memory-gpu.yaml", NO_MEMORY)
+    assert result.ok, [d.as_text() for d in result.diagnostics]
+    assert result.figures is not None
+    assert result.figures.get("test-no-memory-gpu#memory.capacity") is None
+    site = Site(result.kb, result.figures)
+    row = next(r for r in gpus(site)["specs"].rows if r.anchor == "test-no-memory-gpu")
+    cells = [str(c.html) for c in row.cells]
+    assert all("fig-none" in cells[i] for i in (4, 5)), cells  # capacity, type
+    assert not any("None" in c for c in cells), cells
+    spec = result.kb.get("test-no-memory-gpu", Gpu)
+    assert spec is not None
+    assert from_kb.gpu(result.kb, spec.model) == "Test GPU without memory figures states no memory capacity"
+    record = next(g for g in from_kb.export(result.kb)["gpus"] if g["id"] == "test-no-memory-gpu")  # type: ignore[attr-defined]
+    assert "problem" in record and "spec" not in record
+    files = data_files(site)
+    assert "test-no-memory-gpu" in files["data/gpus.csv"] and "None" not in files["data/gpus.csv"]

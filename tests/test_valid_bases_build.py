@@ -62,7 +62,7 @@ SAMPLES = {
     "deep": lambda: assemble(deepen(base_tree(), "deep", 0, 1000)),
     "wide": lambda: assemble(widen(base_tree(), "wide", 0, list(range(1, 300)), 1)),
     "long-texts": lambda: assemble(retext(base_tree(), _text), [copy_entity("pitfalls", "long", _text)]),
-    "new-vocabulary": lambda: assemble(base_tree(), [*new_vocabulary("mod", _text), *new_vocabulary("card", _text, mounting="card")]),
+    "new-vocabulary": lambda: assemble(base_tree(), [*new_vocabulary("mod", _text), *new_vocabulary("card", _text, mounting="card", memory=False)]),
 }
 
 

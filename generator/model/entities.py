@@ -142,10 +142,13 @@ class Precision(VocabularyValue):
 # lands above them: the slip they are there to catch, with a unit off by 1000 or 8.
 
 class Memory(Strict):
-    type: Annotated[str, Field(min_length=1, max_length=40)]  # as the datasheet writes it
+    # As the datasheet writes it. None: not published (a GPU whose vendor prints no memory
+    # figure, e.g. one sold in several bins under one name: pages show it as not entered).
+    type: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     # 1 GB: small cards; the largest announced package (Rubin Ultra) is to carry 1 TB of HBM4e,
     # so 4 TB leaves four times that; a GB300 NVL72 rack's 20 TB lands above.
-    capacity: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(1, 4096, "GB")]
+    # None: not published; the cost model and the calculator cannot use such a GPU (they say why).
+    capacity: Annotated[DataSize, Allows((), ("per_gpu",)), Plausible(1, 4096, "GB")] | None = None
     # A shared bus, not a duplex link: aggregate only. 50 GB/s: below any discrete GPU; Rubin's
     # HBM4 is announced near 22 TB/s, so 100 TB/s leaves 4x; a rack's 576 TB/s lands above.
     # None: not published, or the sources disagree (the page shows it as not entered).

@@ -51,7 +51,7 @@ def gpus(site: Site) -> dict[str, object]:
         bandwidth = site.cell(r + "scale_up.bandwidth", show_direction=True) if link else Cell.text("无")
         specs.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.vendor)),
                                Cell.text(site.kb.label_of(m.form_factor)), Cell.text(site.kb.label_of(m.architecture)),
-                               site.cell(r + "memory.capacity"), Cell.text(m.memory.type), site.cell(r + "memory.bandwidth"),
+                               site.cell(r + "memory.capacity"), _memory_type(m), site.cell(r + "memory.bandwidth"),
                                site.cell(r + "compute.fp32"), family, bandwidth, Cell(site.link(m.pcie)),
                                site.cell(r + "power"), _verified(site, gpu)], anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
@@ -65,6 +65,13 @@ def gpus(site: Site) -> dict[str, object]:
     return {"specs": specs, "compute": _compute(site, ordered), "derived": derived, "notes": notes,
             "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label),
             "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
+
+
+def _memory_type(gpu: Gpu) -> Cell:
+    """The memory type as the datasheet writes it, or the mark of a figure not entered."""
+    if gpu.memory.type is None:
+        return Cell(figure_html(None, {}))
+    return Cell.text(gpu.memory.type)
 
 
 def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str) -> Table:
