@@ -3,7 +3,7 @@ a figure or a reference into a table cell or a link."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from markupsafe import Markup, escape
@@ -24,6 +24,9 @@ class Site:
     kb: KnowledgeBase
     figures: FigureIndex
     repository: Repository | None = None  # where spec files are edited; None: no such links
+    # What several pages of one render share (the sources index and the four pages that list
+    # the sources read the same items): computed once per Site, that is once per render.
+    shared: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def sources(self) -> dict[str, Source]:

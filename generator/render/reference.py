@@ -114,8 +114,13 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
 
 
 def _source_items(site: Site) -> list[dict[str, object]]:
+    kept = site.shared.get("source-items")
+    if isinstance(kept, list):
+        return kept
     cited = site.kb.citations()
-    return [_source_item(site, e, cited) for e in site.kb.of_type(Source)]
+    items = [_source_item(site, e, cited) for e in site.kb.of_type(Source)]
+    site.shared["source-items"] = items
+    return items
 
 
 def sources(site: Site) -> dict[str, object]:

@@ -78,11 +78,12 @@ def source_targets(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
 
 def source_link(source: Source) -> Markup:
     """The small link after a figure to its source, saying how the source was reached (源,
-    源·副本, 源·未读: the text says it, so the hover title names only the source; a data page
-    carries hundreds of these links)."""
+    源·副本, 源·未读). No hover title: a data page carries hundreds of these links, and the
+    source's title on each was a fifth of the GPU page (DESIGN §8: under 150 KB); the address
+    the browser shows on hover names the source (`#src-nvidia-h100-datasheet`)."""
     reached = access(source)
-    return Markup(f'<a class="fig-src fig-src-{reached}" href="../{source_page(source)}/#src-{escape(source.id)}" '
-                  f'title="来源：{attr(source.title)}">{ACCESS_LINK[reached][0]}</a>')
+    return Markup(f'<a class="fig-src fig-src-{reached}" href="../{source_page(source)}/#src-{escape(source.id)}">'
+                  f'{ACCESS_LINK[reached][0]}</a>')
 
 
 def checked_on(sources: list[Source], date: str) -> str:
