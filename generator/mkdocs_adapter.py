@@ -50,7 +50,8 @@ from .render.trust import source_targets, summary_html
 
 log = get_plugin_logger("generator")
 _state: dict[str, Any] = {"command": "build", "dirty": False}
-# Appended to a source's title in the tooltip of a figure cited from a hand-written page.
+
+
 def on_startup(*, command: str, dirty: bool) -> None:
     _state.update(command=command, dirty=dirty)
 
