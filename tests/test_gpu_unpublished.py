@@ -44,7 +44,8 @@ def test_unpublished_figures_are_not_entered_and_derive_nothing() -> None:
     row = next(r for r in gpus(Site(result.kb, result.figures))["specs"].rows if r.anchor == "test-sparse-gpu")
     cells = [str(c.html) for c in row.cells]
     assert cells[4].startswith("186")  # the one figure it states
-    assert all("fig-none" in cells[i] for i in (6, 7, 9, 11)), cells  # bandwidth, FP32, scale-up, power
+    # bandwidth, FP32, scale-up, power: "未录入", not "—", which the GPU page keeps for a lacking precision
+    assert all("fig-none" in cells[i] and "未录入" in cells[i] for i in (6, 7, 9, 11)), cells
     spec = result.kb.get("test-sparse-gpu", Gpu)
     assert spec is not None
     assert isinstance(scale_up(result.kb, spec.model, 8), str)  # no rate: said, not invented
@@ -79,7 +80,7 @@ def test_gpu_without_memory_figures_renders_and_is_not_modelled() -> None:
     site = Site(result.kb, result.figures)
     row = next(r for r in gpus(site)["specs"].rows if r.anchor == "test-no-memory-gpu")
     cells = [str(c.html) for c in row.cells]
-    assert all("fig-none" in cells[i] for i in (4, 5)), cells  # capacity, type
+    assert all("fig-none" in cells[i] and "未录入" in cells[i] for i in (4, 5)), cells  # capacity, type
     assert not any("None" in c for c in cells), cells
     spec = result.kb.get("test-no-memory-gpu", Gpu)
     assert spec is not None

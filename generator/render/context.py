@@ -36,10 +36,10 @@ class Site:
         return self.figures.get(ref)
 
     def cell(self, ref: str, *, unit: str | None = None, direction: str | None = None,
-             show_direction: bool | None = None) -> Cell:
+             show_direction: bool | None = None, missing: Markup | None = None) -> Cell:
         figure = self.fig(ref)
-        return Cell(figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction),
-                    sort_key(figure, unit, direction), numeric=True)
+        return Cell(figure_html(figure, self.sources, unit=unit, direction=direction, show_direction=show_direction,
+                                missing=missing), sort_key(figure, unit, direction), numeric=True)
 
     def _shown(self, ref: str, unit: str | None) -> Markup | None:
         """A figure referenced from prose, or None when there is no such figure."""

@@ -25,7 +25,7 @@ from ..model.entities import (
 from ..provenance import entity_sources
 from .context import Site
 from .table import Cell, Row, Table
-from .text import DIRECTION_ZH, figure_html, inert, sort_key, zh
+from .text import DIRECTION_ZH, NOT_ENTERED, figure_html, inert, sort_key, zh
 from .trust import checked_on, source_link, summary_html
 
 
@@ -48,12 +48,18 @@ def gpus(site: Site) -> dict[str, object]:
         m, r = gpu.model, gpu.id + "#"
         link = m.scale_up
         family = Cell.text(site.kb.label_of(link.family)) if link else Cell.text("无")
-        bandwidth = site.cell(r + "scale_up.bandwidth", show_direction=True) if link else Cell.text("无")
+        # Stated figures not in the knowledge base read 未录入, as in the compute table, where "—"
+        # means a precision the GPU lacks.
+        bandwidth = site.cell(r + "scale_up.bandwidth", show_direction=True, missing=NOT_ENTERED) if link \
+            else Cell.text("无")
         specs.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.vendor)),
                                Cell.text(site.kb.label_of(m.form_factor)), Cell.text(site.kb.label_of(m.architecture)),
-                               site.cell(r + "memory.capacity"), _memory_type(m), site.cell(r + "memory.bandwidth"),
-                               site.cell(r + "compute.fp32"), family, bandwidth, Cell(site.link(m.pcie)),
-                               site.cell(r + "power"), _verified(site, gpu)], anchor=gpu.id, spec=site.spec(gpu.id)))
+                               site.cell(r + "memory.capacity", missing=NOT_ENTERED), _memory_type(m),
+                               site.cell(r + "memory.bandwidth", missing=NOT_ENTERED),
+                               site.cell(r + "compute.fp32", missing=NOT_ENTERED), family, bandwidth,
+                               Cell(site.link(m.pcie)),
+                               site.cell(r + "power", missing=NOT_ENTERED), _verified(site, gpu)],
+                              anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
         price_cell = site.cell(r + "price")
         if price is not None and m.price is not None:
@@ -70,7 +76,7 @@ def gpus(site: Site) -> dict[str, object]:
 def _memory_type(gpu: Gpu) -> Cell:
     """The memory type as the datasheet writes it, or the mark of a figure not entered."""
     if gpu.memory.type is None:
-        return Cell(figure_html(None, {}))
+        return Cell(NOT_ENTERED)
     return Cell.text(gpu.memory.type)
 
 
@@ -120,7 +126,7 @@ def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
                 link = Markup(" ") + source_link(source) if source is not None else Markup("")
                 cells.append(Cell(Markup('<span class="fig-unsupported" title="不支持该精度">—</span>') + link, "", True))
             elif entry is None or getattr(entry, slot) is None:
-                cells.append(Cell(Markup('<span class="fig-none">未录入</span>'), "", True))
+                cells.append(Cell(NOT_ENTERED, "", True))
             else:
                 cells.append(site.cell(f"{gpu.id}#compute.tensor.{pid}.{slot}"))
         table.rows.append(Row(cells))

@@ -79,12 +79,18 @@ def in_unit(fig: Figure, unit: str | None = None, direction: str | None = None) 
     return float(fig.shown), fig.unit, direction_out
 
 
+# A stated figure the knowledge base does not hold, in a table where "—" means something else
+# (the GPU page: a precision the GPU lacks).
+NOT_ENTERED = Markup('<span class="fig-none">未录入</span>')
+
+
 def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: str | None = None,
-                direction: str | None = None, show_direction: bool | None = None) -> Markup:
+                direction: str | None = None, show_direction: bool | None = None,
+                missing: Markup | None = None) -> Markup:
     """A figure as HTML: value, unit, direction label (always, for a bandwidth) and a link to
-    its source."""
+    its source. A missing one is "—", or `missing` where the table gives "—" another meaning."""
     if fig is None:
-        return Markup('<span class="fig-none">—</span>')
+        return missing if missing is not None else Markup('<span class="fig-none">—</span>')
     value, shown_unit, shown_direction = in_unit(fig, unit, direction)
     parts: list[str] = [escape(with_unit(value, shown_unit))]
     if show_direction is None:
