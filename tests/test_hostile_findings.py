@@ -19,6 +19,7 @@ from support import BASE, BUILD_DATE, INVALID, ROOT, Case, fixture_project, with
 from generator.cli import main
 from generator.load import MAX_FILE_BYTES
 from generator.pipeline import validate_and_render
+from generator.render.trust import SOURCE_GROUPS
 from tools.sitekit import build_site
 
 # finding -> the corpus cases (tests/invalid/<name>.yaml) that hold its inputs
@@ -115,8 +116,8 @@ def test_tree_depth_is_bounded_by_the_file_size() -> None:
 
 def test_source_title_with_bar_and_backslash_builds(tmp_path: Path) -> None:
     """A source title holding `|` and ending in `\\` passes check, and the strict build shows it
-    whole: in a generated table, and where a hand-written page cites a figure of that source in a
-    Markdown table cell and in a paragraph (the table keeps its two columns)."""
+    whole: on the generated sources pages, and where a hand-written page cites a figure of that
+    source in a Markdown table cell and in a paragraph (the table keeps its two columns)."""
     title = "Test GPU | datasheet \\"
     target = "specs/sources/test-gpu-datasheet.yaml"
     raw = (BASE / "sources" / "test-gpu-datasheet.yaml").read_text(encoding="utf-8")
@@ -134,7 +135,15 @@ def test_source_title_with_bar_and_backslash_builds(tmp_path: Path) -> None:
     assert table.count("<tr>") == 3 and table.count("<td>") == 4, table
     cited = f"来源：{title}"
     assert _titles(table) == [cited] and cited in _titles(part[part.index("</table>"):]), part[:2000]
-    assert cited in _titles((tmp_path / "site" / "gpus" / "index.html").read_text(encoding="utf-8"))
+    # Generated pages: the source's own heading, on the page of its kind of publisher, and its
+    # row in the index (a figure's 源 link carries no title).
+    listed = "".join((tmp_path / "site" / group / "index.html").read_text(encoding="utf-8")
+                     for group, _title, _roles in SOURCE_GROUPS)
+    heading = re.search(r'<h2 id="src-test-gpu-datasheet">(.*?)<a class="headerlink"', listed)
+    assert heading is not None and html.unescape(heading[1]) == title, heading
+    index = (tmp_path / "site" / "sources" / "index.html").read_text(encoding="utf-8")
+    row = re.search(r'<tr id="src-test-gpu-datasheet"><td><a href="[^"]*">(.*?)</a>', index)
+    assert row is not None and html.unescape(row[1]) == title, row
 
 
 def _titles(html_text: str) -> list[str]:
