@@ -60,7 +60,7 @@ SOURCE_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (  # (page, title,
     ("sources-vendor", "厂商资料", ("vendor",)),
     ("sources-standards", "标准与规范", ("standards_body",)),
     ("sources-papers", "论文", ("academic",)),
-    ("sources-other", "其他来源：开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
+    ("sources-other", "开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
 )
 _PAGE_OF_ROLE = {role: page for page, _title, roles in SOURCE_GROUPS for role in roles}
 
