@@ -164,36 +164,31 @@ def fixture_project(tmp_path: Path, files: list[SpecFile]) -> Path:
     return project
 
 
-def add_bit_byte_slip(specs: Path) -> str:
-    """Add to a copy of a valid spec tree a network whose port rate is written in GB/s for Gb/s
-    (it cites the tree's first non-article source, so that slip is its only problem); returns
-    the new file as diagnostics name it. Nothing here depends on what the tree says."""
+def _add_network(specs: Path, name: str, fabric: str, lanes: int, lane_rate: int, port_rate: str) -> str:
+    """Add to a copy of a valid spec tree the network `test-<name>`, each figure citing the
+    tree's first non-article source (nothing here depends on what the tree says); returns the
+    new file as diagnostics name it."""
     kb = validate(read_tree(specs)).kb
     assert kb is not None
     source = next(s.id for s in kb.of_kind("sources") if s.model.kind != "article")
-    (specs / "networks" / "test-slip.yaml").write_text(
-        "id: test-slip\nlast_verified: 2026-11-30\nname: Test slip\nfabric: test-ethernet\nrdma: none\n"
-        f"lanes: {{value: 4, source: {source}}}\n"
-        f"lane_rate: {{value: 100, unit: Gb/s, direction: per_direction, scope: per_lane, source: {source}}}\n"
-        f"port_rate: {{value: 400, unit: GB/s, direction: per_direction, scope: per_port, source: {source}}}\n"
+    (specs / "networks" / f"test-{name}.yaml").write_text(
+        f"id: test-{name}\nlast_verified: 2026-11-30\nname: Test {name}\nfabric: {fabric}\nrdma: none\n"
+        f"lanes: {{value: {lanes}, source: {source}}}\n"
+        f"lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: {source}}}\n"
+        f"port_rate: {{value: {port_rate}, direction: per_direction, scope: per_port, source: {source}}}\n"
         "summary: {zh: 测试}\n", encoding="utf-8")
-    return "specs/networks/test-slip.yaml"
+    return f"specs/networks/test-{name}.yaml"
+
+
+def add_bit_byte_slip(specs: Path) -> str:
+    """A network whose port rate is written in GB/s for Gb/s: that slip is its only problem."""
+    return _add_network(specs, "slip", "test-ethernet", 4, 100, "400, unit: GB/s")
 
 
 def add_implausible_lane(specs: Path) -> str:
-    """Add to a copy of a valid spec tree a one-lane network at 1000 Gb/s per lane: consistent,
-    but above the lane rate's plausible range, so its one diagnostic is a plausibility-range
-    warning; returns the new file as diagnostics name it."""
-    kb = validate(read_tree(specs)).kb
-    assert kb is not None
-    source = next(s.id for s in kb.of_kind("sources") if s.model.kind != "article")
-    (specs / "networks" / "test-implausible.yaml").write_text(
-        "id: test-implausible\nlast_verified: 2026-11-30\nname: Test implausible\nfabric: ethernet\nrdma: none\n"
-        f"lanes: {{value: 1, source: {source}}}\n"
-        f"lane_rate: {{value: 1000, unit: Gb/s, direction: per_direction, scope: per_lane, source: {source}}}\n"
-        f"port_rate: {{value: 1000, unit: Gb/s, direction: per_direction, scope: per_port, source: {source}}}\n"
-        "summary: {zh: 测试}\n", encoding="utf-8")
-    return "specs/networks/test-implausible.yaml"
+    """A one-lane network at 1000 Gb/s per lane: consistent, but above the lane rate's plausible
+    range, so its one diagnostic is a plausibility-range warning."""
+    return _add_network(specs, "implausible", "ethernet", 1, 1000, "1000, unit: Gb/s")
 
 
 def fetch(url: str) -> tuple[int, str]:

@@ -26,13 +26,18 @@ def test_check_passes_on_committed_specs() -> None:
     assert "no problems" in done.stderr
 
 
-def _broken_tree(tmp_path: Path) -> Path:
-    """The fixture base with the article's NDR port rate in GB/s (a case of the invalid corpus)."""
+def _tree_with_case(tmp_path: Path, name: str) -> Path:
+    """The fixture base with the file of the invalid corpus's case `name` put in."""
     tree = tmp_path / "specs"
     shutil.copytree(BASE, tree)
-    case = Case.read(INVALID / "article-ib-ndr-port-in-gbytes.yaml")
+    case = Case.read(INVALID / f"{name}.yaml")
     (tree / case.target.removeprefix("specs/")).write_bytes(case.raw)
     return tree
+
+
+def _broken_tree(tmp_path: Path) -> Path:
+    """The fixture base with the article's NDR port rate in GB/s (a case of the invalid corpus)."""
+    return _tree_with_case(tmp_path, "article-ib-ndr-port-in-gbytes")
 
 
 def test_check_reports_gcc_style_and_exits_1(tmp_path: Path) -> None:
@@ -88,11 +93,7 @@ def test_determinism() -> None:
 
 def _warning_tree(tmp_path: Path) -> Path:
     """The fixture base with a 75 kW GPU: its one diagnostic is a plausibility-range warning."""
-    tree = tmp_path / "specs"
-    shutil.copytree(BASE, tree)
-    case = Case.read(INVALID / "plausibility-range-power.yaml")
-    (tree / case.target.removeprefix("specs/")).write_bytes(case.raw)
-    return tree
+    return _tree_with_case(tmp_path, "plausibility-range-power")
 
 
 def test_a_warning_passes_check_but_not_strict_check(tmp_path: Path) -> None:

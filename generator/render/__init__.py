@@ -105,8 +105,11 @@ def yaml_str(text: object) -> Markup:
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
+_SOURCE_LISTS = {f"{page}.md" for page, _title, _roles in SOURCE_GROUPS}
+
+
 def _template(page: str) -> str:
-    return "source-list.md.j2" if page.startswith("sources-") else page + ".j2"
+    return "source-list.md.j2" if page in _SOURCE_LISTS else page + ".j2"
 
 
 @without_cycle_collection
