@@ -29,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.expand import expand_figures  # noqa: E402
+from generator.edge.specfiles import read_spec_tree  # noqa: E402
 from generator.pipeline import validate_and_render  # noqa: E402
+from generator.render.expand import expand_figures  # noqa: E402
 from generator.render.trust import source_targets  # noqa: E402
-from generator.specfiles import read_spec_tree  # noqa: E402
 from generator.validate import SpecFile  # noqa: E402
 from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
 
@@ -205,10 +205,10 @@ def cost_model(runs: int = 5) -> None:
 
 
 def leaf_check(runs: int) -> None:
-    """Every leaf of the real selection tree against the model (generator/leafcheck.py: the
+    """Every leaf of the real selection tree against the model (generator/selection/leafcheck.py: the
     layout search at each branch's hardest points), as rule tree-leaf-* runs it."""
-    from generator.leafcheck import compute_checks
     from generator.model.selection import Selection
+    from generator.selection.leafcheck import compute_checks
     from generator.validate import validate
 
     files, _ = read_spec_tree(Path("specs"))

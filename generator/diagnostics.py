@@ -1,7 +1,15 @@
-"""Diagnostics: the one record every stage reports problems with, and its two output formats.
+"""Diagnostics: the one record every stage reports problems with, the rules that make them, and
+the two output formats. The lowest layer of the generator: it imports nothing of it.
 
 Stages never raise on bad user data; they return `Diagnostic` values. The CLI and the MkDocs
 hook collect them all, sort them by file and position, and fail once at the end.
+
+A `Rule` is declared once, as a module constant beside the code that checks it (the loader's
+yaml-* and schema-* rules in generator/load/, the cross-entity rules in generator/rules/), with
+its stable id, family and the sentence the site's rules page shows. Every diagnostic is made
+through its rule object (`RULE.report(entity, path, message)`, or `RULE.at(file, line, col,
+message)` where there is no entity yet), so an id is spelled in exactly one place and a misspelt
+one is a NameError, not a silent new id.
 """
 
 from __future__ import annotations
@@ -10,6 +18,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal, Protocol, get_args
+
+# Where a value sits in a spec file's data: keys and list indexes from the top.
+PathKey = str | int
+DataPath = tuple[PathKey, ...]
+
+
+@dataclass(frozen=True)
+class Mark:
+    line: int  # 1-based
+    col: int  # 1-based
 
 # Characters that would let a file name or a message forge or hide part of a report: line
 # breaks and other controls (C0, DEL, C1, U+2028/2029), bidi controls and zero-width characters.
@@ -56,6 +75,44 @@ class Diagnostic:
             f"::{self.severity.value} file={path},line={self.line},col={self.col},"
             f"title={self.rule}::{message}"
         )
+
+
+# The families in the order the rules page lists them.
+Family = Literal["yaml", "schema", "refs", "units", "arithmetic", "claims", "tables", "tree", "model", "sources"]
+FAMILIES: tuple[Family, ...] = get_args(Family)
+
+
+class Located(Protocol):
+    """What a rule reports at: a spec file's path and the position of any value in it (a loaded
+    entity, generator.knowledge.Loaded)."""
+
+    @property
+    def path(self) -> str: ...
+
+    def at(self, path: DataPath) -> Mark: ...
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str  # stable kebab-case id, printed in brackets after each message
+    family: Family
+    zh: str  # what it checks, one sentence for the rules page
+    # A warning flags what is probably, not certainly, wrong: it does not stop a build, but
+    # `--strict` (CI, `make check`, `mkdocs build --strict`) counts it as an error.
+    severity: Severity = Severity.ERROR
+    # A consequence of gaps other rules name (a leaf the model cannot judge because a figure it
+    # needs is missing or invalid): shown only once the knowledge base has no errors, so that a
+    # contributor sees the cause first and not the same problem twice.
+    after_errors: bool = False
+
+    def report(self, entity: Located, path: DataPath, message: str) -> Diagnostic:
+        """A diagnostic at the value `path` of `entity` (at its parent, if the value is missing)."""
+        mark = entity.at(path)
+        return Diagnostic(entity.path, mark.line, mark.col, self.id, message, self.severity)
+
+    def at(self, file: str, line: int, col: int, message: str) -> Diagnostic:
+        """A diagnostic at a position of a file that is not (yet) an entity."""
+        return Diagnostic(file, line, col, self.id, message, self.severity)
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .load import DataPath
+from .diagnostics import DataPath
 from .model.common import Count, Dim, Keyed, Quantity
-from .model.walk import Node
+from .model.walk import Visit
 from .units import DERIVED_UNITS, UNITS, decimals_of, from_base, to_base
 
 
@@ -43,7 +43,7 @@ class Figure:
         return from_base(self.value, self.unit) if known else self.value
 
 
-def stated_figures(entity_id: str, nodes: list[Node], data: object = None) -> dict[str, Figure]:
+def stated_figures(entity_id: str, nodes: list[Visit], data: object = None) -> dict[str, Figure]:
     """All quantities and counts written in one entity, from its walked `nodes` (`Loaded.nodes`),
     keyed by dotted name: field names, and list items by their `key` where they have one. `data`
     is the raw parsed file: it still tells `41` from `41.0`, which sets the rounding a figure is
@@ -61,7 +61,7 @@ def stated_figures(entity_id: str, nodes: list[Node], data: object = None) -> di
     return figures
 
 
-def figure_names(nodes: list[Node]) -> dict[DataPath, tuple[str, ...]]:
+def figure_names(nodes: list[Visit]) -> dict[DataPath, tuple[str, ...]]:
     """The name of each walked value as figures are named (`rows.ndr.cluster`, not
     `rows.1.cluster`): field names, and list items by their `key` where they have one."""
     names: dict[DataPath, tuple[str, ...]] = {(): ()}

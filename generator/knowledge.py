@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Generic, TypeVar, overload
 
-from .load import DataPath, Mark, ParsedFile
+from .diagnostics import DataPath, Mark
+from .load.parse import ParsedFile
 from .model.common import Identified, Text
 from .model.entities import (
     ComputeNode,
@@ -34,7 +35,7 @@ from .model.entities import (
     VocabularyValue,
 )
 from .model.selection import Selection
-from .model.walk import Node, cites_source, walk
+from .model.walk import Visit, cites_source, walk
 
 M = TypeVar("M", bound=Identified, covariant=True)
 T = TypeVar("T", bound=Identified)
@@ -80,7 +81,7 @@ class Loaded(Generic[M]):
         return self.file.value_mark(path)
 
     @cached_property
-    def nodes(self) -> list[Node]:
+    def nodes(self) -> list[Visit]:
         """The checkable values of the entity with their paths and markers (see `walk`), walked
         once and read by the stated figures and every rule that looks at values."""
         # Shared rather than walked by each reader: that costs 0.3 s more at 100x, leaving the

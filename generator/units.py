@@ -20,10 +20,6 @@ class Unit:
     dimension: str
     factor: Fraction  # multiply a value in this unit by `factor` to get the base unit
 
-    @property
-    def is_bytes(self) -> bool:
-        return self.dimension == "data_rate" and self.symbol.endswith("B/s")
-
 
 def _table() -> dict[str, Unit]:
     units: list[Unit] = []
@@ -70,20 +66,6 @@ DERIVED_UNITS: dict[str, Unit] = {
     )
 }
 
-# What each dimension is called in messages, and the unit a derived value is shown in.
-DIMENSIONS: dict[str, str] = {
-    "data_rate": "Gb/s",
-    "transfer_rate": "GT/s",
-    "data_size": "GB",
-    "compute": "TFLOPS",
-    "power": "W",
-    "time": "us",
-    "frequency": "MHz",
-    "token_rate": "tok/s",
-    "currency": "USD",
-    "ratio": "x",
-}
-
 
 def units_of(dimension: str) -> list[str]:
     return [u.symbol for u in UNITS.values() if u.dimension == dimension]
@@ -125,7 +107,7 @@ def fmt_number(value: Fraction | float, digits: int = 4) -> str:
 
 def decimals_of(value: float | int) -> int:
     """Number of decimals a literal was written with: as the loader recorded it (`1.50`: 2,
-    `7.5e2`: -1, see generator.scalars.Written), else as Python's repr keeps it."""
+    `7.5e2`: -1, see generator.load.scalars.Written), else as Python's repr keeps it."""
     written = getattr(value, "decimals", None)
     if written is not None:
         return int(written)

@@ -10,20 +10,19 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from .build import build_entity
 from .derive import FigureIndex
 from .diagnostics import Diagnostic, Severity
-from .gcpause import without_cycle_collection
 from .knowledge import KnowledgeBase, Loaded
-from .load import parse_spec
+from .load.parse import parse_spec
+from .load.schema_rules import FOLDER
 from .model import KINDS
 from .model.common import Identified
 from .rules.base import Context
 from .rules.catalog import CHECKS, RULES
 from .rules.diagnostic_cap import cap_per_file
-from .rules.schema_shape import FOLDER
 from .rules.text_hygiene import scan
 from .rules.unique_ids import unique_entities
-from .schema import build_entity
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,6 @@ def _built(spec: SpecFile) -> Built:
     return hidden + ([d for d in built if (d.line, d.col) not in shown] if isinstance(built, list) else [])
 
 
-@without_cycle_collection
 def validate(files: list[SpecFile], early: list[Diagnostic] | None = None,
              memo: dict[SpecFile, Built] | None = None, today: dt.date | None = None) -> Result:
     """Check a whole tree. `memo` (owned by the caller, e.g. the tests) lets unchanged files

@@ -29,7 +29,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import TypeVar
 
-from generator.specfiles import read_spec_tree
+from generator.edge.specfiles import read_spec_tree
 from generator.validate import Result, SpecFile, validate
 
 ROOT = Path(__file__).resolve().parent.parent

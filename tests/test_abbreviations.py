@@ -1,4 +1,4 @@
-"""Glossary tooltips on first use only (generator/abbreviations.py)."""
+"""Glossary tooltips on first use only (generator/render/abbreviations.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.abbreviations import first_use_only
+from generator.render.abbreviations import first_use_only
 
 TERMS = {"PCIe": "PCI Express &amp; co", "NVLink": "NVIDIA 的 GPU 直连总线", "TP": "张量并行"}
 

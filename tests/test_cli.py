@@ -11,7 +11,7 @@ from pathlib import Path
 
 from support import BASE, INVALID, ROOT, Case
 
-from generator.jsonschema import spec_schemas
+from generator.spec_schema import spec_schemas
 
 
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

@@ -26,7 +26,7 @@ import pytest
 
 from generator.costmodel import Assumptions, Cluster, Layout, estimate
 from generator.costmodel.grid import illustrative_assumptions, synthetic_nodes, synthetic_workloads
-from generator.costmodel.report import outputs
+from generator.estimates.report import outputs
 
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "assets" / "javascripts" / "costmodel.js"
 RUNNER = """
@@ -132,7 +132,7 @@ def test_exported_data_gives_the_clis_numbers() -> None:
     path), for every GPU and network of the fixture and a few layouts."""
     from support import read_tree
 
-    from generator.costmodel.from_kb import Choice, resolve
+    from generator.estimates.choice import Choice, resolve
     from generator.render import calculator
     from generator.render.context import Site
     from generator.validate import validate
@@ -280,7 +280,7 @@ def node_cases(seed: int, data: dict[str, object]) -> list[dict[str, Any]]:
 
 def _python(kb: object, c: dict[str, Any]) -> dict[str, object]:
     """What `estimate` gives for a page choice, by the CLI's path (`resolve` with `--node`)."""
-    from generator.costmodel.from_kb import Choice, resolve
+    from generator.estimates.choice import Choice, resolve
     from generator.knowledge import KnowledgeBase
 
     assert isinstance(kb, KnowledgeBase)

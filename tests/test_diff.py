@@ -17,8 +17,8 @@ import yaml
 from support import real_files
 
 from generator.diagnostics import Diagnostic
-from generator.diff import ClaimRow, Diff, FigureRow, Shown, Status, Verdict, compare
-from generator.diff_format import md, to_json, to_markdown
+from generator.edge.diff import ClaimRow, Diff, FigureRow, Shown, Status, Verdict, compare
+from generator.edge.diff_format import md, to_json, to_markdown
 from generator.validate import Result, SpecFile, validate
 
 _MEMO: dict[SpecFile, Any] = {}

@@ -16,8 +16,8 @@ import yaml
 from gitrepo import commit_all, spec_repo
 from support import ROOT, SPECS
 
-from generator.diff_format import md
-from generator.specfiles import read_spec_tree
+from generator.edge.diff_format import md
+from generator.edge.specfiles import read_spec_tree
 from generator.validate import validate
 
 

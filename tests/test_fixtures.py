@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from support import BASE, FIXTURE_PREFIX, Case, golden_cases, invalid_cases, read_tree, real_files
 
-from generator.cli import run_check
-from generator.load import ParsedFile, parse_spec
+from generator.edge.cli import run_check
+from generator.load.parse import ParsedFile, parse_spec
 from generator.model.common import SLUG_PATTERN
 from generator.validate import SpecFile, validate
 

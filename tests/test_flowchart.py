@@ -16,13 +16,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import BASE, ROOT
 
-from generator.flowchart import COLUMN_W, INDENT, MIN_TEXT_W, PAD, Box, Layout, Line, Shape, ShapeNode, draw, layout
+from generator.edge.specfiles import read_spec_tree
 from generator.model.selection import Selection
 from generator.render.context import Site
-from generator.render.selection import PICK_ZH, flowchart_svg
+from generator.render.selection import PICK_COLUMNS, flowchart_svg
 from generator.render.text import ENTITY_PAGE
-from generator.specfiles import read_spec_tree
-from generator.tree import Value, example_values, leaf_paths, recommend
+from generator.selection.flowchart import (
+    COLUMN_W,
+    INDENT,
+    MIN_TEXT_W,
+    PAD,
+    Box,
+    Layout,
+    Line,
+    Shape,
+    ShapeNode,
+    draw,
+    layout,
+)
+from generator.selection.tree import Value, example_values, leaf_paths, recommend
 from generator.validate import validate
 
 WORDS = ["模型", "多大", "GPU", "NVLink", "InfiniBand NDR", "胖树", "预算", "A100 80GB SXM", "x", "很长的中文说明文字"]
@@ -167,7 +179,7 @@ def test_svg_budget_and_accessibility(site: Site) -> None:
     assert "<title>" in svg and "<desc>" in svg and "<text" in svg and "<path" not in svg
     for leaf in sel.leaves:
         assert f'href="#leaf-{leaf.id}"' in svg
-        for field, _label, kind in PICK_ZH:
+        for field, _label, kind in PICK_COLUMNS:
             pick = getattr(leaf.picks, field)
             assert pick is None or f'href="../{ENTITY_PAGE[kind]}/#{pick}"' in svg, (leaf.id, pick)
 
@@ -236,7 +248,7 @@ def test_tree_json_is_what_the_command_answers(site: Site) -> None:
     """data/tree.json, which the phone questionnaire walks: every answer leads to a node in the
     file, and walking a leaf's answers there ends at the command's own JSON for those answers
     (less the path, which is the reader's clicks), so the page cannot drift from `recommend`."""
-    from generator.recommend import run
+    from generator.edge.recommend import run
     from generator.render.selection import data_files
     sel = _selection(site)
     tree = json.loads(data_files(site)["data/tree.json"])

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from support import validate_with
 
-from generator.costmodel import from_kb
-from generator.costmodel.from_kb import scale_up
+from generator.estimates.export import export
+from generator.estimates.records import gpu, scale_up
 from generator.model.entities import Gpu
 from generator.render.context import Site
 from generator.render.hardware import gpus
@@ -84,8 +84,8 @@ def test_gpu_without_memory_figures_renders_and_is_not_modelled() -> None:
     assert not any("None" in c for c in cells), cells
     spec = result.kb.get("test-no-memory-gpu", Gpu)
     assert spec is not None
-    assert from_kb.gpu(result.kb, spec.model) == "Test GPU without memory figures states no memory capacity"
-    record = next(g for g in from_kb.export(result.kb)["gpus"] if g["id"] == "test-no-memory-gpu")  # type: ignore[attr-defined]
+    assert gpu(result.kb, spec.model) == "Test GPU without memory figures states no memory capacity"
+    record = next(g for g in export(result.kb)["gpus"] if g["id"] == "test-no-memory-gpu")  # type: ignore[attr-defined]
     assert "problem" in record and "spec" not in record
     files = data_files(site)
     assert "test-no-memory-gpu" in files["data/gpus.csv"] and "None" not in files["data/gpus.csv"]

@@ -16,8 +16,8 @@ import pytest
 from kbgen import assemble, base_tree, deepen
 from support import BASE, BUILD_DATE, INVALID, ROOT, Case, fixture_project, with_file
 
-from generator.cli import main
-from generator.load import MAX_FILE_BYTES
+from generator.edge.cli import main
+from generator.load.parse import MAX_FILE_BYTES
 from generator.pipeline import validate_and_render
 from generator.render.trust import SOURCE_GROUPS
 from tools.sitekit import build_site

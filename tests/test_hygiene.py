@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support import BASE, ROOT, read_tree
 
-from generator.cli import build_date
+from generator.edge.cli import build_date
 from generator.validate import validate
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -58,8 +58,8 @@ def test_check_reads_the_build_date_from_the_environment(tmp_path: Path) -> None
 
 def test_cap_counts_the_rest_per_file() -> None:
     """At most the limit per file, plus one that counts the rest; other files are untouched."""
+    from generator.load.schema_rules import UNKNOWN_KEY
     from generator.rules.diagnostic_cap import MAX_PER_FILE, TOO_MANY, cap_per_file
-    from generator.rules.schema_shape import UNKNOWN_KEY
     many = [UNKNOWN_KEY.at("specs/gpus/a.yaml", line, 1, "x") for line in range(1, MAX_PER_FILE + 8)]
     few = [UNKNOWN_KEY.at("specs/gpus/b.yaml", line, 1, "x") for line in range(1, MAX_PER_FILE + 1)]
     capped = cap_per_file(many + few + few)
@@ -75,9 +75,9 @@ def test_the_count_of_left_out_warnings_is_a_warning() -> None:
     """The count is as severe as the worst diagnostic it stands for: warnings only, a warning
     (a knowledge base with many warnings still builds without --strict); any error, an error."""
     from generator.diagnostics import Severity
+    from generator.load.schema_rules import UNKNOWN_KEY
     from generator.rules.diagnostic_cap import MAX_PER_FILE, TOO_MANY, cap_per_file
     from generator.rules.plausibility import PLAUSIBILITY as PLAUSIBLE
-    from generator.rules.schema_shape import UNKNOWN_KEY
     warnings = [PLAUSIBLE.at("specs/gpus/a.yaml", line, 1, "w") for line in range(1, MAX_PER_FILE + 4)]
     assert PLAUSIBLE.severity is Severity.WARNING
     count = [d for d in cap_per_file(warnings) if d.rule == TOO_MANY.id]

@@ -15,14 +15,15 @@ import pytest
 from jsonschema import Draft202012Validator
 from support import base_files, real_files
 
+from generator.build import build_entity
 from generator.derive import FigureIndex
-from generator.jsonschema import NUMBER_FORMS, spec_schemas
+from generator.diagnostics import DataPath
 from generator.knowledge import KnowledgeBase, Loaded
-from generator.load import DataPath, ParsedFile, parse_spec
+from generator.load.parse import ParsedFile, parse_spec
 from generator.model.common import Dim, Quantity
 from generator.rules.base import Context
 from generator.rules.quantity_units import check_units
-from generator.schema import build_entity
+from generator.spec_schema import NUMBER_FORMS, spec_schemas
 from generator.units import DERIVED_UNITS, UNITS
 from generator.validate import SpecFile
 

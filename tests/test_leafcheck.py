@@ -1,4 +1,4 @@
-"""The selection tree's leaves against the cost model (generator/leafcheck.py) and the estimate
+"""The selection tree's leaves against the cost model (generator/selection/leafcheck.py) and the estimate
 `recommend` prints for them. On the real specs only structure is asserted (every leaf is judged;
 what `recommend` shows is what the leaf check found and what `estimate` computes for the same
 inputs), so that a valid edit of specs/ never fails these tests; exact figures are asserted on the
@@ -13,13 +13,13 @@ import sys
 import pytest
 from support import ROOT, base_result
 
-from generator.cli import run_check
+from generator.edge.cli import run_check
+from generator.edge.recommend import run
 from generator.knowledge import KnowledgeBase
-from generator.leafcheck import GPUS_PER_NODE, check_tree, gpu_counts
 from generator.model.common import Range
 from generator.model.selection import Selection
-from generator.recommend import run
-from generator.tree import example_values, leaf_paths
+from generator.selection.leafcheck import GPUS_PER_NODE, check_tree, gpu_counts
+from generator.selection.tree import example_values, leaf_paths
 from generator.validate import Result
 
 
@@ -71,7 +71,7 @@ def test_real_leaves_recommend_current_networks_and_no_topology_by_size(real: Re
     """The site's own advice (issue 16): a multi-node leaf uses a network of at least 400 Gb/s
     per port, and a rail-optimised fat tree (no torus or dragonfly prescribed by cluster size)."""
     assert real.kb is not None
-    from generator.costmodel.from_kb import network_port
+    from generator.estimates.records import network_port
     from generator.model.entities import Network
     for leaf in _tree(real.kb).leaves:
         if leaf.picks.network is None:
@@ -166,7 +166,7 @@ def test_nothing_fits_gives_null_picks_and_says_why() -> None:
 def test_the_kept_checks_are_the_computed_ones(real: Result) -> None:
     """`check_tree` keeps its answer on the knowledge base: the kept answer is what a fresh
     computation gives, and another tree object is not served the kept one."""
-    from generator.leafcheck import compute_checks
+    from generator.selection.leafcheck import compute_checks
     assert real.kb is not None
     sel = _tree(real.kb)
     first, again, fresh = check_tree(real.kb, sel), check_tree(real.kb, sel), compute_checks(real.kb, sel)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from support import ROOT
 
-from generator.limits import MARKER, insert_limits, limits_markdown
-from generator.load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
+from generator.load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from generator.model.common import MAX_TEXT
+from generator.render.limits import MARKER, insert_limits, limits_markdown
 from generator.rules.diagnostic_cap import MAX_PER_FILE
 
 PAGE = ROOT / "docs" / "contributing.md"

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import ROOT
 
-from generator.expand import body_first_line, expand_figures
 from generator.figure_refs import Malformed, Reference, line_col
 from generator.figures import Figure
 from generator.markdown_scan import scan_markdown
+from generator.render.expand import body_first_line, expand_figures
 
 
 def _refs(text: str) -> list[str]:

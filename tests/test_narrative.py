@@ -9,11 +9,11 @@ import pytest
 from mkdocs.utils.meta import get_data
 from support import ROOT
 
-from generator.expand import body_first_line, expand_figures
+from generator.edge.specfiles import read_spec_tree
 from generator.figure_text import typed_in_prose
 from generator.markdown_scan import scan_markdown
+from generator.render.expand import body_first_line, expand_figures
 from generator.render.trust import source_targets
-from generator.specfiles import read_spec_tree
 from generator.validate import validate
 
 PAGES = sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "includes").rglob("*.md"))

@@ -18,11 +18,11 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel
 from support import base_files, validate_with
 
+from generator.build import build_entity
 from generator.derive import FigureIndex
-from generator.diagnostics import Severity
-from generator.jsonschema import spec_schemas
+from generator.diagnostics import DataPath, Severity
 from generator.knowledge import KnowledgeBase, Loaded
-from generator.load import DataPath, ParsedFile, parse_spec
+from generator.load.parse import ParsedFile, parse_spec
 from generator.model import KINDS
 from generator.model.common import Allows, Dim, Direction, Plausible, Quantity, Scope
 from generator.model.walk import markers, models_in
@@ -30,7 +30,7 @@ from generator.rules.base import Context
 from generator.rules.direction_allowed import check_direction_allowed
 from generator.rules.plausibility import PLAUSIBILITY, check_plausibility
 from generator.rules.scope_allowed import check_scope_allowed
-from generator.schema import build_entity
+from generator.spec_schema import spec_schemas
 from generator.units import UNITS, units_of
 from generator.validate import SpecFile
 

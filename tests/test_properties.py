@@ -9,14 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import FIXTURE_PREFIX, invalid_cases, real_files, validate_with
 
-from generator import load
+from generator.build import build_entity
 from generator.derive import FigureIndex
 from generator.diagnostics import Severity
 from generator.knowledge import KnowledgeBase
-from generator.load import parse_spec
+from generator.load import parse as load
+from generator.load.parse import parse_spec
 from generator.rules.base import Context
 from generator.rules.tier_tables import check_tier_tables
-from generator.schema import build_entity
 from generator.units import decimals_of
 
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -210,7 +210,7 @@ def test_loader_survives_yaml_punctuation(text: str) -> None:
 _GOOD_SCALARS = ["1", "-2", "1.5", "1.50", "5.", ".5", "07.5", "1e3", "7.5e2", "2.5E-1", ".inf", "-.nan", "~", "null",
                  "", "NULL", "true", "FALSE", "2026-01-31", "'1'", "'0700'", '"a: b"', "abc", "a b", "'x' # c",
                  "|\n  block", "[1, 2]", "{a: 1}", "!!str 1", "!!float 1", "=", "0:30"]
-# Refused by both paths (generator.scalars): the fast one hands them over, the careful one says why.
+# Refused by both paths (generator.load.scalars): the fast one hands them over, the careful one says why.
 _ODD_SCALARS = ["2026-13-45", "2026-01-31 10:00:00", "<<", "!!int x", "!!int 0700", "&a 1", "*a", "!x y", "- 1",
                 "{a: 1, a: 2}", "[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]", "0700", "09", "0o17", "0x1f",
                 "0b11", "1_000", "1:30", "yes", "No", "on", "y", "N"]

@@ -10,9 +10,9 @@ from typing import get_args
 import pytest
 from support import real_files
 
-from generator.expand import expand_blocks
 from generator.model.entities import PublisherRole, Source, SourceCopy, SourceKind
 from generator.provenance import FIGURE_KINDS, KIND_PUBLISHERS, access, figure_sources, footing, summarize
+from generator.render.expand import expand_blocks
 from generator.validate import validate
 
 DAY = dt.date(2026, 12, 1)

@@ -12,13 +12,13 @@ from functools import cache
 import pytest
 from support import real_files
 
-from generator.jsonschema import schema_files
 from generator.model import KINDS
 from generator.model.entities import ComputeNode, Gpu, Source
 from generator.render import PAGES, calculator, render_site
 from generator.render.text import ENTITY_PAGE
 from generator.render.trust import source_page
-from generator.tree import leaf_paths
+from generator.selection.tree import leaf_paths
+from generator.spec_schema import schema_files
 from generator.validate import Result, validate
 
 

@@ -1,5 +1,5 @@
 """Plain scalars are read as YAML 1.2 reads them; the forms YAML 1.1 reads otherwise are refused
-with a message that names the form and the fix (generator.scalars holds the decision table)."""
+with a message that names the form and the fix (generator.load.scalars holds the decision table)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from generator.load import parse_spec
-from generator.scalars import ScalarFormError, read_plain, read_tagged
+from generator.load.parse import parse_spec
+from generator.load.scalars import ScalarFormError, read_plain, read_tagged
 from generator.units import decimals_of
 
 READ = [

@@ -14,8 +14,9 @@ from pathlib import Path
 from support import read_tree, real_files
 
 from generator.costmodel import estimate
-from generator.costmodel.from_kb import resolve, study_choice
-from generator.costmodel.report import outputs
+from generator.estimates.choice import resolve
+from generator.estimates.report import outputs
+from generator.estimates.studies import study_choice
 from generator.model.entities import ScalingStudy
 from generator.render import render_site
 from generator.render.chart import comm_share_chart

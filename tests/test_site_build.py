@@ -18,10 +18,11 @@ from urllib.parse import urlsplit
 import pytest
 from support import ROOT, parse_pages, real_files
 
+from generator.figure_format import in_unit, with_unit
 from generator.knowledge import KnowledgeBase
+from generator.labels import DIRECTION_ZH
 from generator.model.entities import Claim, Pitfall, PublisherRole, Recommendation, Source, TierTable
 from generator.provenance import FIGURE_KINDS, access, entity_sources, summarize
-from generator.render.text import DIRECTION_ZH, in_unit, with_unit
 from generator.render.trust import SOURCE_GROUPS, source_page
 from generator.units import fmt_number
 from generator.validate import Result, validate
@@ -238,8 +239,8 @@ def test_no_request_to_another_host(site: Path) -> None:
 
 
 def test_contributing_page_lists_the_limits_from_the_code(site: Path) -> None:
-    """The hook renders the limits where the page holds the marker (generator/limits.py)."""
-    from generator.load import MAX_DEPTH, MAX_FILE_BYTES
+    """The hook renders the limits where the page holds the marker (generator/render/limits.py)."""
+    from generator.load.parse import MAX_DEPTH, MAX_FILE_BYTES
     from generator.rules.diagnostic_cap import MAX_PER_FILE
     html = (site / "contributing" / "index.html").read_text(encoding="utf-8")
     assert "limits --&gt;" not in html and "<!-- limits -->" not in html

@@ -13,7 +13,7 @@ import pytest
 from hostile_tree import CASES, RULES
 from support import BASE, ROOT
 
-from generator.specfiles import read_spec_tree
+from generator.edge.specfiles import read_spec_tree
 from generator.validate import validate
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

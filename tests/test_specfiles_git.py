@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from gitrepo import commit_all, spec_repo
 
-from generator.load import MAX_FILE_BYTES
-from generator.specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
+from generator.edge.specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
+from generator.load.parse import MAX_FILE_BYTES
 
 
 def _odd_tree(repo: Path) -> None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kbgen import assemble, base_tree, retext
 
-from generator.recommend import run
+from generator.edge.recommend import run
 from generator.render.escape import json_terminal, terminal
 from generator.validate import validate
 

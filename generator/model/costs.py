@@ -4,7 +4,7 @@ figures the model cannot derive, each with a source, a stated range and an estim
 Values here are plain numbers in the unit the model parameter names (a fraction, seconds, bytes
 per parameter), not `Quantity` records: an assumption is one number the reader may change within
 its range, and its unit is fixed by the parameter it sets (`PARAMETERS`), not chosen per file.
-Only generator/costmodel/from_kb.py reads these fields for the model.
+Only generator/estimates/ reads these fields for the model.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ PARAMETERS: dict[str, Domain] = {
     "gradient_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数梯度字节数"),
     "optimizer_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数优化器状态字节数"),
     # Not an input of the estimate: the share of a step above which a leaf of the selection tree
-    # must warn about communication (generator/leafcheck.py).
+    # must warn about communication (generator/selection/leafcheck.py).
     "leaf_comm_share_threshold": Domain(*_FRACTION, "选型叶子的通信占比警戒线"),
 }
 

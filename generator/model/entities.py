@@ -600,7 +600,7 @@ class AssessedCheck(Strict):
     evidence: Annotated[list[SourceRef], Field(min_length=1, max_length=12)]
 
 
-Check = Annotated[ValueCheck | RangeCheck | BoundCheck | UnverifiableCheck | AssessedCheck,
+ClaimCheck = Annotated[ValueCheck | RangeCheck | BoundCheck | UnverifiableCheck | AssessedCheck,
                   Field(discriminator="kind")]
 Verdict = Literal["confirmed", "approximate", "corrected", "unsupported"]
 # What a verdict was checked against: data independent of the article, only the article's own
@@ -611,7 +611,7 @@ Basis = Literal["independent", "self_consistent", "unverifiable"]
 class Claim(Entity):
     source: SourceRef  # the article that makes the claim
     said: QuotedText  # the statement, paraphrased
-    check: Check
+    check: ClaimCheck
     tolerance_pct: Annotated[float, Field(gt=0, le=50), NUMBER_OUT] = 2.0  # within: confirmed
     approximate_pct: Annotated[float, Field(gt=0, le=100), NUMBER_OUT] = 10.0  # within: approximate
     verdict: Verdict

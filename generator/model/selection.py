@@ -75,7 +75,7 @@ class Leaf(Strict):
     reasons: list[Text]
     pitfalls: list[Annotated[Slug, Ref("pitfalls")]] = []
     conflicts: list[Conflict] = []  # acknowledged disagreements with a tier table, explained
-    needs: Needs | None = None  # checked against the cost model (generator/leafcheck.py)
+    needs: Needs | None = None  # checked against the cost model (generator/selection/leafcheck.py)
     comm_warning: CommWarning | None = None  # idem: required when the communication share is high
 
 

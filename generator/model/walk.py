@@ -16,7 +16,7 @@ from functools import cache
 
 from pydantic import BaseModel
 
-from ..load import DataPath
+from ..diagnostics import DataPath
 from .common import Ref
 
 
@@ -84,10 +84,10 @@ def _model_of(annotation: object, data: object) -> type[BaseModel] | None:
 
 # (path, value, markers): the value is whatever the model holds there (a sub-model, a list, a
 # reference), so readers narrow it with isinstance before they look inside.
-Node = tuple[DataPath, object, tuple[object, ...]]
+Visit = tuple[DataPath, object, tuple[object, ...]]  # (where, value, the values around it)
 
 
-def walk(node: object, path: DataPath = (), marks: tuple[object, ...] = ()) -> Iterator[Node]:
+def walk(node: object, path: DataPath = (), marks: tuple[object, ...] = ()) -> Iterator[Visit]:
     """Every checkable value below `node` as (path, value, markers), depth first, parents before
     children: models, lists of them, and reference fields (plain scalars are skipped)."""
     yield path, node, marks

@@ -15,10 +15,9 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ..derive import FigureIndex
-from ..gcpause import without_cycle_collection
-from ..jsonschema import schema_files
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
+from ..spec_schema import schema_files
 from . import advice, calculator, costmodel, hardware, reference, selection
 from .context import Site
 from .escape import attr, inert, md, md_cell
@@ -112,7 +111,6 @@ def _template(page: str) -> str:
     return "source-list.md.j2" if page in _SOURCE_LISTS else page + ".j2"
 
 
-@without_cycle_collection
 def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository | None = None) -> dict[str, str]:
     """Every generated file; with a `repository`, each entity links to its spec file there."""
     site = Site(kb, figures, repository)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from ..knowledge import Loaded
+from ..labels import LAYER_ZH, MODEL_SIZE_ZH, PITFALL_SEVERITY_ZH, TIER_SUBJECT_ZH
 from ..model.entities import Claim, FieldReport, Pitfall, Recommendation, ScalingStudy, TierTable, Topology
 from . import scaling_model
 from .chart import scaling_chart
@@ -17,10 +18,6 @@ from .text import zh
 from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
 
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
-SEVERITY_ZH = {"danger": "严重", "warning": "警告", "tip": "提示", "info": "说明"}
-SUBJECT_ZH = {"network": "节点间网络", "topology": "拓扑", "intra_node": "机内互连"}
-LAYER_ZH = {"gpu": "GPU", "intra_node": "机内互连", "network": "节点间网络", "topology": "拓扑", "rdma": "RDMA"}
-MODEL_ZH = {"small": "小模型", "medium": "中等模型", "large": "大模型"}
 
 
 def topologies(site: Site) -> dict[str, object]:
@@ -42,7 +39,7 @@ def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
         picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
         table.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(picks),
                                Cell.text(row.said or "—"), Cell(site.html(zh(row.note) or "—"))]))
-    return {"id": entity.id, "title": zh(entity.model.title), "subject": SUBJECT_ZH[entity.model.subject],
+    return {"id": entity.id, "title": zh(entity.model.title), "subject": TIER_SUBJECT_ZH[entity.model.subject],
             "source": site.link(entity.model.source), "note": zh(entity.model.note), "table": table,
             "verdict": verdict_badge(site.kb, entity.model.claim),
             "verified": entity.model.last_verified.isoformat()}
@@ -61,7 +58,7 @@ def tiers(site: Site) -> dict[str, object]:
         for item in e.model.items:
             scope = [LAYER_ZH[item.layer]]
             if item.model:
-                scope.append(MODEL_ZH[item.model])
+                scope.append(MODEL_SIZE_ZH[item.model])
             if item.gpus:
                 scope.append(f"{item.gpus.label()} GPU")
             conflict = None
@@ -135,7 +132,7 @@ def pitfalls(site: Site) -> dict[str, object]:
         items = [e for e in site.kb.of_type(Pitfall) if e.model.severity == severity]
         if not items:
             continue
-        groups.append({"severity": severity, "label": SEVERITY_ZH[severity], "pitfalls": [
+        groups.append({"severity": severity, "label": PITFALL_SEVERITY_ZH[severity], "pitfalls": [
             {"id": e.id, "title": zh(e.model.title), "body": zh(e.model.body),
              "origin": "来源文章" if e.model.origin == "article" else "编者补充",
              "source": site.link(e.model.source), "concerns": Markup("、").join(site.link(c) for c in e.model.concerns),

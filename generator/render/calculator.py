@@ -1,5 +1,5 @@
 """The calculator page and its data: data/costmodel.json holds the cost model's resolved inputs
-(from `costmodel.from_kb.export`, the one adapter that reads entities for the model), each with
+(from `estimates.export`, built on the one adapter that reads entities for the model), each with
 the address of the page row it came from; the page's own script (docs/assets/javascripts/
 calculator.js, computing with costmodel.js) reads it in the browser. Without JavaScript the page
 says what it needs and how to get the same numbers from the command line."""
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from ..costmodel.from_kb import assumption_entities, export
+from ..estimates.export import export
+from ..estimates.records import assumption_entities
 from .context import Site
 from .text import zh
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ..costmodel.from_kb import assumption_entities, workloads
+from ..estimates.records import assumption_entities, workloads
 from ..model.costs import PARAMETERS
 from .context import Site
 from .table import Cell, Row, Table

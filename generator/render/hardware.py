@@ -7,6 +7,7 @@ from markupsafe import Markup, escape
 from ..derive import reference_precision
 from ..figures import Figure
 from ..knowledge import Loaded
+from ..labels import DIRECTION_ZH, NIC_ROLE_ZH, NODE_KIND_ZH, RDMA_ZH
 from ..model.common import Entity
 from ..model.entities import (
     Architecture,
@@ -25,7 +26,7 @@ from ..model.entities import (
 from ..provenance import entity_sources
 from .context import Site
 from .table import Cell, Row, Table
-from .text import DIRECTION_ZH, NOT_ENTERED, figure_html, inert, sort_key, zh
+from .text import NOT_ENTERED, figure_html, inert, sort_key, zh
 from .trust import checked_on, source_link, summary_html
 
 
@@ -178,7 +179,6 @@ def _derived_cell(site: Site, figure: Figure | None) -> Cell:
     return Cell(figure_html(figure, site.sources), sort_key(figure), numeric=True)
 
 
-RDMA_ZH = {"native": "原生", "rocev2": "RoCEv2", "none": "无（TCP/IP）"}
 
 
 def networks(site: Site) -> dict[str, object]:
@@ -228,8 +228,6 @@ def layers(site: Site) -> dict[str, object]:
     return {"sections": sections, "directions": DIRECTION_ZH}
 
 
-ROLE_ZH = {"scale_out": "计算网络", "storage": "存储网络", "management": "管理网络"}
-KIND_ZH = {"server": "服务器", "rack": "机柜"}
 
 
 def nodes(site: Site) -> dict[str, object]:
@@ -246,7 +244,7 @@ def nodes(site: Site) -> dict[str, object]:
                           str(m.scale_up.domain.value), True)
         else:
             domain = Cell.text("无")
-        table.rows.append(Row([Cell.text(m.name), Cell.text(KIND_ZH[m.kind]), Cell(site.link(m.gpu)), site.cell(r + "gpus"),
+        table.rows.append(Row([Cell.text(m.name), Cell.text(NODE_KIND_ZH[m.kind]), Cell(site.link(m.gpu)), site.cell(r + "gpus"),
                                domain, site.cell(f"{m.gpu}#scale_up.bandwidth", direction="per_direction", show_direction=True),
                                site.cell(r + "scale_out", unit="Gb/s", show_direction=True),
                                site.cell(r + "scale_out_per_gpu", unit="GB/s", show_direction=True),
@@ -255,7 +253,7 @@ def nodes(site: Site) -> dict[str, object]:
         for group in m.nics:
             nic = Cell(site.link(group.nic)) if group.nic else Cell.text("—")
             ports = group.ports.value if group.ports else 1
-            nic_rows.append(Row([Cell.text(m.name), Cell.text(ROLE_ZH[group.role]), nic, site.cell(f"{r}nics.{group.key}.count"),
+            nic_rows.append(Row([Cell.text(m.name), Cell.text(NIC_ROLE_ZH[group.role]), nic, site.cell(f"{r}nics.{group.key}.count"),
                                  Cell.text(str(ports)), site.cell(f"{r}nics.{group.key}.port_rate", unit="Gb/s", show_direction=True),
                                  Cell(site.link(group.network)) if group.network else Cell.text("—")]))
     groups = Table([("节点", False), ("用途", False), ("网卡", False), ("网卡数", True), ("每卡端口", True),

@@ -1,5 +1,5 @@
 """The model's answer beside the articles' on the flowchart and tier pages: each leaf's estimate
-at its branch's hardest point (generator/leafcheck.py, the same record `recommend` prints), and
+at its branch's hardest point (generator/selection/leafcheck.py, the same record `recommend` prints), and
 for each row of an article's tier table, what the site's own leaves for those GPU counts pick.
 
 Every number here is computed by the cost model from specs/, never typed: the page formats it."""
@@ -10,17 +10,16 @@ from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
 from ..knowledge import Loaded
-from ..leafcheck import LeafCheck, check_tree
+from ..labels import BOTTLENECK_ZH, NEED_ZH, RECOMPUTE_ZH
 from ..model.common import Range
 from ..model.entities import TierTable
 from ..model.selection import Selection
-from ..tree import leaf_paths, range_on_path, variables
+from ..selection.advice import leaf_estimate
+from ..selection.leafcheck import LeafCheck, check_tree
+from ..selection.tree import leaf_paths, range_on_path, variables
 from .context import Site
 from .table import Cell, Row, Table
 from .text import inert
-
-BOTTLENECK_ZH = {"memory": "显存", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
-WHAT_ZH = {"more-gpus": "更多 GPU", "offload": "卸载到主机内存"}
 
 
 def leaf_checks(site: Site) -> dict[str, LeafCheck]:
@@ -35,8 +34,6 @@ def leaf_checks(site: Site) -> dict[str, LeafCheck]:
 def estimate_view(checked: LeafCheck | None, figures: FigureIndex) -> dict[str, object] | None:
     """The leaf's estimate as the flowchart page shows it; None where the model cannot judge the
     leaf (a knowledge base without the model's assumptions or a workload in the leaf's range)."""
-    # Imported here: `recommend` imports the renderers' text helpers, which import this module.
-    from ..recommend import RECOMPUTE_ZH, leaf_estimate
     if checked is None or checked.unchecked:
         return None
     est = leaf_estimate(checked, figures)
@@ -65,7 +62,7 @@ def estimate_view(checked: LeafCheck | None, figures: FigureIndex) -> dict[str, 
         rows.append((f"{point['gpus']} 块 GPU", state))
     leaf = checked.leaf
     if leaf.needs is not None:
-        view["needs"] = (WHAT_ZH[leaf.needs.what], leaf.needs.note.zh)
+        view["needs"] = (NEED_ZH[leaf.needs.what], leaf.needs.note.zh)
     if leaf.comm_warning is not None and checked.max_comm_share is not None:
         view["warning"] = (f"{checked.max_comm_share:.1%}", leaf.comm_warning.note.zh)
     return view

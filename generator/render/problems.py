@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..diagnostics import Diagnostic
+from ..labels import DIAGNOSTIC_SEVERITY_ZH
 from . import PAGES, environment
-from .reference import SEVERITY_ZH
 from .text import inert
 
 
 def _rows(diagnostics: Iterable[Diagnostic]) -> list[dict[str, object]]:
-    return [{"where": inert(f"{d.path}:{d.line}:{d.col}"), "severity": SEVERITY_ZH.get(d.severity.value, "错误"),
+    return [{"where": inert(f"{d.path}:{d.line}:{d.col}"), "severity": DIAGNOSTIC_SEVERITY_ZH[d.severity.value],
              "message": inert(" ".join(d.message.split())), "rule": inert(d.rule)}
             for d in sorted(set(diagnostics))]
 

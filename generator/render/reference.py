@@ -11,7 +11,8 @@ from urllib.parse import urlsplit
 from markupsafe import Markup, escape
 
 from ..knowledge import Loaded
-from ..load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
+from ..labels import DIAGNOSTIC_SEVERITY_ZH, FAMILY_ZH, PUBLISHER_ROLE_ZH, SOURCE_KIND_ZH, SPEC_KIND_ZH
+from ..load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
 from ..model.entities import (
@@ -34,14 +35,6 @@ from .escape import link
 from .table import Cell, Row, Table
 from .text import zh
 from .trust import BASIS_ZH, SOURCE_GROUPS, VERDICT_ZH, source_page, summary_html
-
-KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "文档", "paper": "论文",
-           "press": "新闻稿与公告", "patch": "代码补丁", "measurement": "实测", "article": "文章", "estimate": "估算"}
-ROLE_ZH = {"vendor": "厂商", "standards_body": "标准组织", "project": "开源项目", "academic": "学术机构",
-           "press": "媒体", "third_party": "第三方", "author": "文章作者"}
-FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用", "units": "单位", "arithmetic": "算术",
-             "claims": "论断", "tables": "表格与分档", "tree": "选型决策树",
-             "model": "成本模型", "sources": "来源"}
 
 
 def _expr(site: Site, expr: Expr) -> Markup:
@@ -105,8 +98,8 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
     if m.via is not None:
         via = {"publisher": m.via.publisher, "link": link(m.via.url, _host(m.via.url)),
                "retrieved": m.via.retrieved.isoformat()}
-    return {"id": e.id, "title": m.title, "publisher": m.publisher, "kind": KIND_ZH[m.kind],
-            "role": ROLE_ZH[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
+    return {"id": e.id, "title": m.title, "publisher": m.publisher, "kind": SOURCE_KIND_ZH[m.kind],
+            "role": PUBLISHER_ROLE_ZH[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
             "link": link(m.url, _host(m.url)) if m.url else None, "page": source_page(m),
             "retrieved": m.retrieved.isoformat() if m.retrieved else None,
             "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
@@ -141,7 +134,6 @@ def source_list(site: Site, page: str) -> dict[str, object]:
 
 
 # How a diagnostic's severity is named on the rules page and in the serve-time problem lists.
-SEVERITY_ZH = {"error": "错误", "warning": "警告"}
 
 
 def rules(_site: Site) -> dict[str, object]:
@@ -151,7 +143,7 @@ def rules(_site: Site) -> dict[str, object]:
         for info in RULES.values():
             if info.family == family:
                 table.rows.append(Row([Cell(Markup(f"<code>{escape(info.id)}</code>")),
-                                       Cell.text(SEVERITY_ZH[info.severity.value]), Cell.text(info.zh)],
+                                       Cell.text(DIAGNOSTIC_SEVERITY_ZH[info.severity.value]), Cell.text(info.zh)],
                                       anchor=f"rule-{info.id}"))
         families.append({"id": family, "name": FAMILY_ZH[family], "table": table})
     limits = {"file_kib": MAX_FILE_BYTES // 1024, "depth": MAX_DEPTH, "scalar": MAX_SCALAR_CHARS, "text": MAX_TEXT}
@@ -160,13 +152,6 @@ def rules(_site: Site) -> dict[str, object]:
 
 
 # What each spec folder holds, for the downloads table (one entry per folder of KINDS).
-KIND_NAME_ZH = {"sources": "来源", "vendors": "词表：厂商", "architectures": "词表：架构", "form-factors": "词表：形态",
-                "scale-up-families": "词表：scale-up 链路", "network-families": "词表：网络类型",
-                "precisions": "词表：数值精度", "nics": "网卡", "nodes": "参考服务器与机柜",
-                "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
-                "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
-                "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
-                "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设"}
 
 
 VOCABULARIES = ("vendors", "architectures", "form-factors", "scale-up-families", "network-families", "precisions")
@@ -194,12 +179,12 @@ def vocabularies(site: Site) -> dict[str, object]:
             table.rows.append(Row([Cell(Markup("<code>{}</code>").format(m.id)), Cell.text(m.label.zh), *cells,
                                    Cell(site.html(m.note.zh)) if m.note else Cell.text(""), Cell(site.link(m.source)),
                                    Cell.text(m.last_verified.isoformat())], anchor=m.id, spec=site.spec(m.id)))
-        sections.append({"kind": kind, "name": KIND_NAME_ZH[kind].removeprefix("词表："), "table": table})
+        sections.append({"kind": kind, "name": SPEC_KIND_ZH[kind].removeprefix("词表："), "table": table})
     return {"vocabularies": sections}
 
 
 def downloads(site: Site) -> dict[str, object]:
-    kinds = [(kind, KIND_NAME_ZH[kind], len(site.kb.of_kind(kind))) for kind in KINDS]
+    kinds = [(kind, SPEC_KIND_ZH[kind], len(site.kb.of_kind(kind))) for kind in KINDS]
     return {"kinds": kinds, "tree": bool(site.kb.of_kind("selection"))}
 
 

@@ -2,7 +2,7 @@
 the same cluster under the layouts the study states (`modelled`), a chart of communication share
 against network, and a generated paragraph on where article and model disagree.
 
-Every number here comes from the model (`estimate` through `from_kb.resolve`, as the CLI runs
+Every number here comes from the model (`estimate` through `estimates.choice.resolve`, as the CLI runs
 it) or from a figure of the study (shown through its reference, with its source); the text only
 arranges them. Why they may differ is said with links to the assumptions that move the result.
 """
@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from ..costmodel import estimate
-from ..costmodel.from_kb import Choice, assumption_entities, resolve, study_choice
-from ..costmodel.report import GB, outputs
+from ..estimates.choice import Choice, resolve
+from ..estimates.records import assumption_entities
+from ..estimates.report import GB, outputs
+from ..estimates.studies import study_choice
 from ..knowledge import Loaded
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ModelledLayout, ScalingRow, ScalingStudy

@@ -7,19 +7,28 @@ import json
 
 from markupsafe import Markup
 
-from .. import recommend as command  # a module, not its names: recommend imports render (a cycle)
 from ..derive import reference_precision
-from ..flowchart import Line, Shape, ShapeNode, draw, layout
+from ..labels import PARALLELISM_ZH, PICK_ZH
 from ..model.entities import TierTable
 from ..model.selection import Leaf, Selection
-from ..tree import NoAnswer, Recommendation, Step, answer_label, example_values, leaf_paths, recommend, variables
+from ..selection.advice import as_data
+from ..selection.flowchart import Line, Shape, ShapeNode, draw, layout
+from ..selection.tree import (
+    NoAnswer,
+    Recommendation,
+    Step,
+    answer_label,
+    example_values,
+    leaf_paths,
+    recommend,
+    variables,
+)
 from .context import Site
 from .leafview import estimate_view, leaf_checks
 from .text import ENTITY_PAGE, inert, zh
 from .trust import verdict_badge
 
-PARALLELISM_ZH = {"data": "数据并行", "tensor": "张量并行", "pipeline": "流水线并行"}
-PICK_ZH = (("gpu", "GPU", "gpus"), ("intra_node", "机内", "interconnects"), ("network", "网络", "networks"),
+PICK_COLUMNS = (("gpu", "GPU", "gpus"), ("intra_node", "机内", "interconnects"), ("network", "网络", "networks"),
            ("topology", "拓扑", "topologies"))
 
 
@@ -34,7 +43,7 @@ def selection_shape(site: Site, sel: Selection) -> Shape:
             (a.next, answer_label(variable, a) if variable else "") for a in question.answers)
     for leaf in sel.leaves:
         lines = [Line(zh(leaf.title), href=f"#leaf-{leaf.id}", bold=True)]
-        for field, label, kind in PICK_ZH:
+        for field, label, kind in PICK_COLUMNS:
             pick = leaf.picks.by_field()[field]
             if pick is not None:
                 lines.append(Line(f"{label}：{site.name(pick)}", href=f"../{ENTITY_PAGE[kind]}/#{pick}"))
@@ -84,7 +93,7 @@ def _steps_to(sel: Selection, leaf: Leaf, path: tuple[Step, ...]) -> tuple[Step,
 
 def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[str, object]:
     picks = []
-    for field, label, _kind in PICK_ZH:
+    for field, label, _kind in PICK_COLUMNS:
         pick = leaf.picks.by_field()[field]
         if pick is not None:
             picks.append((label, site.link(pick)))
@@ -124,7 +133,7 @@ def tree_data(site: Site, sel: Selection) -> dict[str, object]:
         path = paths.get(leaf.id)
         if path is None:
             continue
-        data = command.as_data(site.kb, site.figures, sel, Recommendation(_steps_to(sel, leaf, path), leaf))
+        data = as_data(site.kb, site.figures, sel, Recommendation(_steps_to(sel, leaf, path), leaf))
         del data["path"]
         for pick in (data.get("picks") or {}).values():
             pick["href"] = _href(site, pick["id"])
@@ -132,7 +141,7 @@ def tree_data(site: Site, sel: Selection) -> dict[str, object]:
             pitfall["href"] = _href(site, pitfall["id"])
         nodes[leaf.id] = {"kind": "leaf", "href": f"#leaf-{leaf.id}", "recommendation": data}
     return {"id": sel.id, "title": zh(sel.title), "root": sel.root,
-            "pick_labels": dict(command.PICKS), "parallelism_labels": PARALLELISM_ZH, "nodes": nodes}
+            "pick_labels": PICK_ZH, "parallelism_labels": PARALLELISM_ZH, "nodes": nodes}
 
 
 def data_files(site: Site) -> dict[str, str]:

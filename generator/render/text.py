@@ -12,20 +12,16 @@ from fractions import Fraction
 
 from markupsafe import Markup, escape
 
-from ..derive import FigureIndex
+from ..figure_format import in_unit, with_unit
 from ..figure_refs import Reference, find_references
 from ..figures import Figure
+from ..labels import DIRECTION_ZH
 from ..model.common import Text
 from ..model.entities import Source
-from ..units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
+from ..units import convert_direction, fmt_number
 from .escape import attr, inert, md
 from .trust import source_link
 
-DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
-SCOPE_ZH = {
-    "per_lane": "每通道", "per_link": "每链路", "per_port": "每端口", "per_gpu": "每 GPU",
-    "per_node": "每节点", "per_switch": "每交换芯片", "per_pin": "每针脚", "per_system": "每系统",
-}
 # Pages that show each kind of entity, for links from anywhere on the site.
 ENTITY_PAGE = {
     "gpus": "gpus", "interconnects": "interconnects", "networks": "networks", "topologies": "topologies",
@@ -64,21 +60,6 @@ def number(value: Fraction | float) -> str:
     return fmt_number(value)
 
 
-def in_unit(fig: Figure, unit: str | None = None, direction: str | None = None) -> tuple[float, str, str | None]:
-    """(value, unit, direction) of a figure, optionally re-expressed in another unit of its
-    dimension and another direction convention."""
-    value, direction_out = fig.value, fig.direction
-    if direction and fig.direction and direction != fig.direction:
-        converted = convert_direction(value, fig.direction, direction)
-        if converted is not None:
-            value, direction_out = converted, direction
-    target = unit or fig.unit
-    table = UNITS if target in UNITS else DERIVED_UNITS
-    if target in table and table[target].dimension == fig.dimension:
-        return float(from_base(value, target)), target, direction_out
-    return float(fig.shown), fig.unit, direction_out
-
-
 # A stated figure the knowledge base does not hold, in a table where "—" means something else
 # (the GPU page: a precision the GPU lacks).
 NOT_ENTERED = Markup('<span class="fig-none">未录入</span>')
@@ -105,13 +86,6 @@ def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: s
     return Markup(" ".join(parts))
 
 
-def with_unit(value: float, unit: str) -> str:
-    """'2039 GB/s', '41%', '38×': a ratio unit sticks to its number."""
-    if unit in ("%", "x"):
-        return f"{fmt_number(value)}{'×' if unit == 'x' else '%'}"
-    return f"{fmt_number(value)} {unit}".strip()
-
-
 def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None = None) -> str:
     """The number a sortable column sorts by (data-sort attribute): the value in its dimension's
     base unit, so 5.3 TB/s sorts above 3350 GB/s whatever unit each is shown in, and a bandwidth
@@ -126,19 +100,3 @@ def sort_key(fig: Figure | None, unit: str | None = None, direction: str | None 
         converted = convert_direction(value, fig.direction, target)
         value = converted if converted is not None else value
     return format(Decimal(f"{float(value):.6g}"), "f")
-
-
-def plain_text(text: str, figures: FigureIndex) -> str:
-    """Spec prose for a terminal: references become 'value unit（direction）'."""
-    raw = str(text)
-    parts: list[str] = []
-    last = 0
-    for found in find_references(raw):
-        figure = figures.get(found.ref) if isinstance(found, Reference) else None
-        if figure is None or not isinstance(found, Reference):
-            continue
-        value, unit, direction = in_unit(figure, found.unit)
-        suffix = f"（{DIRECTION_ZH[direction]}）" if direction in DIRECTION_ZH else ""
-        parts += [raw[last:found.start], with_unit(value, unit) + suffix]
-        last = found.end
-    return "".join([*parts, raw[last:]])

@@ -7,20 +7,11 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from ..knowledge import KnowledgeBase
+from ..labels import BASIS_ZH, FOOTING_ZH, VERDICT_ZH
 from ..model.entities import Claim, Source
-from ..provenance import FIGURE_KINDS, FOOTINGS, Footing, access, summarize
+from ..provenance import FIGURE_KINDS, FOOTINGS, access, summarize
 from .escape import attr
 
-VERDICT_ZH = {"confirmed": "属实", "approximate": "近似", "corrected": "已更正", "unsupported": "无法核实"}
-BASIS_ZH = {"independent": "对照独立数据", "self_consistent": "仅与原文自洽", "unverifiable": "无从核对"}
-FOOTING_ZH: dict[Footing, str] = {
-    "read_primary": "出自已读到原文的一手来源（厂商文档、数据手册、标准、论文、官方公告）",
-    "read_secondary": "出自已读到、但不是一手资料的来源（如内核补丁）",
-    "copy": "只在第三方副本（镜像、转载、引文）中读到",
-    "unread": "来源原文未能打开，按出版方目录引用，待人工复核",
-    "article": "只有来源文章的说法（作者自测、未公开数据）",
-    "estimate": "估算或实测值",
-}
 # What a figure's source link says about how the source was reached.
 ACCESS_LINK = {"read": ("源", ""), "copy": ("源·副本", "（只在第三方副本中读到）"),
                "unread": ("源·未读", "（本项目未能打开原文）")}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from .base import Check, Context, Rule
+from ..diagnostics import Diagnostic, Rule
+from .base import Check, Context
 
 ZERO_DIVISOR = Rule("arithmetic-zero-divisor", "arithmetic",
                     "推导公式里作除数的数字（单卡吞吐、GPU 数、功耗、BF16 算力、PCIe 带宽）不能为零，否则依赖它的核对会被跳过。")

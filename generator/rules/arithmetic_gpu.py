@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Gpu
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .figure_slips import judge
 
 MEMORY_BANDWIDTH = Rule("arithmetic-memory-bandwidth", "arithmetic", "显存带宽 = 位宽 × 每针脚速率 ÷ 8。")

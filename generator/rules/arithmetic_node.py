@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import ComputeNode, Nic
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .figure_slips import judge
 
 SCALE_OUT = Rule("arithmetic-node-scale-out", "arithmetic",

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Network
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .figure_slips import judge
 
 PORT_RATE = Rule("arithmetic-port-rate", "arithmetic", "网络端口速率 = 通道数 × 每通道速率。")

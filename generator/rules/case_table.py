@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..knowledge import Loaded
 from ..model.entities import ScalingStudy
 from ..units import fmt_number, from_base
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .figure_slips import Mismatch, diagnose, mismatches
 
 GPUS = Rule("tables-case-gpus", "tables", "案例的 GPU 总数 = 节点数 × 每节点 GPU 数。")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..diagnostics import FAMILIES, Rule
+from ..load import schema_rules, yaml_rules
 from . import (
     arithmetic_divisors,
     arithmetic_gpu,
@@ -36,7 +38,6 @@ from . import (
     quantity_units,
     recommendation_tiers,
     references,
-    schema_shape,
     scope_allowed,
     source_provenance,
     source_urls,
@@ -52,9 +53,8 @@ from . import (
     unique_ids,
     unused_sources,
     vocabulary,
-    yaml_input,
 )
-from .base import FAMILIES, Check, Rule
+from .base import Check
 
 
 class RuleModule(Protocol):
@@ -68,8 +68,8 @@ class RuleModule(Protocol):
 
 
 MODULES: tuple[RuleModule, ...] = (
-    yaml_input,
-    schema_shape,
+    yaml_rules,
+    schema_rules,
     spec_tree,
     text_hygiene,
     future_dates,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import AssessedCheck, Claim, Source, UnverifiableCheck
 from ..provenance import entity_sources, independent
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .claims import operands
 
 BASIS = Rule("claims-basis", "claims",

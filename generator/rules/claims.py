@@ -10,15 +10,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..derive import FigureIndex
-from ..diagnostics import Diagnostic
+from ..diagnostics import DataPath, Diagnostic, Rule
 from ..figures import Figure
 from ..knowledge import KnowledgeBase, Loaded
-from ..load import DataPath
+from ..load.schema_rules import VALUE
 from ..model.entities import AssessedCheck, BoundCheck, Claim, RangeCheck, RatioExpr, ValueCheck
 from ..units import UNITS, fmt_number, from_base, other_bit_byte_unit, to_base
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .quantity_units import UNKNOWN_UNIT
-from .schema_shape import VALUE
 from .text_figures import UNKNOWN_FIGURE
 
 VERDICT = Rule("claims-verdict", "claims",

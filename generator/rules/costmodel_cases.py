@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..costmodel.from_kb import study_placement
-from ..diagnostics import Diagnostic
-from ..load import DataPath
+from ..diagnostics import DataPath, Diagnostic, Rule
+from ..estimates.studies import study_placement
 from ..model.entities import ScalingStudy
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 LAYOUT = Rule("model-case-layout", "model",
               "扩展性案例里交给成本模型估算的并行布局必须能放到案例的集群上：张量并行组在一个节点之内并整除注意力头，"

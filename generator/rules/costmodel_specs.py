@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..costmodel import parameters_from_shape
-from ..costmodel.from_kb import workload
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
+from ..estimates.records import heads_divide, shape_parameters, sound
 from ..model.costs import PARAMETERS, Assumption, Workload
 from ..model.entities import Source
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 RANGE = Rule("model-assumption-range", "model", "成本模型假设的取值必须落在其声明范围内，范围必须落在模型允许的定义域内。")
 SOURCED = Rule("model-assumption-source", "model", "不是估计值的假设必须引用论文、标准、数据手册或厂商文档，不能引用文章或估算。")
@@ -22,7 +21,6 @@ DUPLICATE = Rule("model-assumption-duplicate", "model", "每个模型参数只�
 HEADS = Rule("model-workload-heads", "model", "训练负载的注意力头数必须整除隐藏维度，键值头数必须整除注意力头数。")
 PARAMETERS_RULE = Rule("model-workload-parameters", "model", "训练负载声明的参数量必须与其形状算出的参数量一致（相差不超过 1%）。")
 
-PARAMETER_TOLERANCE = 0.01
 _SOURCED_KINDS = {"paper", "standard", "datasheet", "documentation", "measurement"}
 
 
@@ -59,6 +57,8 @@ def check_one_assumption_per_parameter(ctx: Context) -> Iterator[Diagnostic]:
 def check_workload_heads(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb.of_type(Workload):
         w = entity.model
+        if heads_divide(w):
+            continue
         if w.hidden_size % w.attention_heads:
             yield HEADS.report(entity, ("attention_heads",),
                                f"{w.attention_heads} heads do not divide the hidden size {w.hidden_size}")
@@ -70,10 +70,9 @@ def check_workload_heads(ctx: Context) -> Iterator[Diagnostic]:
 def check_workload_parameters(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb.of_type(Workload):
         w = entity.model
-        if w.hidden_size % w.attention_heads or w.attention_heads % w.kv_heads:
-            continue  # reported above; the count would follow from a shape that cannot exist
-        derived = parameters_from_shape(workload(w))
-        if abs(derived - w.parameters) > PARAMETER_TOLERANCE * w.parameters:
+        derived = shape_parameters(w)
+        # None: a shape that cannot exist, reported above.
+        if derived is not None and not sound(w):
             yield PARAMETERS_RULE.report(
                 entity, ("parameters",), f"the shape gives {derived:,.0f} parameters, "
                 f"{(w.parameters - derived) / derived:+.1%} from the stated {w.parameters:,}: check layers, widths, "

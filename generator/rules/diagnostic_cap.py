@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from ..diagnostics import Diagnostic, Severity
-from .base import Check, Rule
+from ..diagnostics import Diagnostic, Rule, Severity
+from .base import Check
 
 MAX_PER_FILE = 50
 

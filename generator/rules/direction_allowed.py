@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..figures import figure_names
 from ..model.common import Allows, Quantity
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 DIRECTION_NOT_ALLOWED = Rule("units-direction-not-allowed", "units",
                              "方向必须是该字段允许的方向（内存带宽只能是 aggregate，算力和功耗不带方向）。")

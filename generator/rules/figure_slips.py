@@ -18,13 +18,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..figures import Figure
 from ..knowledge import Loaded
 from ..model.common import Identified
 from ..model.entities import Gpu
 from ..units import UNITS, convert_direction, fmt_number, from_base, other_bit_byte_unit
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 BIT_BYTE = Rule("units-bit-byte", "units", "写出的数字恰好等于另一种单位（Gb/s 与 GB/s）下的推导值时，提示比特/字节混淆。")
 DIRECTION_SLIP = Rule("units-direction-slip", "units", "写出的数字恰好是推导值的两倍或一半时，提示单向/双向混淆。")

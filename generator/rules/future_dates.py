@@ -1,6 +1,6 @@
 """schema: no date lies after the build date. A `last_verified`, `retrieved`, `published` or
 price `as_of` in the future is a typo (2062 for 2026) or a claim that a source was read before it
-could have been. The build date is read at the edge (generator/cli.py `build_date`: the
+could have been. The build date is read at the edge (generator/edge/cli.py `build_date`: the
 SOURCE_DATE_EPOCH of a reproducible build, else today's UTC date) and handed to the pure check in
 its Context; with none given (a library call), dates are not judged."""
 
@@ -9,9 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from ..load import DataPath
-from .base import Check, Context, Rule
+from ..diagnostics import DataPath, Diagnostic, Rule
+from .base import Check, Context
 
 FUTURE_DATE = Rule("schema-future-date", "schema", "日期（核实、检索、发布日期和价格日期）不能晚于构建日期。")
 

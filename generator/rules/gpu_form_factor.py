@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import FormFactor, Gpu
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 FORM_FACTOR = Rule("gpu-form-factor", "arithmetic", "插卡（如 PCIe 卡）只能经桥接器使用 GPU 间直连链路；基板上的模块（如 SXM、OAM）不用桥接器。")
 

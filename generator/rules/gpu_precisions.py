@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Gpu
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 ENTRY = Rule("gpu-precision-entry", "schema",
              "每种精度要么给出稠密算力（稀疏算力可选），要么注明不支持并给出处，二者取其一。")

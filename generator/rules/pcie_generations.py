@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..figures import Figure
 from ..knowledge import Loaded
 from ..model.entities import Pcie
 from ..units import fmt_number, from_base
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 GENERATION = Rule("arithmetic-pcie-generation", "arithmetic",
                   "每一代 PCIe 的每通道传输率是上一代的两倍（3.0 到 6.0）；与前后两代都对不上的那一代被认为写错。")

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import DataPath, Diagnostic, Rule
 from ..knowledge import Loaded
-from ..load import DataPath
 from ..model.common import Identified
 from ..model.entities import Claim, Pitfall, Recommendation, TierTable
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 ASSERTS_REJECTED = Rule("pitfalls-assert-rejected", "claims",
                         "避坑条目不得把结论为“已更正”或“无法核实”的文章论断当作事实陈述（stance: asserts）。")

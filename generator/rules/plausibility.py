@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Rule, Severity
 from ..figures import figure_names
 from ..model.common import Plausible, Quantity
 from ..units import UNITS, fmt_number, to_base
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 PLAUSIBILITY = Rule("plausibility-range", "units",
                     "数值应落在模型为该字段声明的合理范围内；超出时给出警告（严格模式下视为错误），多半是把整机或整柜的数字写进了单卡字段，或者单位写错。",

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.common import Price
 from ..model.entities import Source
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 PRICE = Rule("sources-price", "sources", "价格必须带日期，并引用估算、文章或厂商公告类来源。")
 

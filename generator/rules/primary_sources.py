@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.common import Count, Price, Quantity
 from ..model.entities import Source
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 NOT_PRIMARY = Rule("sources-not-primary", "sources", "硬件规格数字必须引用一手来源（数据手册、标准、厂商文档），不能引用文章。")
 

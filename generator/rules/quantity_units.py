@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.common import Dim, Quantity
 from ..units import UNITS, units_of
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 UNKNOWN_UNIT = Rule("units-unknown", "units", "单位必须在单位表里。")
 DIMENSION = Rule("units-dimension", "units", "字段只接受其量纲的单位（带宽字段不能写 TFLOPS）。")

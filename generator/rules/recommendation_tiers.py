@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..knowledge import Loaded
 from ..model.common import Range
 from ..model.entities import Advice, Recommendation, TierTable
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .tier_tables import judging_tables
 
 TIER_MISMATCH = Rule("tables-tier-mismatch", "tables", "别处的推荐（总结、标准配置）必须与分档表一致，除非明确标注了冲突。")

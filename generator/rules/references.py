@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.walk import ref_of
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 UNKNOWN = Rule("refs-unknown", "refs", "引用的 id 必须存在，且属于该字段要求的类别。")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
-from .base import Check, Context, Rule
+from ..diagnostics import Diagnostic, Rule
+from .base import Check, Context
 from .direction_allowed import not_allowed
 
 SCOPE_NOT_ALLOWED = Rule("units-scope-not-allowed", "units",

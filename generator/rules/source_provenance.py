@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Source
 from ..provenance import KIND_PUBLISHERS
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 KIND_PUBLISHER = Rule("sources-kind-publisher", "sources",
                       "来源类别必须与出版方身份相符：数据手册只能出自厂商，标准只能出自标准组织，内核补丁不是数据手册。")

@@ -17,9 +17,9 @@ import unicodedata
 from collections.abc import Iterator
 from urllib.parse import SplitResult, urlsplit
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Source
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 URL_SCHEME = Rule("sources-url-scheme", "sources", "来源链接只能是 http 或 https 地址。")
 URL_HOST = Rule("sources-url-host", "sources", "来源链接必须带主机名，端口（如有）必须是数字。")

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Source
 from ..model.walk import cites_source
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 ONE_REVISION = Rule("sources-one-revision", "sources",
                     "同一条目的所有数字引用同一文档的同一版本：不同版本（revision）的数据手册不得混在一行里。")

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..figure_refs import Malformed, find_references
 from ..figure_text import typed_figures
 from ..knowledge import Loaded
 from ..model.common import Identified, Quote, Text
 from ..units import DERIVED_UNITS, UNITS
-from .base import Check, Context, Rule
+from .base import Check, Context
 from .quantity_units import DIMENSION
 
 TYPED_FIGURE = Rule("text-typed-figure", "units",

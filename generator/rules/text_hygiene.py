@@ -19,9 +19,9 @@ import re
 import unicodedata
 
 from ..charsets import INVISIBLE as _INVISIBLE
-from ..diagnostics import Diagnostic
-from ..load import DataPath, ParsedFile
-from .base import Check, Rule
+from ..diagnostics import DataPath, Diagnostic, Rule
+from ..load.parse import ParsedFile
+from .base import Check
 
 INVISIBLE = Rule("text-invisible", "schema", "键和值里不能有双向控制字符或零宽等不可见字符（它们会改变编辑器和差异里显示的内容）。")
 CONFUSABLE = Rule("text-confusable", "schema",

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import TierTable
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 TIER_GAP = Rule("tables-tier-gap", "tables", "分档表的区间必须从 1 开始、首尾相接、没有空档。")
 TIER_OVERLAP = Rule("tables-tier-overlap", "tables", "分档表的区间不能重叠。")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..knowledge import Loaded
 from ..model.selection import Question, Selection
-from ..tree import variables
-from .base import Check, Context, Rule
+from ..selection.tree import variables
+from .base import Check, Context
 
 VARIABLE = Rule("tree-variable", "tree", "问题必须针对树里定义的变量，回答的形式（区间或取值）要与变量类型一致。")
 COVERAGE_GAP = Rule("tree-coverage-gap", "tree", "一个问题的回答必须覆盖变量的整个取值范围，不能有空档。")

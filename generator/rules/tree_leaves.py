@@ -9,13 +9,13 @@ import operator
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..knowledge import Loaded
 from ..model.common import Range
 from ..model.entities import Gpu, Nvlink, Nvswitch, Pcie, Pitfall, TierTable
 from ..model.selection import Leaf, Selection
-from ..tree import leaf_paths, range_on_path, variables
-from .base import Check, Context, Rule
+from ..selection.tree import leaf_paths, range_on_path, variables
+from .base import Check, Context
 from .tier_tables import judging_tables
 
 TIER_MISMATCH = Rule("tree-tier-mismatch", "tree", "叶子的网络、拓扑和机内互连必须与分档表一致，除非明确标注并解释了冲突。")

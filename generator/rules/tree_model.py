@@ -5,18 +5,17 @@ stated threshold (specs/assumptions/, `leaf_comm_share_threshold`), or the leaf 
 page shows the model's number. A declaration the model no longer supports is stale.
 
 A knowledge base without the model's assumptions or a workload in a leaf's range is not judged:
-`generator/leafcheck.py` records why, and the model rules report missing assumptions."""
+`generator/selection/leafcheck.py` records why, and the model rules report missing assumptions."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import DataPath, Diagnostic, Rule, Severity
 from ..knowledge import Loaded
-from ..leafcheck import LeafCheck, Point, check_tree
-from ..load import DataPath
 from ..model.selection import Selection
-from .base import Check, Context, Rule
+from ..selection.leafcheck import LeafCheck, Point, check_tree
+from .base import Check, Context
 
 INFEASIBLE = Rule("tree-leaf-infeasible", "tree",
                   "在分支最难的一点（最大的模型、最少和最多的 GPU），叶子推荐的配置必须能放进显存，否则叶子要写明它需要什么（更多 GPU 或卸载）。")

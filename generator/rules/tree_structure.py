@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..knowledge import Loaded
 from ..model.selection import Leaf, Question, Selection
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 SINGLE = Rule("tree-single", "tree", "specs/selection/ 里只能有一棵决策树：流程图和命令行推荐走的是同一棵。")
 UNKNOWN_NODE = Rule("tree-unknown-node", "tree", "根节点必须是问题，每个回答指向的节点必须存在。")

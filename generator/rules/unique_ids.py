@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..knowledge import Loaded
 from ..model.common import Identified
-from .base import Check, Rule
+from .base import Check
 
 DUPLICATE_ID = Rule("refs-duplicate-id", "refs", "整个知识库里 id 唯一。")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Source
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 UNUSED_SOURCE = Rule("refs-unused-source", "refs", "每个来源文件都必须至少被引用一次。")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Rule
 from ..model.entities import Precision
-from .base import Check, Context, Rule
+from .base import Check, Context
 
 REFERENCE_PRECISION = Rule("vocab-reference-precision", "refs",
                            "精度词表中恰好一个值标 `reference: true`，GPU 的每瓦、每字节、每美元算力都按它计算。")

@@ -14,10 +14,10 @@ from playwright.sync_api import Browser, Page
 from test_reader import AXE_THEME_ALLOWED
 
 from generator.derive import FigureIndex
+from generator.edge.recommend import run
 from generator.knowledge import KnowledgeBase
 from generator.model.selection import Selection, Variable
-from generator.recommend import run
-from generator.tree import Step, Value, answer_label, example_values, leaf_paths, variables
+from generator.selection.tree import Step, Value, answer_label, example_values, leaf_paths, variables
 
 PHONE = {"width": 390, "height": 844}
 PAGE_OF = {"gpu": "gpus", "intra_node": "interconnects", "network": "networks", "topology": "topologies"}

@@ -1,7 +1,7 @@
 /*
  * The calculator page (calculator.md): reads the site's data/costmodel.json (the cost model's
  * inputs, resolved by the generator from the knowledge base), builds the model's records from
- * the reader's choices exactly as generator/costmodel/from_kb.py `resolve` does for the CLI, and
+ * the reader's choices exactly as generator/estimates/choice.py `resolve` does for the CLI, and
  * shows what costmodel.js (the port of the Python model) computes.
  *
  * Progressive enhancement: the page ships a notice saying the calculator needs JavaScript and a

@@ -354,7 +354,7 @@
     };
   }
 
-  // ---- from_kb.py resolve: the calculator's choice against data/costmodel.json ---------------
+  // ---- estimates/choice.py resolve: the calculator's choice against data/costmodel.json ---------------
   function byId(list, id) { return list.filter(function (x) { return x.id === id; })[0]; }
 
   /**

@@ -1,7 +1,7 @@
 """JSON Schema for spec files, generated from the typed model (never kept by hand), so editors
 can complete and check YAML. One schema per spec folder.
 
-Editors (the YAML language server) read YAML 1.2, and so does the generator (generator.scalars),
+Editors (the YAML language server) read YAML 1.2, and so does the generator (generator.load.scalars),
 so a number means the same to both. Each quantity's `unit` lists exactly the units of its field's
 dimension (`Dim`). What a schema cannot see is how a number was written: the few forms the
 generator refuses for that reason are named in every schema's description (NUMBER_FORMS)."""

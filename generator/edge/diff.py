@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
-from .derive import FigureIndex
-from .diagnostics import Diagnostic, has_errors
-from .figures import Figure
-from .knowledge import KnowledgeBase
-from .model.entities import Claim
-from .rules.claims import claim_outcome
-from .units import DERIVED_UNITS, UNITS, from_base
-from .validate import Result
+from ..derive import FigureIndex
+from ..diagnostics import Diagnostic, has_errors
+from ..figures import Figure
+from ..knowledge import KnowledgeBase
+from ..model.entities import Claim
+from ..rules.claims import claim_outcome
+from ..units import DERIVED_UNITS, UNITS, from_base
+from ..validate import Result
 
 FIELDS = ("value", "unit", "direction", "scope", "source")
 
@@ -95,11 +96,15 @@ def _in_unit(value: Fraction, unit: str) -> Fraction:
     return from_base(value, unit) if unit in UNITS or unit in DERIVED_UNITS else value
 
 
+# How a row changed between the two revisions.
+Change = Literal["added", "removed", "changed"]
+
+
 @dataclass(frozen=True)
 class EntityRow:
     entity: str
     kind: str
-    change: str  # added | removed
+    change: Change  # added | removed
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ class FigureRow:
     new: Shown | None  # None: removed
 
     @property
-    def change(self) -> str:
+    def change(self) -> Change:
         return "added" if self.old is None else "removed" if self.new is None else "changed"
 
     @property
@@ -148,7 +153,7 @@ class ClaimRow:
     new: Verdict | None
 
     @property
-    def change(self) -> str:
+    def change(self) -> Change:
         return "added" if self.old is None else "removed" if self.new is None else "changed"
 
 

@@ -15,14 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic
-from .load import MAX_FILE_BYTES
-from .model import KINDS
-from .rules.base import Rule
-from .rules.schema_shape import FOLDER
-from .rules.spec_tree import SPECIAL_FILE, SYMLINK_BROKEN, SYMLINK_LOOP, SYMLINK_OUTSIDE, UNREADABLE
-from .rules.yaml_input import TOO_LARGE
-from .validate import SpecFile
+from ..diagnostics import Diagnostic, Rule
+from ..load.parse import MAX_FILE_BYTES
+from ..load.schema_rules import FOLDER
+from ..load.yaml_rules import TOO_LARGE
+from ..model import KINDS
+from ..rules.spec_tree import SPECIAL_FILE, SYMLINK_BROKEN, SYMLINK_LOOP, SYMLINK_OUTSIDE, UNREADABLE
+from ..validate import SpecFile
 
 _NOT_YAML = "only .yaml files belong in a spec folder"
 # Why a symbolic link is refused, with its rule: the same from disk and from git.

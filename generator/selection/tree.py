@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model.common import Range
-from .model.selection import Answer, Leaf, Question, Selection, Variable
+from ..model.common import Range
+from ..model.selection import Answer, Leaf, Question, Selection, Variable
 
-Node = Question | Leaf
+TreeNode = Question | Leaf
 Value = int | float | str
 
 
@@ -29,8 +29,8 @@ class NoAnswer(ValueError):
     """The answers do not lead to a leaf (a value outside every answer of a question)."""
 
 
-def nodes(selection: Selection) -> dict[str, Node]:
-    found: dict[str, Node] = {}
+def nodes(selection: Selection) -> dict[str, TreeNode]:
+    found: dict[str, TreeNode] = {}
     for question in selection.questions:
         found.setdefault(question.id, question)
     for leaf in selection.leaves:

@@ -13,11 +13,11 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
-from .diagnostics import Diagnostic
+from ..diagnostics import Diagnostic
+from ..labels import CHANGE_ZH
 from .diff import ClaimRow, Diff, FigureRow, Shown, Status, Verdict
 
 MAX_DIAGNOSTICS = 10
-CHANGE_ZH = {"added": "新增", "removed": "删除", "changed": "修改"}
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;",
                           **{c: "\\" + c for c in "\\`*_[]|~!#$"}})

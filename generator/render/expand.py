@@ -10,15 +10,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .derive import FigureIndex
-from .diagnostics import Diagnostic
-from .figure_refs import Reference, line_col
-from .markdown_scan import scan_markdown
-from .render.text import DIRECTION_ZH, in_unit, md, with_unit
-from .rules.base import Rule
-from .rules.quantity_units import DIMENSION
-from .rules.text_figures import MALFORMED_REF, UNKNOWN_FIGURE
-from .units import DERIVED_UNITS, UNITS
+from ..derive import FigureIndex
+from ..diagnostics import Diagnostic, Rule
+from ..figure_format import in_unit, with_unit
+from ..figure_refs import Reference, line_col
+from ..labels import DIRECTION_ZH
+from ..markdown_scan import scan_markdown
+from ..rules.quantity_units import DIMENSION
+from ..rules.text_figures import MALFORMED_REF, UNKNOWN_FIGURE
+from ..units import DERIVED_UNITS, UNITS
+from .text import md
 
 
 def expand_figures(markdown: str, figures: FigureIndex, source_titles: Mapping[str, tuple[str, str]], page: str,

@@ -1,4 +1,4 @@
-"""What the MkDocs hook (generator/mkdocs_hooks.py) does, event by event: the thin adapter between
+"""What the MkDocs hook (generator/edge/mkdocs_hooks.py) does, event by event: the thin adapter between
 MkDocs and the pure generator.
 
 - on_config: read and validate specs/ (I/O at the edge), render every generated file in memory;
@@ -38,15 +38,15 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import CountHandler
 
+from ..diagnostics import Diagnostic, format_all
+from ..render import PAGE_SOURCES
+from ..render.abbreviations import first_use_only
+from ..render.expand import body_first_line, expand_blocks, expand_figures
+from ..render.limits import insert_limits
+from ..render.problems import problems_banner, problems_pages
+from ..render.trust import source_targets, summary_html
 from . import sitedir
-from .abbreviations import first_use_only
 from .cli import find_repository, run_build
-from .diagnostics import Diagnostic, format_all
-from .expand import body_first_line, expand_blocks, expand_figures
-from .limits import insert_limits
-from .render import PAGE_SOURCES
-from .render.problems import problems_banner, problems_pages
-from .render.trust import source_targets, summary_html
 
 log = get_plugin_logger("generator")
 _state: dict[str, Any] = {"command": "build", "dirty": False}

@@ -2,15 +2,15 @@
 ("80" is not 80), enums and formats respected, no unknown key (with the closest allowed one as a
 hint), ids that are slugs and match their file names, files in known folders only.
 
-Pydantic checks the shape (generator/schema.py maps its error types to these rules), the spec
-tree reader refuses unknown folders and files (generator/specfiles.py, generator/validate.py);
+Pydantic checks the shape (generator/build.py maps its error types to these rules), the spec
+tree reader refuses unknown folders and files (generator/edge/specfiles.py, generator/validate.py);
 the rules are declared here so that the rules page documents them and those stages name them by
 object rather than by string.
 """
 
 from __future__ import annotations
 
-from .base import Check, Rule
+from ..diagnostics import Rule
 
 REQUIRED = Rule("schema-required", "schema", "必填字段不能缺。")
 TYPE = Rule("schema-type", "schema", "字段类型必须正确，不做隐式转换（\"80\" 不是 80）。")
@@ -25,4 +25,4 @@ FOLDER = Rule("schema-folder", "schema",
               "规格文件必须放在已知的目录里，扩展名为 .yaml。")
 
 RULES = (REQUIRED, TYPE, ENUM, UNKNOWN_KEY, VALUE, FORMAT, TEXT_TOO_LONG, ID_FORMAT, ID_FILENAME, FOLDER)
-CHECKS: tuple[Check, ...] = ()  # the schema stage checks these while it builds each entity
+CHECKS: tuple[()] = ()  # the schema stage checks these while it builds each entity

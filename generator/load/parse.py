@@ -3,7 +3,7 @@
 This is the only place that touches YAML. PyYAML (libyaml) scans and parses, but the tree is
 walked here so that we can (a) keep line/column of every node, (b) reject what PyYAML silently
 accepts (duplicate keys, aliases, non-standard tags), (c) read plain scalars as YAML 1.2 does,
-not by PyYAML's YAML 1.1 rules, refusing the forms YAML 1.1 reads otherwise (generator.scalars
+not by PyYAML's YAML 1.1 rules, refusing the forms YAML 1.1 reads otherwise (generator.load.scalars
 has the table), and (d) bound the work a hostile file can cause (size, depth). Pure: bytes in,
 data or diagnostics out.
 
@@ -16,7 +16,6 @@ fast path parses about three times faster; without it the 100x synthetic knowled
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -34,29 +33,21 @@ from yaml.events import (
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .diagnostics import Diagnostic
-from .rules.base import Rule
-from .rules.schema_shape import TYPE as SCHEMA_TYPE
-from .rules.yaml_input import ALIAS, DUPLICATE_KEY, EMPTY, ENCODING, SYNTAX, TAB, TAG, TOO_DEEP, TOO_LARGE
+from ..diagnostics import DataPath, Diagnostic, Mark, Rule
 from .scalars import ScalarFormError, read_plain, read_tagged
+from .schema_rules import TYPE as SCHEMA_TYPE
+from .yaml_rules import ALIAS, DUPLICATE_KEY, EMPTY, ENCODING, SYNTAX, TAB, TAG, TOO_DEEP, TOO_LARGE
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 24
 MAX_SCALAR_CHARS = 20_000
 
-PathKey = str | int
-DataPath = tuple[PathKey, ...]
 
 _STD = "tag:yaml.org,2002:"
-_PLAIN = "tag:gpu-guide:plain"  # a plain scalar: resolved by generator.scalars, not by PyYAML's YAML 1.1 rules
+_PLAIN = "tag:gpu-guide:plain"  # a plain scalar: resolved by generator.load.scalars, not by PyYAML's YAML 1.1 rules
 _ALLOWED_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")}
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
-
-@dataclass(frozen=True)
-class Mark:
-    line: int  # 1-based
-    col: int  # 1-based
 
 
 class ParsedFile:
@@ -337,7 +328,7 @@ def _kind_name(node: Node) -> str:
 
 
 def _scalar(node: ScalarNode) -> Any:
-    """A scalar's value: plain ones as generator.scalars reads them, quoted ones as text."""
+    """A scalar's value: plain ones as generator.load.scalars reads them, quoted ones as text."""
     where = _mark(node.start_mark)
     if len(node.value) > MAX_SCALAR_CHARS:
         raise _LoadProblem(TOO_LARGE, where, f"value of {len(node.value)} characters; at most {MAX_SCALAR_CHARS}")

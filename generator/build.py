@@ -10,23 +10,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .diagnostics import Diagnostic
+from .diagnostics import DataPath, Diagnostic
 from .knowledge import Loaded
-from .load import DataPath, ParsedFile
+from .load.parse import ParsedFile
+from .load.schema_rules import ENUM, FORMAT, ID_FILENAME, ID_FORMAT, REQUIRED, TEXT_TOO_LONG, TYPE, UNKNOWN_KEY, VALUE
 from .model import ADAPTERS, KINDS
 from .model.common import FIGURE_REF_PATTERN, SLUG_PATTERN, Identified
 from .model.walk import model_at
-from .rules.schema_shape import (
-    ENUM,
-    FORMAT,
-    ID_FILENAME,
-    ID_FORMAT,
-    REQUIRED,
-    TEXT_TOO_LONG,
-    TYPE,
-    UNKNOWN_KEY,
-    VALUE,
-)
 
 # Pydantic's error types -> the rule each breaks (any other type: schema-type).
 _TYPE_RULES = {

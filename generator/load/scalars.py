@@ -38,9 +38,9 @@ from typing import Any
 import yaml
 from yaml.nodes import ScalarNode
 
-from .rules.base import Rule
-from .rules.schema_shape import TYPE as SCHEMA_TYPE
-from .rules.yaml_input import BOOLEAN_FORM, NUMBER_FORM, TAG
+from ..diagnostics import Rule
+from .schema_rules import TYPE as SCHEMA_TYPE
+from .yaml_rules import BOOLEAN_FORM, NUMBER_FORM, TAG
 
 _INT = re.compile(r"[-+]?[0-9]+")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")

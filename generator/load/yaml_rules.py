@@ -2,14 +2,14 @@
 tags that build Python objects and alias bombs; the loader refuses each, and bounds size and depth.
 Scalars are read as YAML 1.2, and the forms YAML 1.1 reads otherwise (0700, yes) are refused.
 
-The checks run while a file is parsed (generator/load.py and generator/scalars.py, and
-generator/specfiles.py refuses an oversized file before reading it); the rules are declared here, beside the others, so that the
+The checks run while a file is parsed (generator/load/parse.py and generator/load/scalars.py, and
+generator/edge/specfiles.py refuses an oversized file before reading it); the rules are declared here, beside the others, so that the
 rules page documents them and the loader names them by object rather than by string.
 """
 
 from __future__ import annotations
 
-from .base import Check, Rule
+from ..diagnostics import Rule
 
 SYNTAX = Rule("yaml-syntax", "yaml", "文件必须是合法的 YAML；出错时给出解析器指出的位置。")
 TAB = Rule("yaml-tab", "yaml", "缩进只能用空格，不能用制表符。")
@@ -26,4 +26,4 @@ BOOLEAN_FORM = Rule("yaml-boolean-form", "yaml",
                     "yes/no/on/off/y/n 在 YAML 1.1 里是布尔值、在 YAML 1.2 里是文本：布尔值写 true/false，文本加引号。")
 
 RULES = (SYNTAX, TAB, DUPLICATE_KEY, TAG, ALIAS, TOO_LARGE, TOO_DEEP, ENCODING, EMPTY, NUMBER_FORM, BOOLEAN_FORM)
-CHECKS: tuple[Check, ...] = ()  # the loader checks these while it parses
+CHECKS: tuple[()] = ()  # the loader checks these while it parses

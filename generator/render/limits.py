@@ -5,9 +5,9 @@ Pure: Markdown in, Markdown out."""
 
 from __future__ import annotations
 
-from .load import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
-from .model.common import MAX_TEXT
-from .rules.diagnostic_cap import MAX_PER_FILE
+from ..load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
+from ..model.common import MAX_TEXT
+from ..rules.diagnostic_cap import MAX_PER_FILE
 
 MARKER = "<!-- limits -->"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
-from .chain import explain_lines
-from .explain import explain
-from .from_kb import Resolved
-from .model import Result
+from ..costmodel.chain import explain_lines
+from ..costmodel.explain import explain
+from ..costmodel.model import Result
+from .choice import Resolved
 
 GB = 1e9
 # Outputs whose chains the text format prints, in this order.

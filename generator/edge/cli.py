@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from .diagnostics import Diagnostic, format_all
-from .repository import Repository, from_settings
+from ..diagnostics import Diagnostic, format_all
+from ..repository import Repository, from_settings
+from ..validate import Result, SpecFile, validate
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
-from .validate import Result, SpecFile, validate
 
 
 def build_date(environ: dict[str, str] | os._Environ[str] = os.environ) -> dt.date:
@@ -62,7 +62,7 @@ def summary(result: Result, strict: bool, subject: str) -> str:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from .jsonschema import schema_files, spec_schemas
+    from ..spec_schema import schema_files, spec_schemas
     if args.out:
         problem = write_all(Path(args.out), schema_files())
         if problem:
@@ -118,7 +118,7 @@ def find_repository(project: Path) -> Repository | None:
 def run_build(root: Path, repository: Repository | None) -> tuple[Result, dict[str, str] | None]:
     """Validate the tree and, when it passes, render every generated file (in memory), with
     entities linked to their spec files in `repository`."""
-    from .pipeline import validate_and_render
+    from ..pipeline import validate_and_render
     files, early = read_spec_tree(root)
     return validate_and_render(files, early, repository, build_date())
 
@@ -146,8 +146,8 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _recommend(args: argparse.Namespace) -> int:
+    from ..selection.tree import NoAnswer
     from .recommend import run
-    from .tree import NoAnswer
     result = run_check(Path(args.specs))
     if not result.ok or result.kb is None or result.figures is None:
         print(format_all(result.diagnostics), file=sys.stderr)
@@ -170,9 +170,9 @@ def _count(text: str) -> float:
 
 
 def _estimate(args: argparse.Namespace) -> int:
-    from .costmodel import estimate
-    from .costmodel.from_kb import Choice, resolve
-    from .costmodel.report import to_json, to_text
+    from ..costmodel import estimate
+    from ..estimates.choice import Choice, resolve
+    from ..estimates.report import to_json, to_text
     result = run_check(Path(args.specs))
     if not result.ok or result.kb is None:
         print(format_all(result.diagnostics), file=sys.stderr)

@@ -17,16 +17,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .costmodel import from_kb, parameters_from_shape
-from .costmodel.from_kb import Resolved
-from .costmodel.inputs import Assumptions, Cluster, Layout, Node, Recompute, Workload
-from .costmodel.model import Estimate, estimate
-from .knowledge import KnowledgeBase, Loaded
-from .model.common import Range
-from .model.costs import Workload as WorkloadSpec
-from .model.entities import Gpu, Network
-from .model.selection import Leaf, Selection
-from .rules.costmodel_specs import PARAMETER_TOLERANCE
+from ..costmodel.inputs import Assumptions, Cluster, Layout, Node, Recompute, Workload
+from ..costmodel.model import Estimate, estimate
+from ..estimates.choice import Resolved
+from ..estimates.records import assumptions, gpu, leaf_threshold, network_port, scale_up, sound, workload, workloads
+from ..knowledge import KnowledgeBase, Loaded
+from ..model.common import Range
+from ..model.costs import Workload as WorkloadSpec
+from ..model.entities import Gpu, Network
+from ..model.selection import Leaf, Selection
 from .tree import leaf_paths, range_on_path, variables
 
 # The tree's variables the checks read (by id, as the flowchart and tree rules do).
@@ -145,9 +144,9 @@ def compute_checks(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafCheck]:
 
 
 def check_leaf(kb: KnowledgeBase, leaf: Leaf, size: Range, gpus: Range, gpus_cap: int | None) -> LeafCheck:
-    threshold_entity = from_kb.leaf_threshold(kb)
+    threshold_entity = leaf_threshold(kb)
     threshold = None if threshold_entity is None else threshold_entity.model.value
-    wanted = from_kb.assumptions(kb)
+    wanted = assumptions(kb)
     if isinstance(wanted, str):
         return LeafCheck(leaf, (), threshold, wanted, reported_elsewhere=True)  # model-* rules
     spec = hardest_workload(kb, size)
@@ -156,26 +155,26 @@ def check_leaf(kb: KnowledgeBase, leaf: Leaf, size: Range, gpus: Range, gpus_cap
     gpu_entity = kb.get(leaf.picks.gpu, Gpu)
     if gpu_entity is None:
         return LeafCheck(leaf, (), threshold, f"unknown GPU {leaf.picks.gpu!r}", reported_elsewhere=True)  # refs-*
-    chip = from_kb.gpu(kb, gpu_entity.model)
+    chip = gpu(kb, gpu_entity.model)
     if isinstance(chip, str):
         return LeafCheck(leaf, (), threshold, chip)
     port = 0.0
     if leaf.picks.network is not None:
         network = kb.get(leaf.picks.network, Network)
-        rate = "unknown network" if network is None else from_kb.network_port(network.model)
+        rate = "unknown network" if network is None else network_port(network.model)
         if isinstance(rate, str):
             return LeafCheck(leaf, (), threshold, rate, reported_elsewhere=network is None)
         port = rate
     points = []
     for count in gpu_counts(gpus, gpus_cap):
         per_node = min(GPUS_PER_NODE, count)
-        link = from_kb.scale_up(kb, gpu_entity.model, per_node)
+        link = scale_up(kb, gpu_entity.model, per_node)
         if isinstance(link, str):
             return LeafCheck(leaf, (), threshold, link)
         nics = per_node if leaf.picks.network is not None else 0  # rail-optimised: one NIC per GPU
         node = Node(f"{per_node} × {gpu_entity.model.name}", chip, per_node, link.bytes_per_s, nics, port)
         cluster = Cluster(node, count // per_node)
-        model = from_kb.workload(spec.model)
+        model = workload(spec.model)
         layout, result, why = search(model, cluster, wanted)
         ids = {"workload": spec.id, "gpu": gpu_entity.id, "scale_up": link.entity_id}
         if leaf.picks.network is not None:
@@ -185,24 +184,15 @@ def check_leaf(kb: KnowledgeBase, leaf: Leaf, size: Range, gpus: Range, gpus_cap
             # model's domain (a zero rate, an inconsistent shape), which the model and arithmetic
             # rules report; the leaf is not judged on it.
             return LeafCheck(leaf, (), threshold, why)
-        resolved = from_kb.Resolved(model, cluster, layout, wanted, ids)
+        resolved = Resolved(model, cluster, layout, wanted, ids)
         points.append(Point(spec.id, spec.model.name, count, per_node, layout, result, why, resolved))
     return LeafCheck(leaf, tuple(points), threshold, "")
-
-
-def sound(spec: WorkloadSpec) -> bool:
-    """Whether the model rules accept a workload's shape (its heads split evenly, its stated count
-    is the one the shape gives): a leaf is not judged by a workload those rules reject."""
-    if spec.hidden_size % spec.attention_heads or spec.attention_heads % spec.kv_heads:
-        return False
-    derived = parameters_from_shape(from_kb.workload(spec))
-    return abs(derived - spec.parameters) <= PARAMETER_TOLERANCE * spec.parameters
 
 
 def hardest_workload(kb: KnowledgeBase, size: Range) -> Loaded[WorkloadSpec] | None:
     """The largest sound published workload whose parameter count lies in the branch's range
     (billions, half-open [min, max))."""
-    inside = [w for w in from_kb.workloads(kb) if sound(w.model) and size.min * BILLION <= w.model.parameters
+    inside = [w for w in workloads(kb) if sound(w.model) and size.min * BILLION <= w.model.parameters
               and (size.max is None or w.model.parameters < size.max * BILLION)]
     return max(inside, key=lambda w: (w.model.parameters, w.id)) if inside else None
 

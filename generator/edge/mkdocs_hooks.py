@@ -1,5 +1,5 @@
 """The MkDocs hook file (`hooks:` in mkdocs.yml): each event is handed to
-generator.mkdocs_adapter, which holds what the hook does.
+generator.edge.mkdocs_adapter, which holds what the hook does.
 
 MkDocs imports this file once per process and keeps it, so under `mkdocs serve` the adapter and
 the whole generator package are imported afresh at the start of every rebuild: an edit to
@@ -16,7 +16,7 @@ from typing import Any
 
 from mkdocs.plugins import event_priority
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds generator/
 
 _startup: dict[str, Any] = {"command": "build", "dirty": False}
 _adapter: ModuleType | None = None
@@ -32,7 +32,7 @@ def _fresh_adapter() -> ModuleType:
         sys.path.insert(0, str(_ROOT))
     for name in [m for m in sys.modules if m == "generator" or m.startswith("generator.")]:
         del sys.modules[name]
-    _adapter = importlib.import_module("generator.mkdocs_adapter")
+    _adapter = importlib.import_module("generator.edge.mkdocs_adapter")
     _adapter.on_startup(**_startup)
     return _adapter
 

@@ -1,0 +1,187 @@
+"""The knowledge base as the cost model's records: the ONLY place that reads entity fields for
+the model (GPU memory and tensor rates, scale-up links, network ports, workloads, assumptions).
+GPU compute is read by precision (specs/precisions/ ids) and the scale-up link whatever its
+family; when the GPU schema changes, this is the one file to change.
+
+Everything is converted here to the model's SI floats: bytes (a data size is stored in bits by
+`units.to_base`, so ÷ 8), bytes per second per direction, FLOP per second. Pure: it reads a
+validated `KnowledgeBase` and returns records or a one-line reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from ..costmodel import parameters_from_shape
+from ..costmodel.inputs import Assumptions, GpuSpec, Workload
+from ..knowledge import KnowledgeBase, Loaded
+from ..model.common import Quantity
+from ..model.costs import PARAMETERS, Assumption
+from ..model.costs import Workload as WorkloadSpec
+from ..model.entities import (
+    ComputeNode,
+    Gpu,
+    Network,
+    Pcie,
+    Precision,
+)
+from ..units import convert_direction, to_base
+
+BITS_PER_BYTE = 8
+
+
+def workload(spec: WorkloadSpec) -> Workload:
+    """A published shape as the model's record (Ψ is the stated count)."""
+    return Workload(
+        spec.name, float(spec.parameters), spec.layers, spec.hidden_size, spec.attention_heads, spec.vocabulary_size,
+        ffn_hidden_size=spec.ffn_hidden_size, kv_heads=spec.kv_heads, gated_mlp=spec.mlp == "swiglu",
+        tied_embeddings=spec.tied_embeddings, linear_biases=spec.linear_biases, norm=spec.norm)
+
+
+# How far a workload's stated parameter count may lie from the count its shape gives.
+PARAMETER_TOLERANCE = 0.01
+
+
+def heads_divide(spec: WorkloadSpec) -> bool:
+    """Whether the shape can exist: the heads split the hidden size, the key/value heads the heads."""
+    return not (spec.hidden_size % spec.attention_heads or spec.attention_heads % spec.kv_heads)
+
+
+def shape_parameters(spec: WorkloadSpec) -> float | None:
+    """The parameter count the shape gives, or None for a shape that cannot exist."""
+    return parameters_from_shape(workload(spec)) if heads_divide(spec) else None
+
+
+def sound(spec: WorkloadSpec) -> bool:
+    """Whether the model rules accept a workload (rules/costmodel_specs.py): its heads split
+    evenly and its stated count is the one its shape gives. Nothing is estimated for one they
+    reject."""
+    derived = shape_parameters(spec)
+    return derived is not None and abs(derived - spec.parameters) <= PARAMETER_TOLERANCE * spec.parameters
+
+
+def _bytes(q: Quantity) -> float:
+    return float(to_base(q.value, q.unit)) / BITS_PER_BYTE
+
+
+def per_direction_bytes_per_s(q: Quantity) -> float | None:
+    """A link rate in bytes per second, each direction; None if its direction cannot be converted
+    (an `aggregate` figure is not a link rate)."""
+    value = convert_direction(to_base(q.value, q.unit), q.direction, "per_direction")
+    return None if value is None else float(value) / BITS_PER_BYTE
+
+
+# The model's training formats and the tensor entries (specs/precisions/ ids) that give their
+# rates: a 16-bit step runs at the BF16 rate, or at the FP16 rate on a GPU without BF16 (mixed
+# precision trains in FP16 there); FP8 at the FP8 rate where the GPU has one.
+SIXTEEN_BIT = ("bf16", "fp16")
+
+
+EIGHT_BIT = ("fp8",)
+
+
+def _dense(spec: Gpu, keys: tuple[str, ...]) -> float | None:
+    """The dense tensor rate (FLOP/s) of the first of `keys` the GPU states; None if none."""
+    entries = {e.key: e for e in spec.compute.tensor}
+    for key in keys:
+        entry = entries.get(key)
+        if entry is not None and entry.dense is not None:
+            return float(to_base(entry.dense.value, entry.dense.unit))
+    return None
+
+
+def _formats(kb: KnowledgeBase, named: tuple[str, ...], bits: int) -> tuple[str, ...]:
+    """The precision ids a training format may read, in order: the named ones, then any other
+    value of the vocabulary with as many bits (the reference precision first), so a knowledge
+    base that names its formats otherwise (a new vendor's, or a test fixture's) still trains."""
+    others = sorted((p for p in kb.of_type(Precision) if p.model.bits == bits and p.id not in named),
+                    key=lambda p: (not p.model.reference, p.id))
+    return named + tuple(p.id for p in others)
+
+
+def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
+    """Memory capacity and the dense tensor rates of the training formats (compute by precision:
+    a 16-bit rate is required, FP8 only where the GPU states one)."""
+    sixteen = _dense(spec, _formats(kb, SIXTEEN_BIT, 16))
+    if sixteen is None:
+        return f"{spec.name} states no dense 16-bit ({' or '.join(k.upper() for k in SIXTEEN_BIT)}) tensor rate"
+    if spec.memory.capacity is None:
+        return f"{spec.name} states no memory capacity"
+    return GpuSpec(spec.name, _bytes(spec.memory.capacity), sixteen, _dense(spec, _formats(kb, EIGHT_BIT, 8)))
+
+
+@dataclass(frozen=True)
+class ScaleUp:
+    """The link between the GPUs of one node, per GPU and direction, and where it is described."""
+
+    entity_id: str
+    bytes_per_s: float
+
+
+def scale_up(kb: KnowledgeBase, spec: Gpu, gpus_per_node: int) -> ScaleUp | str:
+    """The GPU's scale-up link (any family) when it joins all `gpus_per_node` GPUs, else its PCIe
+    link: a card's bridge joins only `bridge_gpus` cards, and a stated domain caps the rest."""
+    link = spec.scale_up
+    domain = link.domain.value if link is not None and link.domain is not None else None
+    if link is not None and (not link.bridge or gpus_per_node <= (link.bridge_gpus or 2)) \
+            and (domain is None or gpus_per_node <= domain):
+        rate = None if link.bandwidth is None else per_direction_bytes_per_s(link.bandwidth)
+        if rate is not None:
+            return ScaleUp(link.interconnect or link.family, rate)
+    # A GPU without a PCIe host link (a superchip board's GPU reaches its CPU over NVLink-C2C) has
+    # no fallback link: the model then reports that it has no rate.
+    entity = kb.get(spec.pcie) if spec.pcie is not None else None
+    model = entity.model if entity is not None else None
+    if entity is not None and isinstance(model, Pcie):
+        for q in (model.per_direction, model.bidirectional):
+            rate = None if q is None else per_direction_bytes_per_s(q)
+            if rate is not None:
+                return ScaleUp(entity.id, rate)
+    return f"no per-direction scale-up rate for {spec.name}"
+
+
+def network_port(spec: Network) -> float | str:
+    """One port's rate in bytes per second, each direction."""
+    rate = per_direction_bytes_per_s(spec.port_rate)
+    return f"no per-direction port rate for {spec.name}" if rate is None else rate
+
+
+# The assumptions the estimate reads; the others (the leaf checks' threshold) are read on their own.
+MODEL_PARAMETERS = tuple(f.name for f in fields(Assumptions))
+
+
+LEAF_THRESHOLD = "leaf_comm_share_threshold"
+
+
+def assumptions(kb: KnowledgeBase) -> Assumptions | str:
+    """The model's assumptions from specs/assumptions/, or which are missing."""
+    values: dict[str, float] = {a.model.parameter: a.model.value for a in kb.of_type(Assumption)}
+    missing = [name for name in MODEL_PARAMETERS if name not in values]
+    if missing:
+        return f"specs/assumptions/ sets no value for {', '.join(missing)}"
+    return Assumptions(**{name: values[name] for name in MODEL_PARAMETERS})
+
+
+def leaf_threshold(kb: KnowledgeBase) -> Loaded[Assumption] | None:
+    """The assumption that sets the communication share a leaf may reach without a warning."""
+    return next((a for a in kb.of_type(Assumption) if a.model.parameter == LEAF_THRESHOLD), None)
+
+
+def assumption_entities(kb: KnowledgeBase) -> list[Loaded[Assumption]]:
+    return sorted(kb.of_type(Assumption), key=lambda a: list(PARAMETERS).index(a.model.parameter))
+
+
+def workloads(kb: KnowledgeBase) -> list[Loaded[WorkloadSpec]]:
+    return sorted(kb.of_type(WorkloadSpec), key=lambda w: (w.model.family, w.model.parameters))
+
+
+def gpus(kb: KnowledgeBase) -> list[Loaded[Gpu]]:
+    return kb.of_type(Gpu)
+
+
+def networks(kb: KnowledgeBase) -> list[Loaded[Network]]:
+    return kb.of_type(Network)
+
+
+def compute_nodes(kb: KnowledgeBase) -> list[Loaded[ComputeNode]]:
+    return kb.of_type(ComputeNode)
