@@ -17,6 +17,7 @@ from . import shape as sh
 from . import step as st
 from . import traffic as tr
 from .chain import Figure, derive, given
+from .evaluate import Figures
 from .inputs import Assumptions, Cluster, Layout, Workload
 from .model import data_parallel_size, estimate, peak_flop_per_s, reference_layout, scaling_efficiency
 
@@ -61,7 +62,7 @@ def _leaves(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
         given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
         given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
         given("assumptions.mfu", "1", assumptions.mfu, "assumption"),
-        sh.width_ratio_chain(workload, h, a),
+        sh.width_ratio_from(Figures(), workload, h, a),
     )
 
 
