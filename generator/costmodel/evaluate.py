@@ -2,16 +2,17 @@
 figures for the chain behind each output.
 
 The wiring never calls a formula itself. It asks an evaluator for an input (`given`) or for a
-registered formula applied to values the evaluator made (`derive`), naming each value with a
-key and a unit. `Floats` ignores the names and calls the formula: the fast path. `Figures`
-records a `Figure` (chain.py) around the same call on the same values, so a chain's value is
-the estimate's by construction, bit for bit, and costs names only when someone asks for them.
-"""
+registered formula under a key and a unit (`derive(key, unit, fn)`), which it then applies to
+values the evaluator made. `Floats` drops the names and hands back the formula itself, so the
+fast path calls it directly, with no frame or packed arguments in between. `Figures` hands back
+a function that records a `Figure` (chain.py) around the same call on the same values, so a
+chain's value is the estimate's by construction, bit for bit."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol, TypeVar
 
 from .chain import Figure, derive, given
@@ -22,6 +23,12 @@ V = TypeVar("V")
 SHARED_ORIGINS = ("workload", "assumption")
 
 
+class Apply(Protocol[V]):
+    """A formula as an evaluator applies it: to the values bound to its symbols, in order."""
+
+    def __call__(self, *inputs: V) -> V: ...
+
+
 class Evaluator(Protocol[V]):
     """What the wiring may ask of the values it computes with."""
 
@@ -29,8 +36,8 @@ class Evaluator(Protocol[V]):
         """An input: a workload, cluster, layout or assumption value (`origin` says which)."""
         ...
 
-    def derive(self, key: str, unit: str, fn: Callable[..., float], *inputs: V) -> V:
-        """A registered formula (`chain.formula`) applied to values of this evaluator."""
+    def derive(self, key: str, unit: str, fn: Callable[..., float]) -> Apply[V]:
+        """A registered formula (`chain.formula`), to apply to values of this evaluator."""
         ...
 
     def value(self, of: V) -> float:
@@ -49,8 +56,8 @@ class Floats:
     def given(self, key: str, unit: str, value: float, origin: str) -> float:
         return float(value)  # counts are ints; every formula runs on floats (see inputs.py)
 
-    def derive(self, key: str, unit: str, fn: Callable[..., float], *inputs: float) -> float:
-        return fn(*inputs)
+    def derive(self, key: str, unit: str, fn: Callable[..., float]) -> Callable[..., float]:
+        return fn  # called by the wiring itself: no frame between it and the formula
 
     def value(self, of: float) -> float:
         return of
@@ -73,8 +80,8 @@ class Figures:
     def given(self, key: str, unit: str, value: float, origin: str) -> Figure:
         return given(self._key(key, origin), unit, value, origin)
 
-    def derive(self, key: str, unit: str, fn: Callable[..., float], *inputs: Figure) -> Figure:
-        return derive(self._key(key, "derived"), unit, fn, *inputs)
+    def derive(self, key: str, unit: str, fn: Callable[..., float]) -> Apply[Figure]:
+        return partial(derive, self._key(key, "derived"), unit, fn)
 
     def value(self, of: Figure) -> float:
         return of.value

@@ -64,11 +64,11 @@ def width_ratio(hidden: float, kv_hidden: float, ffn: float, matrices: float) ->
 
 def width_ratio_from(ev: Evaluator[V], workload: Workload, hidden: V, heads: V) -> V:
     """r from the workload's fields (`hidden` and `heads` are the caller's inputs)."""
-    h_kv = ev.derive("workload.kv_width", "1", kv_width, hidden, heads,
-                     ev.given("workload.kv_heads", "1", kv_heads(workload), "workload"))
-    return ev.derive("workload.width_ratio", "1", width_ratio, hidden, h_kv,
-                     ev.given("workload.ffn_hidden_size", "1", ffn_hidden_size(workload), "workload"),
-                     ev.given("workload.mlp_matrices", "1", mlp_matrices(workload), "workload"))
+    h_kv = ev.derive("workload.kv_width", "1", kv_width)(
+        hidden, heads, ev.given("workload.kv_heads", "1", kv_heads(workload), "workload"))
+    return ev.derive("workload.width_ratio", "1", width_ratio)(
+        hidden, h_kv, ev.given("workload.ffn_hidden_size", "1", ffn_hidden_size(workload), "workload"),
+        ev.given("workload.mlp_matrices", "1", mlp_matrices(workload), "workload"))
 
 
 def width_ratio_of(workload: Workload) -> float:
@@ -110,17 +110,16 @@ def parameters_from_shape(workload: Workload) -> float:
 def _parameters(ev: Evaluator[V], w: Workload) -> V:
     h = ev.given("workload.hidden_size", "1", w.hidden_size, "workload")
     nu = ev.given("workload.norm_vectors", "1", 2.0 if w.norm == "layernorm" else 1.0, "workload")
-    h_kv = ev.derive("workload.kv_width", "1", kv_width, h,
-                     ev.given("workload.attention_heads", "1", w.attention_heads, "workload"),
-                     ev.given("workload.kv_heads", "1", kv_heads(w), "workload"))
+    h_kv = ev.derive("workload.kv_width", "1", kv_width)(
+        h, ev.given("workload.attention_heads", "1", w.attention_heads, "workload"),
+        ev.given("workload.kv_heads", "1", kv_heads(w), "workload"))
     f = ev.given("workload.ffn_hidden_size", "1", ffn_hidden_size(w), "workload")
     n = ev.given("workload.mlp_matrices", "1", mlp_matrices(w), "workload")
-    return ev.derive(
-        "workload.parameters_from_shape", "1", parameters,
+    biases = ev.given("workload.linear_biases", "1", 1.0 if w.linear_biases else 0.0, "workload")
+    return ev.derive("workload.parameters_from_shape", "1", parameters)(
         ev.given("workload.layers", "1", w.layers, "workload"),
-        ev.derive("workload.layer_weights", "1", layer_weights, h, h_kv, f, n),
-        ev.derive("workload.layer_vectors", "1", layer_vectors, h, h_kv, f, n,
-                  ev.given("workload.linear_biases", "1", 1.0 if w.linear_biases else 0.0, "workload"), nu),
+        ev.derive("workload.layer_weights", "1", layer_weights)(h, h_kv, f, n),
+        ev.derive("workload.layer_vectors", "1", layer_vectors)(h, h_kv, f, n, biases, nu),
         ev.given("workload.embedding_matrices", "1", 1.0 if w.tied_embeddings else 2.0, "workload"),
         ev.given("workload.vocabulary_size", "1", w.vocabulary_size, "workload"), h,
         ev.given("workload.position_embeddings", "1", w.position_embeddings, "workload"), nu)
