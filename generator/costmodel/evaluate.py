@@ -54,7 +54,7 @@ class Floats:
     """The fast path: names are dropped, formulas called directly."""
 
     def given(self, key: str, unit: str, value: float, origin: str) -> float:
-        return float(value)  # counts are ints; every formula runs on floats (see inputs.py)
+        return float(value)  # counts are ints (see inputs.py); every formula runs on floats
 
     def derive(self, key: str, unit: str, fn: Callable[..., float]) -> Callable[..., float]:
         return fn  # called by the wiring itself: no frame between it and the formula
