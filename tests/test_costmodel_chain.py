@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 from generator.costmodel import Cluster, Figure, explain, explain_lines, walk
 from generator.costmodel.chain import FORMULAS, formula
+from generator.costmodel.evaluate import FLOATS, Figures
+from generator.costmodel.feasibility import check
 from generator.costmodel.grid import configurations, illustrative_assumptions, synthetic_nodes, synthetic_workloads
 from generator.costmodel.inputs import Layout
+from generator.costmodel.wiring import run
 
 
 def test_every_formula_names_each_parameter_and_a_source() -> None:
@@ -73,3 +78,18 @@ def test_no_chain_for_an_impossible_layout() -> None:
     """explain gives nothing where estimate gives problems."""
     workload, cluster, layout, assumptions = configurations()[0]
     assert explain(workload, cluster, Layout(3, 1, 0, 1, 2048, 1024), assumptions) == {}
+
+
+def test_both_evaluators_give_the_same_values() -> None:
+    """The wiring on figures holds, in every field, the very float the wiring on floats computes."""
+    for config in configurations()[::97]:
+        if check(*config):
+            continue
+        floats, figures = run(FLOATS, *config), run(Figures(), *config)
+        for part in ("memory", "compute", "step"):
+            for field in fields(getattr(floats, part)):
+                number, figure = getattr(getattr(floats, part), field.name), getattr(getattr(figures, part), field.name)
+                assert (figure if isinstance(number, bool) else figure.value) == number, f"{part}.{field.name}"
+        efficiency = figures.scaling_efficiency
+        assert (efficiency.value if isinstance(efficiency, Figure) else efficiency) == floats.scaling_efficiency
+        assert figures.scaling_note == floats.scaling_note

@@ -188,8 +188,8 @@ def test_bottleneck(config: Config) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(configs())
 def test_explain_agrees_with_estimate(config: Config) -> None:
-    """Every chain's value equals the fast path's, exactly (same formulas, same order of operations),
-    and every derived figure recomputes from its bound inputs."""
+    """Each chain is keyed by the `Estimate` field it equals, exactly (one wiring computes both, so
+    this checks the names), and every explained output is derived by a formula."""
     result = _run(config)
     chains = explain(*config)
     for key, figure in chains.items():

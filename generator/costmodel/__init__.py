@@ -7,8 +7,10 @@ the same numbers as chains of figures (inputs, formula, value) for a page or the
 
 Modules: `inputs` (the records), `shape` (a block's width ratio and parameter count, for GPT- and
 Llama-style blocks), `feasibility` (problems), `memory`, `compute`, `collectives`,
-`traffic` (what each parallelism sends), `step` (schedule, overlap, outputs), `model` (the fast
-path), `chain` and `explain` (the figures behind each output), `grid` (the benchmark's grid).
+`traffic` (what each parallelism sends), `step` (schedule, overlap, outputs), `wiring` (which
+formula takes which inputs, written once against an evaluator), `evaluate` (the evaluators:
+floats, or figures), `model` (the estimate: the wiring on floats), `chain` and `explain` (the
+figures behind each output: the wiring on figures), `grid` (the benchmark's grid).
 """
 
 from __future__ import annotations

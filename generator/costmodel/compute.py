@@ -34,24 +34,27 @@ logit layer is counted as spread over the stages). Time = FLOPs ÷ (dense peak �
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic
 
 from .chain import formula
+from .evaluate import V
 
 NARAYANAN = "Narayanan et al. 2021 §5.1"
 KORTHIKANTI = "Korthikanti et al. 2022 §6"
 
 
 @dataclass(frozen=True)
-class Compute:
-    """FLOPs and seconds per GPU and micro-batch, and the model FLOPs of a whole step."""
+class Compute(Generic[V]):
+    """FLOPs and seconds per GPU and micro-batch, and the model FLOPs of a whole step, as floats
+    (the estimate) or figures (its chain)."""
 
-    peak_flop_per_s: float
-    model_flop_per_step: float
-    model_flop_per_microbatch_per_gpu: float
-    executed_flop_per_microbatch_per_gpu: float
-    forward_s: float
-    backward_s: float
-    microbatch_s: float
+    peak_flop_per_s: V
+    model_flop_per_step: V
+    model_flop_per_microbatch_per_gpu: V
+    executed_flop_per_microbatch_per_gpu: V
+    forward_s: V
+    backward_s: V
+    microbatch_s: V
 
 
 @formula("72·B·s·L·h²·(r + s/(6h) + V/(12Lh))", "B s L h V r",

@@ -1,7 +1,7 @@
 """The cost model's inputs: a workload, a cluster built from nodes, a parallel layout, and the
 assumptions. Plain frozen dataclasses in SI units (bytes, bytes per second, FLOP per second,
 seconds); every bandwidth is per direction, and its name says so. Counts are ints so that
-divisibility can be checked; the arithmetic converts them to floats first (see `step.py`), so
+divisibility can be checked; the arithmetic converts them to floats first (`given`, evaluate.py), so
 that a JavaScript port computes the same IEEE doubles in the same order.
 
 Nothing here names a product: the knowledge base supplies GPUs, nodes, networks and the values

@@ -31,27 +31,29 @@ dropout masks), kept although Llama trains without dropout (an overestimate of 2
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic
 
 from .chain import formula
+from .evaluate import V
 
 ZERO = "ZeRO (Rajbhandari et al. 2020) §3.1, §5.1, Figure 1"
 KORTHIKANTI = "Korthikanti et al. 2022, §4, Table 2"
 
 
 @dataclass(frozen=True)
-class Memory:
-    """Bytes per GPU; `fits` says whether `total_bytes` fits in `usable_bytes`, `headroom_bytes`
-    by how much (negative: short by that much)."""
+class Memory(Generic[V]):
+    """Bytes per GPU, as floats (the estimate) or figures (its chain); `fits` says whether
+    `total_bytes` fits in `usable_bytes`, `headroom_bytes` by how much (negative: short by that much)."""
 
-    weights_bytes: float
-    gradients_bytes: float
-    optimizer_bytes: float
-    activation_per_layer_bytes: float
-    activation_layers_held: float
-    activations_bytes: float
-    total_bytes: float
-    usable_bytes: float
-    headroom_bytes: float
+    weights_bytes: V
+    gradients_bytes: V
+    optimizer_bytes: V
+    activation_per_layer_bytes: V
+    activation_layers_held: V
+    activations_bytes: V
+    total_bytes: V
+    usable_bytes: V
+    headroom_bytes: V
     fits: bool
 
 

@@ -29,7 +29,8 @@ embeddings have no parameters (some checkpoints store their inverse frequencies 
 
 from __future__ import annotations
 
-from .chain import Figure, derive, formula, given
+from .chain import Figure, formula
+from .evaluate import FLOATS, Evaluator, Figures, V
 from .inputs import Workload
 
 GQA = "Ainslie et al. 2023 (grouped-query attention); Llama 3 paper §3.2"
@@ -61,20 +62,18 @@ def width_ratio(hidden: float, kv_hidden: float, ffn: float, matrices: float) ->
     return (2.0 * hidden + 2.0 * kv_hidden + matrices * ffn) / (12.0 * hidden)
 
 
+def width_ratio_from(ev: Evaluator[V], workload: Workload, hidden: V, heads: V) -> V:
+    """r from the workload's fields (`hidden` and `heads` are the caller's inputs)."""
+    h_kv = ev.derive("workload.kv_width", "1", kv_width)(
+        hidden, heads, ev.given("workload.kv_heads", "1", kv_heads(workload), "workload"))
+    return ev.derive("workload.width_ratio", "1", width_ratio)(
+        hidden, h_kv, ev.given("workload.ffn_hidden_size", "1", ffn_hidden_size(workload), "workload"),
+        ev.given("workload.mlp_matrices", "1", mlp_matrices(workload), "workload"))
+
+
 def width_ratio_of(workload: Workload) -> float:
-    """r for a workload, by the same operations as `width_ratio_chain`."""
-    h = float(workload.hidden_size)
-    h_kv = kv_width(h, float(workload.attention_heads), float(kv_heads(workload)))
-    return width_ratio(h, h_kv, float(ffn_hidden_size(workload)), mlp_matrices(workload))
-
-
-def width_ratio_chain(workload: Workload, hidden: Figure, heads: Figure) -> Figure:
-    """r as a chain from the workload's fields (`hidden` and `heads` are the caller's leaves)."""
-    h_kv = derive("workload.kv_width", "1", kv_width, hidden, heads,
-                  given("workload.kv_heads", "1", kv_heads(workload), "workload"))
-    return derive("workload.width_ratio", "1", width_ratio, hidden, h_kv,
-                  given("workload.ffn_hidden_size", "1", ffn_hidden_size(workload), "workload"),
-                  given("workload.mlp_matrices", "1", mlp_matrices(workload), "workload"))
+    """r for a workload, as a float."""
+    return width_ratio_from(FLOATS, workload, float(workload.hidden_size), float(workload.attention_heads))
 
 
 @formula("h·(2h + 2h_kv) + n·h·f", "h h_kv f n", "Q and output h×h, K and V h×h_kv, n MLP matrices h×f")
@@ -100,24 +99,27 @@ def parameters(layers: float, weights: float, vectors: float, embeddings: float,
 
 def parameters_chain(workload: Workload) -> Figure:
     """The parameter count Ψ that follows from the shape, as a chain of figures."""
-    w = workload
-    h = given("workload.hidden_size", "1", w.hidden_size, "workload")
-    nu = given("workload.norm_vectors", "1", 2.0 if w.norm == "layernorm" else 1.0, "workload")
-    h_kv = derive("workload.kv_width", "1", kv_width, h, given("workload.attention_heads", "1", w.attention_heads,
-                  "workload"), given("workload.kv_heads", "1", kv_heads(w), "workload"))
-    f = given("workload.ffn_hidden_size", "1", ffn_hidden_size(w), "workload")
-    n = given("workload.mlp_matrices", "1", mlp_matrices(w), "workload")
-    return derive(
-        "workload.parameters_from_shape", "1", parameters,
-        given("workload.layers", "1", w.layers, "workload"),
-        derive("workload.layer_weights", "1", layer_weights, h, h_kv, f, n),
-        derive("workload.layer_vectors", "1", layer_vectors, h, h_kv, f, n,
-               given("workload.linear_biases", "1", 1.0 if w.linear_biases else 0.0, "workload"), nu),
-        given("workload.embedding_matrices", "1", 1.0 if w.tied_embeddings else 2.0, "workload"),
-        given("workload.vocabulary_size", "1", w.vocabulary_size, "workload"), h,
-        given("workload.position_embeddings", "1", w.position_embeddings, "workload"), nu)
+    return _parameters(Figures(), workload)
 
 
 def parameters_from_shape(workload: Workload) -> float:
     """Ψ from the shape (an exact integer in IEEE doubles for every published model up to 2^53)."""
-    return parameters_chain(workload).value
+    return _parameters(FLOATS, workload)
+
+
+def _parameters(ev: Evaluator[V], w: Workload) -> V:
+    h = ev.given("workload.hidden_size", "1", w.hidden_size, "workload")
+    nu = ev.given("workload.norm_vectors", "1", 2.0 if w.norm == "layernorm" else 1.0, "workload")
+    h_kv = ev.derive("workload.kv_width", "1", kv_width)(
+        h, ev.given("workload.attention_heads", "1", w.attention_heads, "workload"),
+        ev.given("workload.kv_heads", "1", kv_heads(w), "workload"))
+    f = ev.given("workload.ffn_hidden_size", "1", ffn_hidden_size(w), "workload")
+    n = ev.given("workload.mlp_matrices", "1", mlp_matrices(w), "workload")
+    biases = ev.given("workload.linear_biases", "1", 1.0 if w.linear_biases else 0.0, "workload")
+    return ev.derive("workload.parameters_from_shape", "1", parameters)(
+        ev.given("workload.layers", "1", w.layers, "workload"),
+        ev.derive("workload.layer_weights", "1", layer_weights)(h, h_kv, f, n),
+        ev.derive("workload.layer_vectors", "1", layer_vectors)(h, h_kv, f, n, biases, nu),
+        ev.given("workload.embedding_matrices", "1", 1.0 if w.tied_embeddings else 2.0, "workload"),
+        ev.given("workload.vocabulary_size", "1", w.vocabulary_size, "workload"), h,
+        ev.given("workload.position_embeddings", "1", w.position_embeddings, "workload"), nu)

@@ -26,9 +26,10 @@ Definitions:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Generic, Literal
 
 from .chain import formula
+from .evaluate import V
 
 Bottleneck = Literal["memory", "compute", "intra_node", "network"]
 PIPELINE = "Narayanan et al. 2021 §2.2.1 (1F1B)"
@@ -36,28 +37,29 @@ OVERLAP = "assumption: data-parallel overlap"
 
 
 @dataclass(frozen=True)
-class Step:
-    """Seconds per step and the outputs derived from them."""
+class Step(Generic[V]):
+    """Seconds per step and the outputs derived from them, as floats (the estimate) or figures
+    (its chain)."""
 
-    microbatches: float
-    tp_microbatch_s: float
-    pp_microbatch_s: float
+    microbatches: V
+    tp_microbatch_s: V
+    pp_microbatch_s: V
     pp_on_network: bool
-    dp_intra_node_s: float
-    dp_network_s: float
-    slot_s: float
-    pipeline_s: float
-    compute_s: float
-    bubble_s: float
-    dp_overlap_window_s: float
-    dp_exposed_s: float
-    step_s: float
-    exposed_comm_s: float
-    comm_share: float
-    tokens_per_s: float
-    achieved_mfu: float
-    intra_node_s: float
-    network_s: float
+    dp_intra_node_s: V
+    dp_network_s: V
+    slot_s: V
+    pipeline_s: V
+    compute_s: V
+    bubble_s: V
+    dp_overlap_window_s: V
+    dp_exposed_s: V
+    step_s: V
+    exposed_comm_s: V
+    comm_share: V
+    tokens_per_s: V
+    achieved_mfu: V
+    intra_node_s: V
+    network_s: V
 
 
 @formula("B ÷ (N_d·b)", "B N_d b", "micro-batches per pipeline per step")

@@ -1,0 +1,290 @@
+"""The model's one wiring: which registered formula takes which inputs, for one configuration.
+
+Written once against an evaluator (`evaluate.py`): `model.estimate` runs it on floats,
+`explain.explain` on figures, so every explained value is the estimated one by construction and
+the order of IEEE operations is the one written in each formula. Each value is named with the
+key of the `Estimate` field it equals (`step.step_s`), where it comes from (`layout.tensor_parallel`)
+or, for an intermediate, what it is (`tp_all_reduce_s`); the float evaluator drops the names.
+
+Formulas as data (a table of figures, each a key, a unit, a formula and its input keys, walked
+by a generic interpreter) would pay off once this wiring must exist outside Python: generated
+into costmodel.js, the table would retire that hand-written port and the parity test that holds
+it equal. That needs the formula bodies as data too (expressions both languages evaluate in the
+same IEEE order), and the wiring's branches on the layout (ZeRO stage, recomputation, a pipeline
+on the network, whether a one-node reference exists) as conditions in the table. Not now: the
+port stays as it is, so a table would only recast this Python in a form less readable and
+unchecked by mypy, while plain calls keep the branches ordinary code and the float path as short
+as a direct call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Generic, NamedTuple
+
+from . import collectives as co
+from . import compute as cp
+from . import memory as me
+from . import shape as sh
+from . import step as st
+from . import traffic as tr
+from .chain import formula
+from .evaluate import Evaluator, V
+from .inputs import Assumptions, Cluster, Layout, Workload
+
+
+class Run(NamedTuple, Generic[V]):
+    """Every output of one configuration but the bottleneck. `scaling_efficiency` is a bare 1.0
+    (no formula) for a one-node cluster, None when no one-node reference exists."""
+
+    memory: me.Memory[V]
+    compute: cp.Compute[V]
+    step: st.Step[V]
+    scaling_efficiency: V | float | None
+    scaling_note: str
+
+
+class Leaves(NamedTuple, Generic[V]):
+    """The inputs of one configuration that several parts of the wiring read, named by the
+    formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, u, r; `vocab` for V)."""
+
+    psi: V
+    L: V
+    h: V
+    a: V
+    vocab: V
+    t: V
+    p: V
+    b: V
+    s: V
+    B: V
+    d: V
+    g: V
+    gpus: V
+    peak: V
+    mfu: V
+    r: V
+
+
+class Links(NamedTuple, Generic[V]):
+    """Per-GPU bandwidth and latency of one ring step, inside a node and over the network."""
+
+    b_intra: V
+    b_net: V
+    alpha_intra: V
+    alpha_net: V
+
+
+@formula("T_ref ÷ T_step", "T_ref T_step", "weak scaling: same t, p, b, m per GPU on one node")
+def scaling_efficiency(reference_step_s: float, step_s: float) -> float:
+    return reference_step_s / step_s
+
+
+def run(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> Run[V]:
+    """Every output of a configuration that `feasibility.check` accepts (others may divide by zero)."""
+    x = leaves(ev, workload, cluster, layout, a)
+    m = microbatches(ev, x)
+    memory = memory_per_gpu(ev, x, m, cluster, layout, a)
+    work = compute(ev, x, layout)
+    step = step_time(ev, x, m, work, cluster, layout, a)
+    return Run(memory, work, step, *one_node_scaling(ev, workload, cluster, layout, a, step.step_s))
+
+
+def data_parallel_size(cluster: Cluster, layout: Layout) -> float:
+    gpus = cluster.node_count * cluster.node.gpus_per_node
+    return float(gpus // (layout.tensor_parallel * layout.pipeline_parallel))
+
+
+def peak_flop_per_s(cluster: Cluster, layout: Layout) -> float:
+    gpu = cluster.node.gpu
+    return (gpu.dense_fp8_flop_per_s or 0.0) if layout.precision == "fp8" else gpu.dense_bf16_flop_per_s
+
+
+def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> Leaves[V]:
+    g = cluster.node.gpus_per_node
+    h = ev.given("workload.hidden_size", "1", workload.hidden_size, "workload")
+    heads = ev.given("workload.attention_heads", "1", workload.attention_heads, "workload")
+    return Leaves(
+        ev.given("workload.parameter_count", "1", workload.parameter_count, "workload"),
+        ev.given("workload.layers", "1", workload.layers, "workload"), h, heads,
+        ev.given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload"),
+        ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout"),
+        ev.given("layout.pipeline_parallel", "1", layout.pipeline_parallel, "layout"),
+        ev.given("layout.micro_batch_size", "1", layout.micro_batch_size, "layout"),
+        ev.given("layout.sequence_length", "1", layout.sequence_length, "layout"),
+        ev.given("layout.global_batch_size", "1", layout.global_batch_size, "layout"),
+        ev.given("layout.data_parallel", "1", data_parallel_size(cluster, layout), "layout"),
+        ev.given("node.gpus_per_node", "1", g, "cluster"),
+        ev.given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
+        ev.given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
+        ev.given("assumptions.mfu", "1", a.mfu, "assumption"),
+        sh.width_ratio_from(ev, workload, h, heads),
+    )
+
+
+def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
+    return ev.derive("step.microbatches", "1", st.microbatches)(x.B, x.d, x.b)
+
+
+def parameters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V:
+    return ev.derive("parameters_per_gpu", "1", me.parameters_per_gpu)(x.psi, x.t, x.p)
+
+
+def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layout: Layout,
+                   a: Assumptions) -> me.Memory[V]:
+    psi = parameters_per_gpu(ev, x)
+    states = []
+    for (key, assumption, per_parameter), partitioned in zip((
+            ("memory.weights_bytes", "assumptions.weight_bytes_per_parameter", a.weight_bytes_per_parameter),
+            ("memory.gradients_bytes", "assumptions.gradient_bytes_per_parameter", a.gradient_bytes_per_parameter),
+            ("memory.optimizer_bytes", "assumptions.optimizer_bytes_per_parameter", a.optimizer_bytes_per_parameter)),
+            me.partitions(layout.zero_stage), strict=True):
+        bytes_each = ev.given(assumption, "B", per_parameter, "assumption")
+        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.d) if partitioned
+                      else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
+    weights, gradients, optimizer = states
+    per_layer = ev.derive("memory.activation_per_layer_bytes", "B", me.ACTIVATIONS_PER_LAYER[
+        (layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
+    held = ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L, x.p, m)
+    activations = ev.derive("memory.activations_bytes", "B", me.activations_held)(per_layer, held)
+    total = ev.derive("memory.total_bytes", "B", me.total_bytes)(weights, gradients, optimizer, activations)
+    usable = ev.derive("memory.usable_bytes", "B", me.usable_bytes)(
+        ev.given("gpu.memory_capacity_bytes", "B", cluster.node.gpu.memory_capacity_bytes, "cluster"),
+        ev.given("assumptions.memory_reserve_fraction", "1", a.memory_reserve_fraction, "assumption"))
+    headroom = ev.derive("memory.headroom_bytes", "B", me.headroom_bytes)(usable, total)
+    return me.Memory(weights, gradients, optimizer, per_layer, held, activations, total, usable, headroom,
+                     ev.value(total) <= ev.value(usable))
+
+
+def compute(ev: Evaluator[V], x: Leaves[V], layout: Layout) -> cp.Compute[V]:
+    per_step = ev.derive("compute.model_flop_per_step", "FLOP", cp.model_flop)(x.B, x.s, x.L, x.h, x.vocab, x.r)
+    model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L, x.h, x.vocab, x.r)
+    executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
+        x.b, x.s, x.L, x.h, x.vocab, x.r)
+    model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(model, x.t, x.p)
+    executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(executed, x.t, x.p)
+    forward_flop = ev.derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop)(model_mb)
+    forward = ev.derive("compute.forward_s", "s", cp.seconds_at_rate)(forward_flop, x.peak, x.mfu)
+    microbatch = ev.derive("compute.microbatch_s", "s", cp.seconds_at_rate)(executed_mb, x.peak, x.mfu)
+    backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
+    return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch)
+
+
+def links(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, a: Assumptions) -> Links[V]:
+    node = cluster.node
+    b_intra = ev.derive("intra_node_bandwidth", "B/s", co.intra_node_bandwidth)(
+        ev.given("node.scale_up_per_direction_bytes_per_s", "B/s", node.scale_up_per_direction_bytes_per_s, "cluster"),
+        ev.given("assumptions.intra_node_collective_efficiency", "1", a.intra_node_collective_efficiency, "assumption"))
+    b_net = ev.derive("network_bandwidth_per_gpu", "B/s", co.network_bandwidth_per_gpu)(
+        ev.given("node.nics_per_node", "1", node.nics_per_node, "cluster"),
+        ev.given("node.nic_port_per_direction_bytes_per_s", "B/s", node.nic_port_per_direction_bytes_per_s, "cluster"),
+        x.g, ev.given("assumptions.network_collective_efficiency", "1", a.network_collective_efficiency, "assumption"),
+        ev.given("cluster.fabric_bandwidth_fraction", "1", cluster.fabric_bandwidth_fraction, "cluster"))
+    return Links(b_intra, b_net,
+                 ev.given("assumptions.intra_node_step_latency_s", "s", a.intra_node_step_latency_s, "assumption"),
+                 ev.given("assumptions.network_step_latency_s", "s", a.network_step_latency_s, "assumption"))
+
+
+def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster: Cluster, layout: Layout,
+              a: Assumptions) -> st.Step[V]:
+    link = links(ev, x, cluster, a)
+    message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s, x.h)
+    tp_ar = ev.derive("tp_all_reduce_s", "s", co.ring_all_reduce_s)(x.t, message, link.b_intra, link.alpha_intra)
+    collectives = ev.derive("tp_collectives_per_layer", "1", tr.TP_COLLECTIVES_PER_LAYER[layout.recompute])(x.t)
+    tp = ev.derive("step.tp_microbatch_s", "s", tr.tp_microbatch_s)(collectives, x.L, x.p, tp_ar)
+    on_network = layout.pipeline_parallel > 1 and cluster.node_count > 1
+    send = ev.derive("pp_send_s", "s", co.send_recv_s)(
+        ev.derive("pipeline_message_bytes", "B", tr.pipeline_message_bytes)(message, x.t),
+        link.b_net if on_network else link.b_intra, link.alpha_net if on_network else link.alpha_intra)
+    pp = ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send)
+    dp_intra, dp_net = data_parallel(ev, x, m, link, layout, a)
+    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a)
+
+
+def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: Layout,
+                  a: Assumptions) -> tuple[V, V]:
+    """Seconds of data-parallel communication per step: (intra-node part, network part)."""
+    k = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d, x.g, x.t)
+    n = ev.derive("dp_nodes", "1", co.dp_nodes)(x.d, k)
+    psi = parameters_per_gpu(ev, x)
+    grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
+        "assumptions.gradient_bytes_per_parameter", "B", a.gradient_bytes_per_parameter, "assumption"))
+    weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
+        "assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption"))
+    n_g = ev.derive("dp_gradient_phases", "1", tr.GRADIENT_PHASES[layout.zero_stage])(m)
+    n_w = ev.derive("dp_weight_phases", "1", tr.WEIGHT_PHASES[layout.zero_stage])(m)
+    b_i, b_n, alpha_i, alpha_n = link.b_intra, link.b_net, link.alpha_intra, link.alpha_net
+    ring = co.ring_phase_s
+    intra = ev.derive("step.dp_intra_node_s", "s", tr.phases_s)(
+        n_g, ev.derive("dp_gradient_phase_intra_s", "s", ring)(k, grads, b_i, alpha_i),
+        n_w, ev.derive("dp_weight_phase_intra_s", "s", ring)(k, weights, b_i, alpha_i))
+    grad_shard = ev.derive("gradient_shard_bytes", "B", co.shard_bytes)(grads, k)
+    weight_shard = ev.derive("weight_shard_bytes", "B", co.shard_bytes)(weights, k)
+    net = ev.derive("step.dp_network_s", "s", tr.phases_s)(
+        n_g, ev.derive("dp_gradient_phase_network_s", "s", ring)(n, grad_shard, b_n, alpha_n),
+        n_w, ev.derive("dp_weight_phase_network_s", "s", ring)(n, weight_shard, b_n, alpha_n))
+    return intra, net
+
+
+def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tuple[V, V, V, V], on_network: bool,
+            layout: Layout, a: Assumptions) -> st.Step[V]:
+    """The schedule: communication per micro-batch and per step into the step time and its shares."""
+    tp, pp, dp_intra, dp_net = comm
+    dp = ev.derive("dp_s", "s", st.sum_s)(dp_intra, dp_net)
+    window = ev.derive("step.dp_overlap_window_s", "s", st.OVERLAP_WINDOW[layout.zero_stage])(
+        m, work.backward_s, work.forward_s)
+    overlap = ev.given("assumptions.dp_overlap_fraction", "1", a.dp_overlap_fraction, "assumption")
+    exposed = ev.derive("step.dp_exposed_s", "s", st.exposed_dp_s)(dp, overlap, window)
+    slot = ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp)
+    pipeline = ev.derive("step.pipeline_s", "s", st.slots_s)(m, x.p, slot)
+    step = ev.derive("step.step_s", "s", st.sum_s)(pipeline, exposed)
+    tp_pp = ev.derive("tp_pp_microbatch_s", "s", st.sum_s)(tp, pp)
+    exposed_comm = ev.derive("step.exposed_comm_s", "s", st.sum_s)(
+        ev.derive("tp_pp_per_step_s", "s", st.slots_s)(m, x.p, tp_pp), exposed)
+    zero = ev.given("zero", "s", 0.0, "derived")
+    pp_intra, pp_net = (zero, pp) if on_network else (pp, zero)
+    intra_mb = ev.derive("intra_node_microbatch_s", "s", st.sum_s)(tp, pp_intra)
+    intra = ev.derive("step.intra_node_s", "s", st.sum_s)(
+        ev.derive("intra_node_slots_s", "s", st.slots_s)(m, x.p, intra_mb),
+        ev.derive("dp_exposed_intra_node_s", "s", st.exposed_part_s)(exposed, dp_intra, dp))
+    net = ev.derive("step.network_s", "s", st.sum_s)(
+        ev.derive("network_slots_s", "s", st.slots_s)(m, x.p, pp_net),
+        ev.derive("dp_exposed_network_s", "s", st.exposed_part_s)(exposed, dp_net, dp))
+    return st.Step(
+        m, tp, pp, on_network, dp_intra, dp_net, slot, pipeline,
+        ev.derive("step.compute_s", "s", st.slots_s)(m, x.p, work.microbatch_s),
+        ev.derive("step.bubble_s", "s", st.bubble_s)(x.p, slot), window, exposed, step, exposed_comm,
+        ev.derive("step.comm_share", "1", st.share)(exposed_comm, step),
+        ev.derive("step.tokens_per_s", "1/s", st.tokens_per_s)(x.B, x.s, step),
+        ev.derive("step.achieved_mfu", "1", st.achieved_mfu)(work.model_flop_per_step, step, x.gpus, x.peak),
+        intra, net)
+
+
+def reference_layout(cluster: Cluster, layout: Layout) -> Layout | str:
+    """The one-node run with the same per-GPU work (same t, p, b and micro-batches per step), or
+    why there is none."""
+    g, replica = cluster.node.gpus_per_node, layout.tensor_parallel * layout.pipeline_parallel
+    if replica > g:
+        return f"no one-node reference: a model replica needs t × p = {replica} GPUs, more than a node's {g}"
+    if g % replica:
+        return f"no one-node reference: a model replica of t × p = {replica} GPUs does not divide a node's {g}"
+    data_parallel = cluster.node_count * g // replica
+    per_replica = layout.global_batch_size // data_parallel
+    return replace(layout, global_batch_size=per_replica * (g // replica))
+
+
+def one_node_scaling(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions,
+                     step_s: V) -> tuple[V | float | None, str]:
+    """Scaling efficiency against one node: its step time ÷ the cluster's (see `reference_layout`),
+    the reference computed in full beside the cluster's run."""
+    if cluster.node_count == 1:
+        return 1.0, "the cluster is one node"
+    ref_layout = reference_layout(cluster, layout)
+    if isinstance(ref_layout, str):
+        return None, ref_layout
+    ref_cluster, ref = replace(cluster, node_count=1), ev.beside("one_node.")
+    x = leaves(ref, workload, ref_cluster, ref_layout, a)
+    m = microbatches(ref, x)  # equals the cluster's: same micro-batches per pipeline per step
+    ref_step = step_time(ref, x, m, compute(ref, x, ref_layout), ref_cluster, ref_layout, a)
+    return (ev.derive("scaling_efficiency", "1", scaling_efficiency)(ref_step.step_s, step_s),
+            f"against one node running {ref_layout.global_batch_size} sequences per step")
