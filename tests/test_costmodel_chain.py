@@ -6,9 +6,9 @@ from dataclasses import fields
 
 import pytest
 
-from generator.costmodel import Cluster, Figure, explain, explain_lines, walk
+from generator.costmodel import Cluster, Term, explain, explain_lines, walk
 from generator.costmodel.chain import FORMULAS, formula
-from generator.costmodel.evaluate import FLOATS, Figures
+from generator.costmodel.evaluate import FLOATS, Terms
 from generator.costmodel.feasibility import check
 from generator.costmodel.grid import configurations, illustrative_assumptions, synthetic_nodes, synthetic_workloads
 from generator.costmodel.inputs import Layout
@@ -31,13 +31,13 @@ def test_a_formula_with_the_wrong_symbols_is_refused() -> None:
             return a
 
 
-def _chains() -> dict[str, Figure]:
+def _chains() -> dict[str, Term]:
     layout = Layout(4, 2, 3, micro_batch_size=2, sequence_length=4096, global_batch_size=256,
                     recompute="selective", sequence_parallel=True)
     return explain(synthetic_workloads()[2], Cluster(synthetic_nodes()[0], 4), layout, illustrative_assumptions())
 
 
-def _every_figure(root: Figure) -> list[Figure]:
+def _every_figure(root: Term) -> list[Term]:
     return [root] + [figure for _symbol, child in root.inputs for figure in _every_figure(child)]
 
 
@@ -85,11 +85,11 @@ def test_both_evaluators_give_the_same_values() -> None:
     for config in configurations()[::97]:
         if check(*config):
             continue
-        floats, figures = run(FLOATS, *config), run(Figures(), *config)
+        floats, figures = run(FLOATS, *config), run(Terms(), *config)
         for part in ("memory", "compute", "step"):
             for field in fields(getattr(floats, part)):
                 number, figure = getattr(getattr(floats, part), field.name), getattr(getattr(figures, part), field.name)
                 assert (figure if isinstance(number, bool) else figure.value) == number, f"{part}.{field.name}"
         efficiency = figures.scaling_efficiency
-        assert (efficiency.value if isinstance(efficiency, Figure) else efficiency) == floats.scaling_efficiency
+        assert (efficiency.value if isinstance(efficiency, Term) else efficiency) == floats.scaling_efficiency
         assert figures.scaling_note == floats.scaling_note

@@ -9,21 +9,21 @@ Modules: `inputs` (the records), `shape` (a block's width ratio and parameter co
 Llama-style blocks), `feasibility` (problems), `memory`, `compute`, `collectives`,
 `traffic` (what each parallelism sends), `step` (schedule, overlap, outputs), `wiring` (which
 formula takes which inputs, written once against an evaluator), `evaluate` (the evaluators:
-floats, or figures), `model` (the estimate: the wiring on floats), `chain` and `explain` (the
+floats, or figures), `result` (the estimate: the wiring on floats), `chain` and `explain` (the
 figures behind each output: the wiring on figures), `grid` (the benchmark's grid).
 """
 
 from __future__ import annotations
 
-from .chain import Figure, Formula, explain_lines, walk
+from .chain import Formula, Term, explain_lines, walk
 from .explain import explain
 from .feasibility import Problem, check
 from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Norm, Precision, Recompute, Workload
-from .model import Estimate, Result, estimate
+from .result import Estimate, Result, estimate
 from .shape import parameters_chain, parameters_from_shape
 
 __all__ = [
-    "Assumptions", "Cluster", "Estimate", "Figure", "Formula", "GpuSpec", "Layout", "Node", "Norm", "Precision",
+    "Assumptions", "Cluster", "Estimate", "Term", "Formula", "GpuSpec", "Layout", "Node", "Norm", "Precision",
     "Problem", "Recompute", "Result", "Workload", "check", "estimate", "explain", "explain_lines",
     "parameters_chain", "parameters_from_shape", "walk",
 ]

@@ -2,7 +2,7 @@
 
 Every formula of the model is a small float function registered with `@formula`, which records
 its text, the symbol each positional parameter stands for, and where the formula comes from. A
-`Figure` is one value in the chain: an input (a workload, cluster, layout or assumption value)
+`Term` is one value in the chain: an input (a workload, cluster, layout or assumption value)
 or a value derived by one registered formula from other figures, each bound to one of the
 formula's symbols. `derive` computes a derived figure's value by calling the formula on its
 inputs' values, so a chain shows exactly the figures its value was computed from.
@@ -43,7 +43,7 @@ def formula(text: str, symbols: str, cite: str = "") -> Callable[[_F], _F]:
 
 
 @dataclass(frozen=True)
-class Figure:
+class Term:
     """One value of a chain. `origin` is `workload`, `cluster`, `layout`, `assumption` or
     `derived`; a derived figure carries its formula and binds each symbol to an input figure."""
 
@@ -52,26 +52,26 @@ class Figure:
     value: float
     origin: str
     formula: Formula | None = None
-    inputs: tuple[tuple[str, Figure], ...] = ()
+    inputs: tuple[tuple[str, Term], ...] = ()
 
 
-def given(key: str, unit: str, value: float, origin: str) -> Figure:
+def given(key: str, unit: str, value: float, origin: str) -> Term:
     """A leaf of the chain: a value read from the inputs."""
-    return Figure(key, unit, float(value), origin)
+    return Term(key, unit, float(value), origin)
 
 
-def derive(key: str, unit: str, fn: Callable[..., float], *inputs: Figure) -> Figure:
+def derive(key: str, unit: str, fn: Callable[..., float], *inputs: Term) -> Term:
     """A derived figure: `fn` (a registered formula) applied to the inputs' values."""
     spec = FORMULAS[fn]
     value = fn(*(figure.value for figure in inputs))
-    return Figure(key, unit, value, "derived", spec, tuple(zip(spec.symbols, inputs, strict=True)))
+    return Term(key, unit, value, "derived", spec, tuple(zip(spec.symbols, inputs, strict=True)))
 
 
-def walk(root: Figure) -> Iterator[Figure]:
+def walk(root: Term) -> Iterator[Term]:
     """Every figure of a chain once (by key), inputs before the figures derived from them."""
     seen: set[str] = set()
 
-    def visit(figure: Figure) -> Iterator[Figure]:
+    def visit(figure: Term) -> Iterator[Term]:
         if figure.key in seen:
             return
         seen.add(figure.key)
@@ -82,7 +82,7 @@ def walk(root: Figure) -> Iterator[Figure]:
     yield from visit(root)
 
 
-def explain_lines(root: Figure) -> list[str]:
+def explain_lines(root: Term) -> list[str]:
     """A plain-text rendering, one line per figure: `key = formula [symbol = key, ...] = value unit`."""
     lines = []
     for figure in walk(root):

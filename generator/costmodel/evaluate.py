@@ -4,8 +4,8 @@ figures for the chain behind each output.
 The wiring never calls a formula itself. It asks an evaluator for an input (`given`) or for a
 registered formula under a key and a unit (`derive(key, unit, fn)`), which it then applies to
 values the evaluator made. `Floats` drops the names and hands back the formula itself, so the
-fast path calls it directly, with no frame or packed arguments in between. `Figures` hands back
-a function that records a `Figure` (chain.py) around the same call on the same values, so a
+fast path calls it directly, with no frame or packed arguments in between. `Terms` hands back
+a function that records a `Term` (chain.py) around the same call on the same values, so a
 chain's value is the estimate's by construction, bit for bit."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Protocol, TypeVar
 
-from .chain import Figure, derive, given
+from .chain import Term, derive, given
 
 V = TypeVar("V")
-"""What an evaluator computes with: `float` or `Figure`."""
+"""What an evaluator computes with: `float` or `Term`."""
 
 SHARED_ORIGINS = ("workload", "assumption")
 
@@ -70,24 +70,24 @@ FLOATS = Floats()
 
 
 @dataclass(frozen=True)
-class Figures:
-    """Records the chain: every value is a `Figure` keyed by `prefix` + the wiring's key. Inputs
+class Terms:
+    """Records the chain: every value is a `Term` keyed by `prefix` + the wiring's key. Inputs
     read from the workload, the assumptions or the node keep their key, since a second run
     (`beside`) reads the very same ones, and a shared key must mean one value."""
 
     prefix: str = ""
 
-    def given(self, key: str, unit: str, value: float, origin: str) -> Figure:
+    def given(self, key: str, unit: str, value: float, origin: str) -> Term:
         return given(self._key(key, origin), unit, value, origin)
 
-    def derive(self, key: str, unit: str, fn: Callable[..., float]) -> Apply[Figure]:
+    def derive(self, key: str, unit: str, fn: Callable[..., float]) -> Apply[Term]:
         return partial(derive, self._key(key, "derived"), unit, fn)
 
-    def value(self, of: Figure) -> float:
+    def value(self, of: Term) -> float:
         return of.value
 
-    def beside(self, prefix: str) -> Figures:
-        return Figures(self.prefix + prefix)
+    def beside(self, prefix: str) -> Terms:
+        return Terms(self.prefix + prefix)
 
     def _key(self, key: str, origin: str) -> str:
         if origin in SHARED_ORIGINS or key.startswith("node."):

@@ -1,6 +1,6 @@
 """The estimate as chains of figures: each output with the named inputs and formulas behind it.
 
-`estimate`'s own wiring (`wiring.py`) run with the `Figures` evaluator, which records every
+`estimate`'s own wiring (`wiring.py`) run with the `Terms` evaluator, which records every
 value it computes; slower, and only run when a page or the CLI asks how a number was computed.
 Keys name the `Estimate` field a figure equals, e.g. `step.step_s`; inputs are keyed by where
 they come from, e.g. `layout.tensor_parallel`.
@@ -8,8 +8,8 @@ they come from, e.g. `layout.tensor_parallel`.
 
 from __future__ import annotations
 
-from .chain import Figure
-from .evaluate import Figures
+from .chain import Term
+from .evaluate import Terms
 from .feasibility import check
 from .inputs import Assumptions, Cluster, Layout, Workload
 from .wiring import Run, run
@@ -26,18 +26,18 @@ EXPLAINED = (
 """The outputs `explain` returns, in this order (then `scaling_efficiency` when there is a figure)."""
 
 
-def explain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> dict[str, Figure]:
+def explain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> dict[str, Term]:
     """Every output of `estimate` as a chain, keyed by its field; empty when there are problems."""
     if check(workload, cluster, layout, assumptions):
         return {}
-    chains = run(Figures(), workload, cluster, layout, assumptions)
+    chains = run(Terms(), workload, cluster, layout, assumptions)
     out = {key: _field(chains, key) for key in EXPLAINED}
-    if isinstance(chains.scaling_efficiency, Figure):  # not a bare 1.0 for one node, nor None
+    if isinstance(chains.scaling_efficiency, Term):  # not a bare 1.0 for one node, nor None
         out["scaling_efficiency"] = chains.scaling_efficiency
     return out
 
 
-def _field(chains: Run[Figure], key: str) -> Figure:
+def _field(chains: Run[Term], key: str) -> Term:
     part, _, name = key.partition(".")
-    figure: Figure = getattr(getattr(chains, part), name)
+    figure: Term = getattr(getattr(chains, part), name)
     return figure

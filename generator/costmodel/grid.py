@@ -9,10 +9,9 @@ will state; nothing on the site may quote them.
 from __future__ import annotations
 
 import itertools
-import time
 
 from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
-from .model import Result, estimate
+from .result import Result, estimate
 
 Configuration = tuple[Workload, Cluster, Layout, Assumptions]
 
@@ -64,11 +63,3 @@ def configurations(count: int = 10_000) -> list[Configuration]:
 
 def estimate_all(configs: list[Configuration]) -> list[Result]:
     return [estimate(*config) for config in configs]
-
-
-def time_grid(count: int = 10_000) -> float:
-    """Seconds to estimate `count` configurations (building the grid is not timed)."""
-    configs = configurations(count)
-    start = time.perf_counter()
-    estimate_all(configs)
-    return time.perf_counter() - start

@@ -1,7 +1,7 @@
 """Memory per GPU: model states by the ZeRO paper, activations by Korthikanti et al. 2022.
 
 Model states (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training Trillion
-Parameter Models", §3.1 and Figure 1; §5.1 for the stages): mixed-precision Adam keeps 2Ψ bytes
+Parameter Models", §3.1 and Term 1; §5.1 for the stages): mixed-precision Adam keeps 2Ψ bytes
 of 16-bit weights, 2Ψ of 16-bit gradients and KΨ of optimizer states, K = 12 (FP32 master
 weights, momentum and variance). Stage 1 (P_os) partitions the optimizer states over the N_d
 data-parallel ranks, stage 2 (P_os+g) the gradients too, stage 3 (P_os+g+p) the weights too.
@@ -36,7 +36,7 @@ from typing import Generic
 from .chain import formula
 from .evaluate import V
 
-ZERO = "ZeRO (Rajbhandari et al. 2020) §3.1, §5.1, Figure 1"
+ZERO = "ZeRO (Rajbhandari et al. 2020) §3.1, §5.1, Term 1"
 KORTHIKANTI = "Korthikanti et al. 2022, §4, Table 2"
 
 

@@ -29,8 +29,8 @@ embeddings have no parameters (some checkpoints store their inverse frequencies 
 
 from __future__ import annotations
 
-from .chain import Figure, formula
-from .evaluate import FLOATS, Evaluator, Figures, V
+from .chain import Term, formula
+from .evaluate import FLOATS, Evaluator, Terms, V
 from .inputs import Workload
 
 GQA = "Ainslie et al. 2023 (grouped-query attention); Llama 3 paper §3.2"
@@ -97,9 +97,9 @@ def parameters(layers: float, weights: float, vectors: float, embeddings: float,
             + norm_vectors * hidden)
 
 
-def parameters_chain(workload: Workload) -> Figure:
+def parameters_chain(workload: Workload) -> Term:
     """The parameter count Ψ that follows from the shape, as a chain of figures."""
-    return _parameters(Figures(), workload)
+    return _parameters(Terms(), workload)
 
 
 def parameters_from_shape(workload: Workload) -> float:

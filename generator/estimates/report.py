@@ -10,7 +10,7 @@ import json
 
 from ..costmodel.chain import explain_lines
 from ..costmodel.explain import explain
-from ..costmodel.model import Result
+from ..costmodel.result import Result
 from .choice import Resolved
 
 GB = 1e9

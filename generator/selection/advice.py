@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..costmodel.model import Result
+from ..costmodel.result import Result
 from ..derive import FigureIndex
 from ..estimates.report import summary
 from ..figure_format import plain_text

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Node, Recompute, Workload
-from ..costmodel.model import Estimate, estimate
+from ..costmodel.result import Estimate, estimate
 from ..estimates.choice import Resolved
 from ..estimates.records import assumptions, gpu, leaf_threshold, network_port, scale_up, sound, workload, workloads
 from ..knowledge import KnowledgeBase, Loaded

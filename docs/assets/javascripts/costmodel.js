@@ -220,7 +220,7 @@
     return problems.length ? problems : placement(w, cluster, layout);
   }
 
-  // ---- model.py ----------------------------------------------------------------------------
+  // ---- wiring.py ---------------------------------------------------------------------------
   function dataParallelSize(cluster, layout) {
     return Math.floor(cluster.node_count * cluster.node.gpus_per_node / (layout.tensor_parallel * layout.pipeline_parallel));
   }
