@@ -177,3 +177,56 @@ def test_the_adapter_reads_no_files() -> None:
     modules = sorted((ROOT / "generator/estimates").glob("*.py"))
     assert len(modules) > 1
     assert [m.name for m in modules if "open(" in m.read_text(encoding="utf-8")] == []
+
+
+# The 7.5B model of the ZeRO paper (Rajbhandari et al. 2020, §3.1 and Figure 1): 16 bytes per
+# parameter of model states with mixed-precision Adam, 120 GB; ZeRO-3 over 64 GPUs, 1.875 GB.
+ZERO_PAPER_SHAPE = ("--layers", "36", "--hidden", "4096", "--heads", "32", "--vocab", "51200")
+
+
+@pytest.mark.parametrize(("zero", "gigabytes"), [("0", 120.0), ("3", 1.875)])
+def test_zero_paper_model_states_through_the_shape_flags(kb: KnowledgeBase, zero: str, gigabytes: float) -> None:
+    _workload, gpu, network = _pick(kb)
+    done = _run(*ZERO_PAPER_SHAPE, "--params", "7.5B", "--gpu", gpu, "--gpus", "64", "--network", network,
+                "--zero", zero, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["inputs"]["parameters"] == 7.5e9
+    assert "workload" not in data["inputs"]["ids"]
+    assert "given by hand" in data["inputs"]["workload_note"]
+    assert data["memory_per_gpu_gb"]["model_states_gb"] == pytest.approx(gigabytes, rel=1e-12)
+
+
+def test_a_shape_without_its_count_takes_the_count_it_gives(kb: KnowledgeBase) -> None:
+    _workload, gpu, network = _pick(kb)
+    done = _run(*ZERO_PAPER_SHAPE, "--gpu", gpu, "--gpus", "8", "--network", network, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    parameters = json.loads(done.stdout)["inputs"]["parameters"]
+    assert 7.4e9 < parameters < 7.5e9  # 12·L·h²(1 + 13/12h) + V·h: Narayanan et al. 2021's 7.5B row
+
+
+def test_params_keeps_the_count_exactly() -> None:
+    """`--params` alone scales the nearest published shape's layers and keeps Ψ as asked: the ZeRO
+    paper's 7.5B from an 8B shape gives 120 GB of model states, not the 8B's 128.5 GB."""
+    from generator.costmodel.inputs import Workload
+    from generator.estimates.choice import scaled
+    eight = Workload("8B", 8.03e9, 32, 4096, 32, 128256, ffn_hidden_size=14336, kv_heads=8, gated_mlp=True)
+    made, source, note = scaled(eight, "an-8b", 7.5e9)
+    assert made.parameter_count == 7.5e9 and made.layers == 30 and source == "an-8b"
+    assert "30 layers instead of 32" in note
+    assert (made.hidden_size, made.attention_heads, made.kv_heads) == (4096, 32, 8)
+
+
+@pytest.mark.parametrize(("flags", "says"), [
+    (("--bogus", "3"), "unrecognized arguments: --bogus 3"),
+    (("--layers", "36", "--hidden", "4096"), "a shape needs --heads, --vocab"),
+    (("--layers", "0", "--hidden", "4096", "--heads", "32", "--vocab", "51200"), "--layers 0"),
+    (("--mlp", "relu"), "invalid choice"),
+    (("--precision", "fp4"), "invalid choice"),
+])
+def test_bad_flags_are_one_line_and_exit_2(kb: KnowledgeBase, flags: tuple[str, ...], says: str) -> None:
+    _workload, gpu, network = _pick(kb)
+    done = _run(*flags, "--gpu", gpu, "--gpus", "8", "--network", network)
+    assert done.returncode == 2, done.stdout
+    assert says in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -12,12 +12,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ..diagnostics import Diagnostic, format_all
 from ..repository import Repository, from_settings
 from ..validate import Result, SpecFile, validate
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
+
+if TYPE_CHECKING:  # imported where used: `check` need not load the cost model
+    from ..estimates.choice import Shape
 
 
 def build_date(environ: dict[str, str] | os._Environ[str] = os.environ) -> dt.date:
@@ -169,6 +172,24 @@ def _count(text: str) -> float:
     return number * scale
 
 
+SHAPE_FLAGS = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab")
+
+
+def _shape(args: argparse.Namespace) -> Shape | str | None:
+    """The shape given by flags, None when no shape flag is given, or what is missing."""
+    from ..estimates.choice import Shape
+    given = {name: getattr(args, name) for name in SHAPE_FLAGS if getattr(args, name) is not None}
+    if not given and args.mlp is None:
+        return None
+    missing = [f"--{name}" for name in ("layers", "hidden", "heads", "vocab") if name not in given]
+    if missing:
+        return f"a shape needs {', '.join(missing)} as well (with --kv-heads, --ffn-hidden and --mlp optional)"
+    bad = [f"--{name.replace('_', '-')} {value}" for name, value in given.items() if value < 1]
+    if bad:
+        return f"{bad[0]}: a shape's sizes are whole numbers of at least 1"
+    return Shape(args.layers, args.hidden, args.heads, args.kv_heads, args.ffn_hidden, args.vocab, args.mlp or "gelu")
+
+
 def _estimate(args: argparse.Namespace) -> int:
     from ..costmodel import estimate
     from ..estimates.choice import Choice, resolve
@@ -185,9 +206,13 @@ def _estimate(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"estimate: --params {args.params!r} is not a parameter count such as 70B or 7e9", file=sys.stderr)
         return 2
+    shape = _shape(args)
+    if isinstance(shape, str):
+        print(f"estimate: {shape}", file=sys.stderr)
+        return 2
     choice = Choice(args.gpu or "", args.gpus, args.network, args.workload, params, args.gpus_per_node,
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
-                    args.global_batch, args.recompute, args.sequence_parallel, args.node)
+                    args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -206,9 +231,19 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                                      "configuration, from the cost model over the knowledge base (specs/workloads/, "
                                      "specs/assumptions/, GPUs and networks). Exit 2 on an unknown id or a layout "
                                      "that cannot be placed.")
-    which = est.add_mutually_exclusive_group(required=True)
-    which.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
-    which.add_argument("--params", help="parameter count, e.g. 70B: the nearest published workload")
+    est.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
+    est.add_argument("--params", help="parameter count, e.g. 70B: alone, the nearest published workload's shape "
+                                      "scaled to exactly this count; with shape flags, the shape's stated count")
+    shape = est.add_argument_group("a shape instead of --workload (with --layers, --hidden, --heads and --vocab)")
+    shape.add_argument("--layers", type=int, help="transformer blocks")
+    shape.add_argument("--hidden", type=int, help="hidden size")
+    shape.add_argument("--heads", type=int, help="attention heads")
+    shape.add_argument("--kv-heads", type=int, help="key/value heads (default: as many as heads)")
+    shape.add_argument("--ffn-hidden", type=int, help="MLP width (default: 4 × hidden)")
+    shape.add_argument("--vocab", type=int, help="vocabulary size")
+    shape.add_argument("--mlp", choices=("gelu", "swiglu"),
+                       help="gelu: a GPT block (LayerNorm, biases, tied embeddings; the default); swiglu: a Llama "
+                            "block (RMSNorm, no biases, untied embeddings)")
     est.add_argument("--gpu", help="GPU id (specs/gpus/); or --node")
     est.add_argument("--gpus", type=int, required=True, help="number of GPUs")
     est.add_argument("--gpus-per-node", type=int, help="GPUs per node (default 8, or fewer GPUs in all)")
@@ -223,6 +258,8 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--global-batch", type=int, default=512, help="sequences per step")
     est.add_argument("--recompute", choices=("none", "selective", "full"), default="selective")
     est.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism")
+    est.add_argument("--precision", choices=("bf16", "fp8"), default="bf16",
+                     help="which dense tensor rate the compute runs at (memory stays 16-bit mixed precision)")
     est.add_argument("--format", choices=("text", "json"), default="text")
     est.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     est.set_defaults(func=_estimate)
@@ -304,6 +341,10 @@ def main(argv: list[str] | None = None) -> int:
     diff.add_argument("--format", choices=("markdown", "json"), default="markdown")
     diff.set_defaults(func=_diff)
     args, extra = parser.parse_known_args(argv)
+    if args.command in ("estimate", "calibrate") and extra:
+        # The same one line and exit status as every other bad input of these commands.
+        print(f"{args.command}: unrecognized arguments: {' '.join(extra)}", file=sys.stderr)
+        return 2
     if args.command != "recommend" and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.answers = extra
@@ -311,3 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader stopped reading (`| head`): nothing more to say, and no traceback to say it with.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - closed by the interpreter at exit
+        return 141

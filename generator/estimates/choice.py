@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..costmodel.inputs import Assumptions, Cluster, Layout, Node, Recompute, Workload
+from ..costmodel import parameters_from_shape
+from ..costmodel.inputs import Assumptions, Cluster, Layout, Node, Precision, Recompute, Workload
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import (
@@ -28,6 +29,28 @@ from .records import (
     workload,
     workloads,
 )
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A model shape given by hand (`estimate --layers --hidden ...`) rather than by a workload id.
+    `mlp` "swiglu" reads as a Llama block (RMSNorm, no linear biases, untied embeddings), "gelu"
+    as a GPT block (LayerNorm, biases, tied embeddings): the two families the model knows."""
+
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int | None
+    ffn_hidden_size: int | None
+    vocabulary_size: int
+    mlp: str = "gelu"
+
+    def workload(self, name: str, parameters: float | None) -> Workload:
+        llama = self.mlp == "swiglu"
+        base = Workload(name, 0.0, self.layers, self.hidden_size, self.attention_heads, self.vocabulary_size,
+                        ffn_hidden_size=self.ffn_hidden_size, kv_heads=self.kv_heads, gated_mlp=llama,
+                        tied_embeddings=not llama, linear_biases=not llama, norm="rmsnorm" if llama else "layernorm")
+        return replace(base, parameter_count=parameters if parameters is not None else parameters_from_shape(base))
 
 
 @dataclass(frozen=True)
@@ -53,17 +76,21 @@ class Choice:
     recompute: Recompute = "selective"
     sequence_parallel: bool = False
     node: str | None = None
+    shape: Shape | None = None
+    precision: Precision = "bf16"
 
 
 @dataclass(frozen=True)
 class Resolved:
-    """A choice as the model's inputs, and the ids of the entities they came from."""
+    """A choice as the model's inputs, the ids of the entities they came from, and how the model
+    was chosen when it is not a workload of the knowledge base as published (`workload_note`)."""
 
     workload: Workload
     cluster: Cluster
     layout: Layout
     assumptions: Assumptions
     ids: dict[str, str]
+    workload_note: str = ""
 
 
 DEFAULT_GPUS_PER_NODE = 8
@@ -92,6 +119,7 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
     found = _workload_of(kb, choice)
     if isinstance(found, str):
         return found
+    model, workload_id, note = found
     if choice.node is not None:
         from_node = _node_choice(kb, choice)
         if isinstance(from_node, str):
@@ -129,11 +157,14 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
         name = node_entity_name(kb, choice.node)
     node = Node(name, chip, per_node, link.bytes_per_s, choice.nics_per_node or per_node, port)
     layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
-                    choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel)
-    ids = {"workload": found.id, "gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
+                    choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel,
+                    choice.precision)
+    ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
+    if workload_id is not None:
+        ids = {"workload": workload_id, **ids}
     if choice.node is not None:
         ids["node"] = choice.node
-    return Resolved(workload(found.model), Cluster(node, choice.gpus // per_node), layout, wanted, ids)
+    return Resolved(model, Cluster(node, choice.gpus // per_node), layout, wanted, ids, note)
 
 
 def node_entity_name(kb: KnowledgeBase, node_id: str | None) -> str:
@@ -186,14 +217,38 @@ def _node_choice(kb: KnowledgeBase, choice: Choice) -> tuple[Choice, float] | st
             fill.port_bytes_per_s)
 
 
-def _workload_of(kb: KnowledgeBase, choice: Choice) -> Loaded[WorkloadSpec] | str:
+def _workload_of(kb: KnowledgeBase, choice: Choice) -> tuple[Workload, str | None, str] | str:
+    """The model's workload, the id of the workload entity it is (None for a shape given by hand)
+    and a note saying how it was made when it is not a published workload as it stands."""
+    if choice.params is not None and not choice.params > 0:
+        return f"params is {choice.params:g}; it must be greater than 0"
+    if choice.shape is not None:
+        if choice.workload is not None:
+            return "give a workload id or a shape, not both"
+        name = f"{choice.shape.layers}-layer {choice.shape.mlp} model, hidden {choice.shape.hidden_size}"
+        made = choice.shape.workload(name, choice.params)
+        stated = "its count as given" if choice.params is not None else "the count its shape gives"
+        return made, None, f"a shape given by hand, {made.parameter_count:.4g} parameters ({stated})"
     if choice.workload is not None:
         entity = kb.get(choice.workload, WorkloadSpec)
         if entity is None:
             return f"unknown workload {choice.workload!r}; known: {', '.join(w.id for w in workloads(kb))}"
-        return entity
+        return workload(entity.model), entity.id, ""
     if choice.params is None:
-        return "name a workload (--workload ID) or a parameter count (--params 70B)"
-    if not choice.params > 0:
-        return f"params is {choice.params:g}; it must be greater than 0"
-    return nearest_workload(kb, choice.params)
+        return "name a workload (--workload ID), a parameter count (--params 70B) or a shape (--layers ...)"
+    nearest = nearest_workload(kb, choice.params)
+    if isinstance(nearest, str):
+        return nearest
+    return scaled(workload(nearest.model), nearest.id, choice.params)
+
+
+def scaled(published: Workload, published_id: str, params: float) -> tuple[Workload, str, str]:
+    """A published shape scaled to `params` parameters: its layer count scaled in proportion (at
+    least one layer, widths and heads as published, so that every divisibility the shape had it
+    keeps), and Ψ set to exactly `params`, which the model states and data-parallel traffic scale
+    with. The compute follows the scaled shape."""
+    layers = max(1, round(published.layers * params / published.parameter_count))
+    made = replace(published, name=f"{published.name} scaled to {params:.4g} parameters", layers=layers,
+                   parameter_count=params)
+    return made, published_id, (f"the shape of {published_id} ({published.parameter_count:.4g} parameters) scaled "
+                                f"to {params:.4g}: {layers} layers instead of {published.layers}, the count as given")

@@ -56,12 +56,13 @@ def _inputs(r: Resolved) -> dict[str, object]:
     node, layout = r.cluster.node, r.layout
     return {
         "ids": dict(r.ids), "workload": r.workload.name, "parameters": r.workload.parameter_count,
+        "workload_note": r.workload_note or None,
         "gpus": r.cluster.node_count * node.gpus_per_node, "gpus_per_node": node.gpus_per_node,
         "nodes": r.cluster.node_count, "nics_per_node": node.nics_per_node,
         "tp": layout.tensor_parallel, "pp": layout.pipeline_parallel, "zero": layout.zero_stage,
         "micro_batch": layout.micro_batch_size, "seq": layout.sequence_length,
         "global_batch": layout.global_batch_size, "recompute": layout.recompute,
-        "sequence_parallel": layout.sequence_parallel,
+        "sequence_parallel": layout.sequence_parallel, "precision": layout.precision,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -78,7 +79,8 @@ def to_text(resolved: Resolved, result: Result) -> str:
             f"({inputs['nodes']} nodes of {inputs['gpus_per_node']}, {inputs['nics_per_node']} NICs each, "
             f"{resolved.ids['network']}); tp {inputs['tp']}, pp {inputs['pp']}, ZeRO {inputs['zero']}, "
             f"micro-batch {inputs['micro_batch']}, seq {inputs['seq']}, global batch {inputs['global_batch']}, "
-            f"recompute {inputs['recompute']}")
+            f"recompute {inputs['recompute']}, {inputs['precision']}"
+            + (f"\nmodel: {resolved.workload_note}" if resolved.workload_note else ""))
     if result.estimate is None:
         return head + "\n" + "\n".join(f"cannot estimate: {p.message}" for p in result.problems)
     memory = data["memory_per_gpu_gb"]
