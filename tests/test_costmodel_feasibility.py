@@ -10,7 +10,7 @@ import pytest
 from generator.costmodel import Assumptions, Cluster, GpuSpec, Layout, Node, Workload, estimate
 
 WORKLOAD = Workload("w", 13e9, 40, 5120, 40, 50257)
-NODE = Node("n", GpuSpec("g", 80e9, 1e15, None), 8, 450e9, 8, 50e9)
+NODE = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15, None), 8, 450e9, 8, 50e9)
 CLUSTER = Cluster(NODE, 4)
 LAYOUT = Layout(8, 2, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64)
 ASSUMPTIONS = Assumptions(0.45, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
@@ -127,3 +127,10 @@ def test_not_fitting_is_an_output() -> None:
                       ASSUMPTIONS)
     assert result.estimate is not None
     assert not result.estimate.memory.fits and result.estimate.bottleneck == "memory"
+
+
+def test_a_gpu_without_memory_bandwidth_is_a_problem() -> None:
+    """The compute time divides memory-bound bytes by the GPU's memory bandwidth: it must be positive."""
+    no_bandwidth = replace(NODE, gpu=replace(NODE.gpu, memory_bandwidth_bytes_per_s=0.0))
+    result = estimate(WORKLOAD, Cluster(no_bandwidth, 4), LAYOUT, ASSUMPTIONS)
+    assert [(p.code, p.field) for p in result.problems] == [("not-positive", "gpu.memory_bandwidth_bytes_per_s")]

@@ -104,7 +104,7 @@ def test_gpt_block_has_width_ratio_one() -> None:
     gpt = Workload("gpt", 13e9, 40, 5120, 40, 50257)
     assert sh.width_ratio_of(gpt) == 1.0
     explicit = replace(gpt, ffn_hidden_size=4 * 5120, kv_heads=40, gated_mlp=False)
-    node = Node("n", GpuSpec("g", 80e9, 1e15), 8, 450e9, 8, 50e9)
+    node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 450e9, 8, 50e9)
     layout = Layout(8, 2, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64, recompute="selective")
     a = Assumptions(0.45, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
     assert estimate(explicit, Cluster(node, 4), layout, a) == estimate(gpt, Cluster(node, 4), layout, a)

@@ -42,7 +42,8 @@ def configs(draw: st.DrawFn) -> Config:
     ffn = draw(st.one_of(st.none(), st.integers(2, 6).map(lambda k: k * hidden)))
     workload = Workload("w", psi, layers, hidden, heads, draw(st.integers(1000, 130000)), ffn_hidden_size=ffn,
                         kv_heads=kv, gated_mlp=draw(st.booleans()), tied_embeddings=draw(st.booleans()))
-    gpu = GpuSpec("g", draw(st.floats(8e9, 200e9)), draw(st.floats(1e13, 3e15)), draw(st.floats(1e13, 6e15)))
+    gpu = GpuSpec("g", draw(st.floats(8e9, 200e9)), draw(st.floats(3e11, 1e13)), draw(st.floats(1e13, 3e15)),
+                  draw(st.floats(1e13, 6e15)))
     node = Node("n", gpu, g, draw(st.floats(8e9, 1e12)), draw(st.integers(1, 8)), draw(st.floats(1e9, 1e11)))
     cluster = Cluster(node, nodes, draw(st.floats(0.25, 1.0)))
     assume(nodes * g % (t * p) == 0)
@@ -205,7 +206,7 @@ def test_explain_agrees_with_estimate(config: Config) -> None:
 def test_hierarchical_all_reduce_equals_a_flat_ring_at_equal_bandwidth() -> None:
     """With equal bandwidths and no latency, the hierarchical reduction moves what one ring over all
     k·n ranks moves: (k−1)/k + (n−1)/(n·k) = (nk−1)/(nk)."""
-    node = Node("n", GpuSpec("g", 80e9, 1e15), 8, 100e9, 8, 100e9)
+    node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 100e9, 8, 100e9)
     workload = Workload("w", 1e9, 8, 1024, 8, 1000)
     layout = Layout(1, 1, 0, micro_batch_size=1, sequence_length=128, global_batch_size=32)
     flat = Assumptions(1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0)
@@ -219,7 +220,7 @@ def test_hierarchical_all_reduce_equals_a_flat_ring_at_equal_bandwidth() -> None
        st.floats(allow_nan=True), st.sampled_from(["none", "selective", "full", "some"]))
 def test_never_raises(t: int, p: int, zero: int, batch: int, nodes: int, mfu: float, mode: str) -> None:
     """Any input gives problems or an estimate, never an exception."""
-    node = Node("n", GpuSpec("g", 80e9, 1e15), 8, 100e9, 2, 50e9)
+    node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 100e9, 2, 50e9)
     workload = Workload("w", 1e9, 24, 2048, 16, 50000)
     layout = Layout(t, p, zero, micro_batch_size=1, sequence_length=2048, global_batch_size=batch,
                     recompute=mode)  # type: ignore[arg-type]

@@ -43,7 +43,7 @@ def test_zero_section_5_reduction_limits() -> None:
 
 
 def _node(gpus: int = 8) -> Node:
-    return Node("n", GpuSpec("g", 80e9, 312e12), gpus, 300e9, gpus, 25e9)
+    return Node("n", GpuSpec("g", 80e9, 2.039e12, 312e12), gpus, 300e9, gpus, 25e9)
 
 
 def _assumptions(**changes: float) -> Assumptions:

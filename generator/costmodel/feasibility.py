@@ -67,6 +67,7 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     if workload.norm not in ("layernorm", "rmsnorm"):
         yield Problem("norm", "workload.norm", f"norm {workload.norm!r} is not layernorm or rmsnorm")
     yield from _positive("gpu.memory_capacity_bytes", gpu.memory_capacity_bytes)
+    yield from _positive("gpu.memory_bandwidth_bytes_per_s", gpu.memory_bandwidth_bytes_per_s)
     yield from _positive("gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s)
     yield from _at_least_one("node.gpus_per_node", node.gpus_per_node)
     yield from _positive("node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s)

@@ -26,8 +26,8 @@ def illustrative_assumptions() -> Assumptions:
 
 def synthetic_nodes() -> tuple[Node, ...]:
     """Two generic 8-GPU nodes: a switched scale-up fabric with 8 NICs, and PCIe with 2 NICs."""
-    fast = GpuSpec("gpu-80g", 80e9, 1.0e15, 2.0e15)
-    slow = GpuSpec("gpu-48g", 48e9, 0.36e15, None)
+    fast = GpuSpec("gpu-80g", 80e9, 3.35e12, 1.0e15, 2.0e15)
+    slow = GpuSpec("gpu-48g", 48e9, 0.864e12, 0.36e15, None)
     return (
         Node("node-switched", fast, 8, 450e9, 8, 50e9),
         Node("node-pcie", slow, 8, 32e9, 2, 25e9),

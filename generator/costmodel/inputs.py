@@ -64,10 +64,12 @@ class Workload:
 
 @dataclass(frozen=True)
 class GpuSpec:
-    """One GPU variant: memory capacity and dense (not 2:4-sparse) tensor rates."""
+    """One GPU variant: memory capacity, memory bandwidth (the datasheet's aggregate figure per
+    GPU, reads and writes together) and dense (not 2:4-sparse) tensor rates."""
 
     name: str
     memory_capacity_bytes: float
+    memory_bandwidth_bytes_per_s: float
     dense_bf16_flop_per_s: float
     dense_fp8_flop_per_s: float | None = None
 

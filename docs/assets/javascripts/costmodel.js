@@ -129,6 +129,7 @@
       out.push(problem("norm", "workload.norm", "归一化方式只能是 layernorm 或 rmsnorm"));
     }
     positive(out, "gpu.memory_capacity_bytes", gpu.memory_capacity_bytes);
+    positive(out, "gpu.memory_bandwidth_bytes_per_s", gpu.memory_bandwidth_bytes_per_s);
     positive(out, "gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s);
     atLeastOne(out, "node.gpus_per_node", node.gpus_per_node);
     positive(out, "node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s);
