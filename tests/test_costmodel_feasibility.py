@@ -10,10 +10,10 @@ import pytest
 from generator.costmodel import Assumptions, Cluster, GpuSpec, Layout, Node, Workload, estimate
 
 WORKLOAD = Workload("w", 13e9, 40, 5120, 40, 50257)
-NODE = Node("n", GpuSpec("g", 80e9, 1e15, None), 8, 450e9, 8, 50e9)
+NODE = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15, None), 8, 450e9, 8, 50e9)
 CLUSTER = Cluster(NODE, 4)
 LAYOUT = Layout(8, 2, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64)
-ASSUMPTIONS = Assumptions(0.45, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+ASSUMPTIONS = Assumptions(0.45, 100.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
 
 
 def _codes(workload: Workload = WORKLOAD, cluster: Cluster = CLUSTER, layout: Layout = LAYOUT,
@@ -99,12 +99,15 @@ def test_a_multi_node_cluster_needs_a_network() -> None:
 
 
 @pytest.mark.parametrize(("field", "value", "code"), [
-    ("mfu", 0.0, "fraction-out-of-range"),
-    ("mfu", 1.5, "fraction-out-of-range"),
+    ("gemm_efficiency_max", 0.0, "fraction-out-of-range"),
+    ("gemm_efficiency_max", 1.5, "fraction-out-of-range"),
+    ("gemm_half_width", -1.0, "negative"),
+    ("memory_bound_bytes", -1.0, "negative"),
+    ("memory_bound_bytes", float("nan"), "negative"),
     ("memory_reserve_fraction", 1.0, "fraction-out-of-range"),
     ("dp_overlap_fraction", -0.1, "fraction-out-of-range"),
     ("network_step_latency_s", -1e-6, "negative"),
-    ("mfu", float("nan"), "fraction-out-of-range"),
+    ("gemm_efficiency_max", float("nan"), "fraction-out-of-range"),
 ])
 def test_assumptions_out_of_their_domain(field: str, value: float, code: str) -> None:
     """Assumption values outside their domain are problems naming the field."""
@@ -127,3 +130,10 @@ def test_not_fitting_is_an_output() -> None:
                       ASSUMPTIONS)
     assert result.estimate is not None
     assert not result.estimate.memory.fits and result.estimate.bottleneck == "memory"
+
+
+def test_a_gpu_without_memory_bandwidth_is_a_problem() -> None:
+    """The compute time divides memory-bound bytes by the GPU's memory bandwidth: it must be positive."""
+    no_bandwidth = replace(NODE, gpu=replace(NODE.gpu, memory_bandwidth_bytes_per_s=0.0))
+    result = estimate(WORKLOAD, Cluster(no_bandwidth, 4), LAYOUT, ASSUMPTIONS)
+    assert [(p.code, p.field) for p in result.problems] == [("not-positive", "gpu.memory_bandwidth_bytes_per_s")]

@@ -71,7 +71,8 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
             recompute=rng.choice(("none", "selective", "full")), sequence_parallel=rng.random() < 0.5,
             precision="fp8" if rng.random() < 0.15 else "bf16")
         assumptions = dataclasses.replace(
-            base, mfu=rng.uniform(0.2, 0.6), network_collective_efficiency=rng.uniform(0.5, 0.95),
+            base, gemm_efficiency_max=rng.uniform(0.3, 0.8), gemm_half_width=rng.choice((0.0, rng.uniform(0.0, 400.0))),
+            memory_bound_bytes=rng.uniform(0.0, 40.0), network_collective_efficiency=rng.uniform(0.5, 0.95),
             dp_overlap_fraction=rng.uniform(0.0, 1.0), memory_reserve_fraction=rng.uniform(0.0, 0.2),
             network_step_latency_s=rng.uniform(1e-6, 2e-5))
         cluster = Cluster(node, rng.choice((1, 2, 4, 8, 16, 32)), rng.choice((1.0, 0.5)))

@@ -104,9 +104,9 @@ def test_gpt_block_has_width_ratio_one() -> None:
     gpt = Workload("gpt", 13e9, 40, 5120, 40, 50257)
     assert sh.width_ratio_of(gpt) == 1.0
     explicit = replace(gpt, ffn_hidden_size=4 * 5120, kv_heads=40, gated_mlp=False)
-    node = Node("n", GpuSpec("g", 80e9, 1e15), 8, 450e9, 8, 50e9)
+    node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 450e9, 8, 50e9)
     layout = Layout(8, 2, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64, recompute="selective")
-    a = Assumptions(0.45, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+    a = Assumptions(0.45, 100.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
     assert estimate(explicit, Cluster(node, 4), layout, a) == estimate(gpt, Cluster(node, 4), layout, a)
 
 
@@ -130,7 +130,7 @@ def test_llama_3_405b_training_compute() -> None:
     """Llama 3 paper §1 and §3.2: "3.8 × 10^25 FLOPs" for "405B trainable parameters on 15.6T text
     tokens". 6·Ψ·D with the derived Ψ gives 3.80 × 10^25, so the paper counts 6 FLOPs per parameter
     per token; the model's FLOPs add attention over 8,192-token sequences, 7.8 % more (which
-    matters when a published MFU is turned into the model's mfu assumption)."""
+    matters when a published MFU is compared with the model's achieved MFU)."""
     workload = _llama(*SHAPES[5][:7])
     psi = sh.parameters_from_shape(workload)
     assert f"{6 * psi * 15.6e12:.1e}" == "3.8e+25"

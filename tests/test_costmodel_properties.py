@@ -42,7 +42,8 @@ def configs(draw: st.DrawFn) -> Config:
     ffn = draw(st.one_of(st.none(), st.integers(2, 6).map(lambda k: k * hidden)))
     workload = Workload("w", psi, layers, hidden, heads, draw(st.integers(1000, 130000)), ffn_hidden_size=ffn,
                         kv_heads=kv, gated_mlp=draw(st.booleans()), tied_embeddings=draw(st.booleans()))
-    gpu = GpuSpec("g", draw(st.floats(8e9, 200e9)), draw(st.floats(1e13, 3e15)), draw(st.floats(1e13, 6e15)))
+    gpu = GpuSpec("g", draw(st.floats(8e9, 200e9)), draw(st.floats(3e11, 1e13)), draw(st.floats(1e13, 3e15)),
+                  draw(st.floats(1e13, 6e15)))
     node = Node("n", gpu, g, draw(st.floats(8e9, 1e12)), draw(st.integers(1, 8)), draw(st.floats(1e9, 1e11)))
     cluster = Cluster(node, nodes, draw(st.floats(0.25, 1.0)))
     assume(nodes * g % (t * p) == 0)
@@ -53,7 +54,8 @@ def configs(draw: st.DrawFn) -> Config:
                     recompute=draw(st.sampled_from(["none", "selective", "full"])),
                     sequence_parallel=draw(st.booleans()), precision=draw(st.sampled_from(["bf16", "fp8"])))
     assumptions = Assumptions(
-        mfu=draw(st.floats(0.05, 1.0)), intra_node_collective_efficiency=draw(st.floats(0.3, 1.0)),
+        gemm_efficiency_max=draw(st.floats(0.05, 1.0)), gemm_half_width=draw(st.floats(0.0, 500.0)),
+        memory_bound_bytes=draw(st.floats(0.0, 50.0)), intra_node_collective_efficiency=draw(st.floats(0.3, 1.0)),
         network_collective_efficiency=draw(st.floats(0.3, 1.0)),
         intra_node_step_latency_s=draw(st.floats(0.0, 2e-5)), network_step_latency_s=draw(st.floats(0.0, 5e-5)),
         dp_overlap_fraction=draw(st.floats(0.0, 1.0)), memory_reserve_fraction=draw(st.floats(0.0, 0.5)))
@@ -125,6 +127,22 @@ def test_faster_links_never_slow_a_step(config: Config) -> None:
 
 @SETTINGS
 @given(configs())
+def test_faster_memory_or_a_higher_gemm_efficiency_never_slows_a_step(config: Config) -> None:
+    """More memory bandwidth, a higher GEMM efficiency or a smaller half width never lengthens a step."""
+    workload, cluster, layout, assumptions = config
+    base = _run(config).step.step_s
+    gpu = cluster.node.gpu
+    faster = replace(cluster, node=replace(cluster.node, gpu=replace(
+        gpu, memory_bandwidth_bytes_per_s=2 * gpu.memory_bandwidth_bytes_per_s)))
+    assert _non_increasing([base, _run((workload, faster, layout, assumptions)).step.step_s])
+    higher = replace(assumptions, gemm_efficiency_max=min(1.0, 1.5 * assumptions.gemm_efficiency_max))
+    assert _non_increasing([base, _run((workload, cluster, layout, higher)).step.step_s])
+    narrower = replace(assumptions, gemm_half_width=assumptions.gemm_half_width / 2)
+    assert _non_increasing([base, _run((workload, cluster, layout, narrower)).step.step_s])
+
+
+@SETTINGS
+@given(configs())
 def test_more_overlap_never_slows_a_step(config: Config) -> None:
     """Raising the overlap assumption never increases the step time; with none, all DP time is exposed."""
     workload, cluster, layout, assumptions = config
@@ -144,7 +162,7 @@ def test_step_decomposes(config: Config) -> None:
     assert step.step_s == pytest.approx(step.compute_s + step.exposed_comm_s, rel=1e-12)
     assert step.step_s == pytest.approx(step.compute_s + step.intra_node_s + step.network_s, rel=1e-12)
     assert 0.0 <= step.comm_share < 1.0
-    assert 0.0 < step.achieved_mfu <= assumptions.mfu * (1 + 1e-12)
+    assert 0.0 < step.achieved_mfu <= assumptions.gemm_efficiency_max * (1 + 1e-12)
     assert step.tokens_per_s * step.step_s == pytest.approx(layout.global_batch_size * layout.sequence_length)
 
 
@@ -205,10 +223,10 @@ def test_explain_agrees_with_estimate(config: Config) -> None:
 def test_hierarchical_all_reduce_equals_a_flat_ring_at_equal_bandwidth() -> None:
     """With equal bandwidths and no latency, the hierarchical reduction moves what one ring over all
     k·n ranks moves: (k−1)/k + (n−1)/(n·k) = (nk−1)/(nk)."""
-    node = Node("n", GpuSpec("g", 80e9, 1e15), 8, 100e9, 8, 100e9)
+    node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 100e9, 8, 100e9)
     workload = Workload("w", 1e9, 8, 1024, 8, 1000)
     layout = Layout(1, 1, 0, micro_batch_size=1, sequence_length=128, global_batch_size=32)
-    flat = Assumptions(1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0)
+    flat = Assumptions(1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0)
     step = _run((workload, Cluster(node, 4), layout, flat)).step
     ring = 2 * (32 - 1) / 32 * (1e9 * 2) / 100e9
     assert step.dp_intra_node_s + step.dp_network_s == pytest.approx(ring, rel=1e-14)
@@ -217,13 +235,13 @@ def test_hierarchical_all_reduce_equals_a_flat_ring_at_equal_bandwidth() -> None
 @settings(max_examples=300, deadline=None)
 @given(st.integers(-2, 9), st.integers(-2, 9), st.integers(-1, 5), st.integers(-1, 40), st.integers(-1, 9),
        st.floats(allow_nan=True), st.sampled_from(["none", "selective", "full", "some"]))
-def test_never_raises(t: int, p: int, zero: int, batch: int, nodes: int, mfu: float, mode: str) -> None:
+def test_never_raises(t: int, p: int, zero: int, batch: int, nodes: int, efficiency: float, mode: str) -> None:
     """Any input gives problems or an estimate, never an exception."""
-    node = Node("n", GpuSpec("g", 80e9, 1e15), 8, 100e9, 2, 50e9)
+    node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 100e9, 2, 50e9)
     workload = Workload("w", 1e9, 24, 2048, 16, 50000)
     layout = Layout(t, p, zero, micro_batch_size=1, sequence_length=2048, global_batch_size=batch,
                     recompute=mode)  # type: ignore[arg-type]
-    result = estimate(workload, Cluster(node, nodes), layout, Assumptions(mfu, 0.8, 0.8, 1e-6, 1e-6, 0.5, 0.1))
+    result = estimate(workload, Cluster(node, nodes), layout, Assumptions(efficiency, 100.0, 16.0, 0.8, 0.8, 1e-6, 1e-6, 0.5, 0.1))
     assert (result.estimate is None) == bool(result.problems)
 
 

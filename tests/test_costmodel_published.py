@@ -43,12 +43,12 @@ def test_zero_section_5_reduction_limits() -> None:
 
 
 def _node(gpus: int = 8) -> Node:
-    return Node("n", GpuSpec("g", 80e9, 312e12), gpus, 300e9, gpus, 25e9)
+    return Node("n", GpuSpec("g", 80e9, 2.039e12, 312e12), gpus, 300e9, gpus, 25e9)
 
 
 def _assumptions(**changes: float) -> Assumptions:
-    values = dict(mfu=0.5, intra_node_collective_efficiency=1.0, network_collective_efficiency=1.0,
-                  intra_node_step_latency_s=0.0, network_step_latency_s=0.0, dp_overlap_fraction=0.0,
+    values = dict(gemm_efficiency_max=0.5, gemm_half_width=0.0, memory_bound_bytes=0.0,
+                  intra_node_collective_efficiency=1.0, network_collective_efficiency=1.0, intra_node_step_latency_s=0.0, network_step_latency_s=0.0, dp_overlap_fraction=0.0,
                   memory_reserve_fraction=0.0)
     values.update(changes)
     return Assumptions(**values)

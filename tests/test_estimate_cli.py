@@ -82,7 +82,7 @@ def test_text_prints_the_chain(kb: KnowledgeBase) -> None:
                 "--global-batch", "64")
     assert done.returncode == 0, done.stderr
     assert "how step.step_s is computed:" in done.stdout
-    assert "assumptions.mfu = " in done.stdout
+    assert "assumptions.gemm_efficiency_max = " in done.stdout
 
 
 def test_params_picks_the_nearest_published_workload(kb: KnowledgeBase) -> None:

@@ -89,3 +89,16 @@ def test_gpu_without_memory_figures_renders_and_is_not_modelled() -> None:
     assert "problem" in record and "spec" not in record
     files = data_files(site)
     assert "test-no-memory-gpu" in files["data/gpus.csv"] and "None" not in files["data/gpus.csv"]
+
+
+def test_gpu_without_memory_bandwidth_is_not_modelled() -> None:
+    """The compute time needs the memory bandwidth (its memory-bound part): without it the model
+    says so in one line, as for any missing figure."""
+    text = NO_MEMORY.decode().replace("test-no-memory-gpu", "test-no-bandwidth-gpu").replace(
+        "memory: {}", "memory: {capacity: {value: 80, unit: GB, source: test-gpu-datasheet}}")
+    result = validate_with("specs/gpus/test-no-bandwidth-gpu.yaml", text.encode())
+    assert result.ok, [d.as_text() for d in result.diagnostics]
+    assert result.kb is not None
+    spec = result.kb.get("test-no-bandwidth-gpu", Gpu)
+    assert spec is not None
+    assert gpu(result.kb, spec.model) == "Test GPU without memory figures states no memory bandwidth"

@@ -83,7 +83,8 @@ def walk(root: Term) -> Iterator[Term]:
 
 
 def explain_lines(root: Term) -> list[str]:
-    """A plain-text rendering, one line per figure: `key = formula [symbol = key, ...] = value unit`."""
+    """A plain-text rendering, one line per figure: `key = formula [symbol = key, ...] = value unit`
+    (no brackets for a formula of no inputs, such as a count of passes)."""
     lines = []
     for figure in walk(root):
         value = f"{figure.value:.6g}" + ("" if figure.unit == "1" else f" {figure.unit}")
@@ -91,5 +92,5 @@ def explain_lines(root: Term) -> list[str]:
             lines.append(f"{figure.key} = {value} ({figure.origin})")
             continue
         bound = ", ".join(f"{symbol} = {child.key}" for symbol, child in figure.inputs)
-        lines.append(f"{figure.key} = {figure.formula.text} [{bound}] = {value}")
+        lines.append(f"{figure.key} = {figure.formula.text}{f' [{bound}]' if bound else ''} = {value}")
     return lines

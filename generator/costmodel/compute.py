@@ -28,7 +28,23 @@ query head scores every key whatever the number of key/value heads, and the logi
 for the GPT block, so its figures are unchanged bit for bit (r is the parameter's default).
 
 Per GPU, the FLOPs of a micro-batch are split evenly over the t·p GPUs of a model replica (the
-logit layer is counted as spread over the stages). Time = FLOPs ÷ (dense peak × mfu).
+logit layer is counted as spread over the stages). Their time is that of the GPU while it computes,
+from two costs that depend on the hardware in different ways (an end-to-end MFU is an output of the
+whole model, never this input: the bubble, exposed communication and recomputation come on top):
+
+    T = F ÷ (R·η_gemm) + M ÷ B_hbm,   η_gemm = η_max · x ÷ (x + x_half),   x = h ÷ t
+
+- matrix multiplications run at a share η_gemm of the dense peak R that grows with the per-rank
+  GEMM width x (a narrow GEMM cannot fill the GPU's tiles and waves) and saturates at η_max;
+- the elementwise work that tensor parallelism does not split unless sequence parallelism is on
+  (norms, activations, dropout, residual adds, softmax) is bound by memory bandwidth: it moves
+  M = c·b·s·h·(L ÷ p)·n ÷ t_sp bytes, with n = 3 passes (a forward and a backward twice as long)
+  or 4 with full recomputation, t_sp = t under sequence parallelism else 1, at the datasheet
+  bandwidth B_hbm (c folds in the share of it that is achieved). A GPU with more FLOPs per byte
+  of HBM (H100 against A100) thus computes at a lower share of its peak.
+
+The forward pass is the forward FLOPs and one pass of the memory-bound bytes; the backward pass is
+the rest of the micro-batch (recomputed forward included).
 """
 
 from __future__ import annotations
@@ -90,9 +106,61 @@ def forward_flop(model: float) -> float:
     return model / 3.0
 
 
-@formula("F ÷ (R·u)", "F R u", "assumption: mfu")
-def seconds_at_rate(flop: float, peak_flop_per_s: float, mfu: float) -> float:
-    return flop / (peak_flop_per_s * mfu)
+@formula("h ÷ t", "h t", "per-rank GEMM width: tensor parallelism splits every weight matrix t ways")
+def gemm_width(h: float, tensor: float) -> float:
+    return h / tensor
+
+
+@formula("η_max · x ÷ (x + x_half)", "η_max x x_half", "assumptions: gemm_efficiency_max, gemm_half_width")
+def gemm_efficiency(efficiency_max: float, width: float, half_width: float) -> float:
+    return efficiency_max * width / (width + half_width)
+
+
+@formula("F ÷ (R·η)", "F R η", "matmul FLOPs at the GEMM efficiency")
+def seconds_at_rate(flop: float, peak_flop_per_s: float, efficiency: float) -> float:
+    return flop / (peak_flop_per_s * efficiency)
+
+
+@formula("1 pass (forward)", "", "memory-bound passes")
+def one_pass() -> float:
+    return 1.0
+
+
+@formula("3 passes (forward, backward = 2 × forward)", "", "memory-bound passes")
+def three_passes() -> float:
+    return 3.0
+
+
+@formula("4 passes (forward, backward = 2 × forward, recomputed forward)", "", "memory-bound passes; full recomputation")
+def four_passes() -> float:
+    return 4.0
+
+
+PASSES = {"none": three_passes, "selective": three_passes, "full": four_passes}
+"""Selective recomputation repeats only the attention core, whose memory traffic FlashAttention
+keeps on chip, so it adds no pass of the elementwise work."""
+
+
+@formula("c·b·s·h·(L ÷ p)·n", "c b s h L p n", "assumption: memory_bound_bytes (not split by tensor parallelism)")
+def memory_bound_bytes(per_token: float, b: float, s: float, h: float, layers: float, pipeline: float,
+                       passes: float) -> float:
+    return per_token * b * s * h * (layers / pipeline) * passes
+
+
+@formula("c·b·s·h·(L ÷ p)·n ÷ t", "c b s h L p n t", "assumption: memory_bound_bytes (sequence parallelism splits it)")
+def memory_bound_bytes_split(per_token: float, b: float, s: float, h: float, layers: float, pipeline: float,
+                             passes: float, tensor: float) -> float:
+    return per_token * b * s * h * (layers / pipeline) * passes / tensor
+
+
+@formula("M ÷ B_hbm", "M B_hbm", "memory-bound work at the datasheet memory bandwidth")
+def memory_bound_s(size: float, bandwidth: float) -> float:
+    return size / bandwidth
+
+
+@formula("T_gemm + T_mem", "T_gemm T_mem", "matmuls, then memory-bound work")
+def compute_s(gemm_s: float, memory_s: float) -> float:
+    return gemm_s + memory_s
 
 
 @formula("T_mb − T_fwd", "T_mb T_fwd", "backward includes any recomputed forward")

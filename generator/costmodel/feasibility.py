@@ -67,6 +67,7 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     if workload.norm not in ("layernorm", "rmsnorm"):
         yield Problem("norm", "workload.norm", f"norm {workload.norm!r} is not layernorm or rmsnorm")
     yield from _positive("gpu.memory_capacity_bytes", gpu.memory_capacity_bytes)
+    yield from _positive("gpu.memory_bandwidth_bytes_per_s", gpu.memory_bandwidth_bytes_per_s)
     yield from _positive("gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s)
     yield from _at_least_one("node.gpus_per_node", node.gpus_per_node)
     yield from _positive("node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s)
@@ -87,11 +88,12 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
 
 
 def _assumption_domain(assumptions: Assumptions) -> Iterator[Problem]:
-    for name in ("mfu", "intra_node_collective_efficiency", "network_collective_efficiency"):
+    for name in ("gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"):
         yield from _fraction(f"assumptions.{name}", getattr(assumptions, name), zero_ok=False, one_ok=True)
     yield from _fraction("assumptions.dp_overlap_fraction", assumptions.dp_overlap_fraction, zero_ok=True, one_ok=True)
     yield from _fraction("assumptions.memory_reserve_fraction", assumptions.memory_reserve_fraction, zero_ok=True, one_ok=False)
-    for name in ("intra_node_step_latency_s", "network_step_latency_s", "weight_bytes_per_parameter",
+    for name in ("gemm_half_width", "memory_bound_bytes", "intra_node_step_latency_s", "network_step_latency_s",
+                 "weight_bytes_per_parameter",
                  "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"):
         value = getattr(assumptions, name)
         if not value >= 0.0:

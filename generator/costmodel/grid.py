@@ -19,15 +19,15 @@ Configuration = tuple[Workload, Cluster, Layout, Assumptions]
 def illustrative_assumptions() -> Assumptions:
     """Placeholder values (the knowledge base supplies sourced ones, each with a range)."""
     return Assumptions(
-        mfu=0.45, intra_node_collective_efficiency=0.8, network_collective_efficiency=0.85,
+        gemm_efficiency_max=0.6, gemm_half_width=100.0, memory_bound_bytes=16.0, intra_node_collective_efficiency=0.8, network_collective_efficiency=0.85,
         intra_node_step_latency_s=3e-6, network_step_latency_s=8e-6,
         dp_overlap_fraction=0.7, memory_reserve_fraction=0.1)
 
 
 def synthetic_nodes() -> tuple[Node, ...]:
     """Two generic 8-GPU nodes: a switched scale-up fabric with 8 NICs, and PCIe with 2 NICs."""
-    fast = GpuSpec("gpu-80g", 80e9, 1.0e15, 2.0e15)
-    slow = GpuSpec("gpu-48g", 48e9, 0.36e15, None)
+    fast = GpuSpec("gpu-80g", 80e9, 3.35e12, 1.0e15, 2.0e15)
+    slow = GpuSpec("gpu-48g", 48e9, 0.864e12, 0.36e15, None)
     return (
         Node("node-switched", fast, 8, 450e9, 8, 50e9),
         Node("node-pcie", slow, 8, 32e9, 2, 25e9),

@@ -64,10 +64,12 @@ class Workload:
 
 @dataclass(frozen=True)
 class GpuSpec:
-    """One GPU variant: memory capacity and dense (not 2:4-sparse) tensor rates."""
+    """One GPU variant: memory capacity, memory bandwidth (the datasheet's aggregate figure per
+    GPU, reads and writes together) and dense (not 2:4-sparse) tensor rates."""
 
     name: str
     memory_capacity_bytes: float
+    memory_bandwidth_bytes_per_s: float
     dense_bf16_flop_per_s: float
     dense_fp8_flop_per_s: float | None = None
 
@@ -122,9 +124,13 @@ class Assumptions:
     the defaults of the last three are the ZeRO paper's mixed-precision Adam (§3.1: 2 + 2 + 12
     bytes per parameter).
 
-    - `mfu`: the fraction of the dense peak at which a GPU executes FLOPs while it computes (no
-      pipeline bubble, no exposed communication). Compute time = executed FLOPs ÷ (peak × mfu);
-      recomputed FLOPs take time but are not model FLOPs (Chowdhery et al. 2022, appendix B).
+    - `gemm_efficiency_max`, `gemm_half_width`: the share of the dense peak a GPU's matrix
+      multiplications reach, η = η_max · x ÷ (x + x_half) with x = h ÷ t the per-rank GEMM width
+      (a narrow GEMM cannot fill the GPU). It is the efficiency while computing, not an end-to-end
+      MFU: the bubble, exposed communication and recomputation are counted on top (`compute.py`).
+    - `memory_bound_bytes`: c, the HBM bytes the elementwise work (norms, activations, dropout,
+      residuals, softmax) moves per token, hidden unit, layer and pass, at the datasheet's
+      bandwidth (the achievable share of that bandwidth is folded into c).
     - `*_collective_efficiency`: achieved nccl-tests bus bandwidth ÷ per-direction link rate.
     - `*_step_latency_s`: α of the α-β model, per ring step.
     - `dp_overlap_fraction`: the share of data-parallel communication that can hide behind
@@ -133,7 +139,9 @@ class Assumptions:
       allocator fragmentation and temporary buffers.
     """
 
-    mfu: float
+    gemm_efficiency_max: float
+    gemm_half_width: float
+    memory_bound_bytes: float
     intra_node_collective_efficiency: float
     network_collective_efficiency: float
     intra_node_step_latency_s: float

@@ -46,7 +46,7 @@ class Run(NamedTuple, Generic[V]):
 
 class Leaves(NamedTuple, Generic[V]):
     """The inputs of one configuration that several parts of the wiring read, named by the
-    formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, u, r; `vocab` for V)."""
+    formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, r; `vocab` for V)."""
 
     psi: V
     L: V
@@ -62,7 +62,6 @@ class Leaves(NamedTuple, Generic[V]):
     g: V
     gpus: V
     peak: V
-    mfu: V
     r: V
 
 
@@ -85,7 +84,7 @@ def run(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, 
     x = leaves(ev, workload, cluster, layout, a)
     m = microbatches(ev, x)
     memory = memory_per_gpu(ev, x, m, cluster, layout, a)
-    work = compute(ev, x, layout)
+    work = compute(ev, x, cluster, layout, a)
     step = step_time(ev, x, m, work, cluster, layout, a)
     return Run(memory, work, step, *one_node_scaling(ev, workload, cluster, layout, a, step.step_s))
 
@@ -117,7 +116,6 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         ev.given("node.gpus_per_node", "1", g, "cluster"),
         ev.given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
         ev.given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
-        ev.given("assumptions.mfu", "1", a.mfu, "assumption"),
         sh.width_ratio_from(ev, workload, h, heads),
     )
 
@@ -156,7 +154,7 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
                      ev.value(total) <= ev.value(usable))
 
 
-def compute(ev: Evaluator[V], x: Leaves[V], layout: Layout) -> cp.Compute[V]:
+def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a: Assumptions) -> cp.Compute[V]:
     per_step = ev.derive("compute.model_flop_per_step", "FLOP", cp.model_flop)(x.B, x.s, x.L, x.h, x.vocab, x.r)
     model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L, x.h, x.vocab, x.r)
     executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
@@ -164,8 +162,26 @@ def compute(ev: Evaluator[V], x: Leaves[V], layout: Layout) -> cp.Compute[V]:
     model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(model, x.t, x.p)
     executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(executed, x.t, x.p)
     forward_flop = ev.derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop)(model_mb)
-    forward = ev.derive("compute.forward_s", "s", cp.seconds_at_rate)(forward_flop, x.peak, x.mfu)
-    microbatch = ev.derive("compute.microbatch_s", "s", cp.seconds_at_rate)(executed_mb, x.peak, x.mfu)
+    eta = ev.derive("gemm_efficiency", "1", cp.gemm_efficiency)(
+        ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
+        ev.derive("gemm_width", "1", cp.gemm_width)(x.h, x.t),
+        ev.given("assumptions.gemm_half_width", "1", a.gemm_half_width, "assumption"))
+    hbm = ev.given("gpu.memory_bandwidth_bytes_per_s", "B/s", cluster.node.gpu.memory_bandwidth_bytes_per_s,
+                   "cluster")
+    per_token = ev.given("assumptions.memory_bound_bytes", "B", a.memory_bound_bytes, "assumption")
+
+    def seconds(name: str, flop: V, passes: V) -> V:
+        """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes."""
+        key = f"{name}_memory_bound_bytes"
+        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s, x.h, x.L, x.p, passes, x.t)
+                 if layout.sequence_parallel
+                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s, x.h, x.L, x.p, passes))
+        return ev.derive(f"compute.{name}_s", "s", cp.compute_s)(
+            ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta),
+            ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
+
+    forward = seconds("forward", forward_flop, ev.derive("forward_passes", "1", cp.one_pass)())
+    microbatch = seconds("microbatch", executed_mb, ev.derive("microbatch_passes", "1", cp.PASSES[layout.recompute])())
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
     return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch)
 
@@ -285,6 +301,6 @@ def one_node_scaling(ev: Evaluator[V], workload: Workload, cluster: Cluster, lay
     ref_cluster, ref = replace(cluster, node_count=1), ev.beside("one_node.")
     x = leaves(ref, workload, ref_cluster, ref_layout, a)
     m = microbatches(ref, x)  # equals the cluster's: same micro-batches per pipeline per step
-    ref_step = step_time(ref, x, m, compute(ref, x, ref_layout), ref_cluster, ref_layout, a)
+    ref_step = step_time(ref, x, m, compute(ref, x, ref_cluster, ref_layout, a), ref_cluster, ref_layout, a)
     return (ev.derive("scaling_efficiency", "1", scaling_efficiency)(ref_step.step_s, step_s),
             f"against one node running {ref_layout.global_batch_size} sequences per step")

@@ -5,7 +5,8 @@ family; when the GPU schema changes, this is the one file to change.
 
 Everything is converted here to the model's SI floats: bytes (a data size is stored in bits by
 `units.to_base`, so ÷ 8), bytes per second per direction, FLOP per second. Pure: it reads a
-validated `KnowledgeBase` and returns records or a one-line reason.
+validated `KnowledgeBase` and returns records or a one-line reason. (`_bytes` of a data rate in bits
+per second gives bytes per second.)
 """
 
 from __future__ import annotations
@@ -100,14 +101,18 @@ def _formats(kb: KnowledgeBase, named: tuple[str, ...], bits: int) -> tuple[str,
 
 
 def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
-    """Memory capacity and the dense tensor rates of the training formats (compute by precision:
-    a 16-bit rate is required, FP8 only where the GPU states one)."""
+    """Memory capacity, memory bandwidth (aggregate, per GPU: the schema allows no other) and the
+    dense tensor rates of the training formats (compute by precision: a 16-bit rate is required,
+    FP8 only where the GPU states one)."""
     sixteen = _dense(spec, _formats(kb, SIXTEEN_BIT, 16))
     if sixteen is None:
         return f"{spec.name} states no dense 16-bit ({' or '.join(k.upper() for k in SIXTEEN_BIT)}) tensor rate"
     if spec.memory.capacity is None:
         return f"{spec.name} states no memory capacity"
-    return GpuSpec(spec.name, _bytes(spec.memory.capacity), sixteen, _dense(spec, _formats(kb, EIGHT_BIT, 8)))
+    if spec.memory.bandwidth is None:
+        return f"{spec.name} states no memory bandwidth"
+    return GpuSpec(spec.name, _bytes(spec.memory.capacity), _bytes(spec.memory.bandwidth), sixteen,
+                   _dense(spec, _formats(kb, EIGHT_BIT, 8)))
 
 
 @dataclass(frozen=True)

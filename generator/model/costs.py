@@ -17,9 +17,9 @@ from pydantic import Field
 from .common import NUMBER_OUT, Entity, SourceRef, Strict, Text
 
 Parameter = Literal[
-    "mfu", "intra_node_collective_efficiency", "network_collective_efficiency", "intra_node_step_latency_s",
-    "network_step_latency_s", "dp_overlap_fraction", "memory_reserve_fraction", "weight_bytes_per_parameter",
-    "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold"]
+    "gemm_efficiency_max", "gemm_half_width", "memory_bound_bytes", "intra_node_collective_efficiency",
+    "network_collective_efficiency", "intra_node_step_latency_s", "network_step_latency_s", "dp_overlap_fraction",
+    "memory_reserve_fraction", "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,9 @@ class Domain:
 
 _FRACTION = ("1", 0.0, 1.0, True, False)
 PARAMETERS: dict[str, Domain] = {
-    "mfu": Domain(*_FRACTION, "模型 FLOPs 利用率（MFU）"),
+    "gemm_efficiency_max": Domain(*_FRACTION, "矩阵乘法效率上限"),
+    "gemm_half_width": Domain("1", 0.0, None, False, True, "矩阵乘法半效宽度"),
+    "memory_bound_bytes": Domain("B", 0.0, None, False, True, "访存受限字节数"),
     "intra_node_collective_efficiency": Domain(*_FRACTION, "机内集合通信效率"),
     "network_collective_efficiency": Domain(*_FRACTION, "网络集合通信效率"),
     "intra_node_step_latency_s": Domain("s", 0.0, None, False, True, "机内每步延迟 α"),

@@ -29,7 +29,7 @@ from .text import inert, zh
 
 SAME = 1e-9
 """Two estimates this close (relative) are the same number: the model cannot tell the networks apart."""
-WHY_ASSUMPTIONS = ("network_collective_efficiency", "dp_overlap_fraction", "mfu")
+WHY_ASSUMPTIONS = ("network_collective_efficiency", "dp_overlap_fraction", "gemm_efficiency_max")
 """The assumptions that move the communication share most: named and linked in the paragraph."""
 
 

@@ -61,7 +61,11 @@
     }
   };
   function perGpu(flop, t, p) { return flop / (t * p); }
-  function secondsAtRate(flop, peak, mfu) { return flop / (peak * mfu); }
+  function gemmEfficiency(max, width, half) { return max * width / (width + half); }
+  function secondsAtRate(flop, peak, efficiency) { return flop / (peak * efficiency); }
+  var PASSES = {none: 3.0, selective: 3.0, full: 4.0};
+  function memoryBoundBytes(c, b, s, h, L, p, n) { return c * b * s * h * (L / p) * n; }
+  function memoryBoundBytesSplit(c, b, s, h, L, p, n, t) { return c * b * s * h * (L / p) * n / t; }
 
   // ---- collectives.py ----------------------------------------------------------------------
   function ringPhaseS(n, size, bandwidth, alpha) {
@@ -129,6 +133,7 @@
       out.push(problem("norm", "workload.norm", "归一化方式只能是 layernorm 或 rmsnorm"));
     }
     positive(out, "gpu.memory_capacity_bytes", gpu.memory_capacity_bytes);
+    positive(out, "gpu.memory_bandwidth_bytes_per_s", gpu.memory_bandwidth_bytes_per_s);
     positive(out, "gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s);
     atLeastOne(out, "node.gpus_per_node", node.gpus_per_node);
     positive(out, "node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s);
@@ -149,13 +154,13 @@
     if (layout.precision !== "bf16" && layout.precision !== "fp8") {
       out.push(problem("precision", "layout.precision", "精度只能是 bf16 或 fp8"));
     }
-    ["mfu", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
+    ["gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
       fraction(out, "assumptions." + k, a[k], false, true);
     });
     fraction(out, "assumptions.dp_overlap_fraction", a.dp_overlap_fraction, true, true);
     fraction(out, "assumptions.memory_reserve_fraction", a.memory_reserve_fraction, true, false);
-    ["intra_node_step_latency_s", "network_step_latency_s", "weight_bytes_per_parameter",
-     "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"].forEach(function (k) {
+    ["gemm_half_width", "memory_bound_bytes", "intra_node_step_latency_s", "network_step_latency_s",
+     "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"].forEach(function (k) {
       if (!(a[k] >= 0.0)) { out.push(problem("negative", "assumptions." + k, "assumptions." + k + " 不能为负")); }
     });
     return out;
@@ -251,8 +256,15 @@
     var perStep = modelFlop(layout.global_batch_size, s, L, h, V, r);
     var modelMb = perGpu(modelFlop(b, s, L, h, V, r), t, p);
     var executedMb = perGpu(EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r), t, p);
-    var forward = secondsAtRate(modelMb / 3.0, peak, a.mfu);
-    var microbatch = secondsAtRate(executedMb, peak, a.mfu);
+    var eta = gemmEfficiency(a.gemm_efficiency_max, h / t, a.gemm_half_width);
+    var hbm = cluster.node.gpu.memory_bandwidth_bytes_per_s;
+    var seconds = function (flop, passes) {
+      var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, s, h, L, p, passes, t)
+        : memoryBoundBytes(a.memory_bound_bytes, b, s, h, L, p, passes);
+      return secondsAtRate(flop, peak, eta) + bound / hbm;
+    };
+    var forward = seconds(modelMb / 3.0, 1.0);
+    var microbatch = seconds(executedMb, PASSES[layout.recompute]);
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch};
   }
   function dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet) {
