@@ -1,14 +1,18 @@
-"""Pytest wiring for tests/: run from the project root, the --update-goldens switch, and the two
+"""Pytest wiring for tests/: run from the project root, the --update-goldens switch, the two
 sites every test that inspects a built site shares (the real one and the hostile one, each built
-once per run). Helpers shared by test modules live in support.py (a module named conftest
-cannot be shared: tests/browser has its own)."""
+once per run), and the markers `unit`, `site` and `browser`, given to each test by what it runs.
+Helpers shared by test modules live in support.py (a module named conftest cannot be shared:
+tests/browser has its own)."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import CodeType, FunctionType
 
 import pytest
 from payloads import build_hostile_site
@@ -41,3 +45,52 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site of the hostile fixture base (tests/payloads.py), built once; read it, never change it."""
     return build_hostile_site(tmp_path_factory.mktemp("hostile"))
+
+
+# --- markers ------------------------------------------------------------------------------------
+
+# What makes a test a site test: a built site, or a name that builds or serves one (a project
+# copy exists to be built). Found in the test, its fixtures and the helpers they call.
+_SITE_FIXTURES = {"real_site", "hostile_site"}
+_SITE_NAMES = {"MKDOCS", "build_site", "build_hostile_site", "copy_project", "fixture_project", "mkdocs_serve"}
+_TESTS = Path(__file__).resolve().parent
+
+
+def _names(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+    return names
+
+
+def _runs_a_site(func: Callable[..., object], seen: set[CodeType]) -> bool:
+    """Whether `func`, or a function of tests/ it names, names what builds or serves a site."""
+    if not isinstance(func, FunctionType) or func.__code__ in seen:
+        return False
+    seen.add(func.__code__)
+    names = _names(func.__code__)
+    helpers = [func.__globals__.get(name) for name in names]
+    return bool(names & _SITE_NAMES) or any(
+        isinstance(helper, FunctionType) and Path(helper.__code__.co_filename).is_relative_to(_TESTS)
+        and _runs_a_site(helper, seen) for helper in helpers)
+
+
+def _marker(item: pytest.Item) -> str:
+    """The test's own fixtures are read in its module (those of a conftest are the two sites)."""
+    if Path(str(item.path)).is_relative_to(_TESTS / "browser"):
+        return "browser"
+    if not isinstance(item, pytest.Function):
+        return "unit"
+    if _SITE_FIXTURES & set(item.fixturenames):
+        return "site"
+    seen: set[CodeType] = set()
+    fixtures = [inspect.unwrap(getattr(item.module, name)) for name in item.fixturenames if hasattr(item.module, name)]
+    return "site" if any(_runs_a_site(f, seen) for f in [inspect.unwrap(item.function), *fixtures]) else "unit"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test is `browser` (tests/browser/), `site` (builds, serves or reads a built site) or
+    `unit` (everything else): `pytest -m unit` is the quick run."""
+    for item in items:
+        item.add_marker(_marker(item))
