@@ -1,11 +1,22 @@
-"""Pytest wiring for tests/: run from the project root, and the --update-goldens switch.
+"""Pytest wiring for tests/: run from the project root, the --update-goldens switch, the two
+sites every test that inspects a built site shares (the real one and the hostile one, each built
+once per run), and the markers `unit`, `site` and `browser`, given to each test by what it runs.
 Helpers shared by test modules live in support.py (a module named conftest cannot be shared:
 tests/browser has its own)."""
 
 from __future__ import annotations
 
+import inspect
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import CodeType, FunctionType
+
 import pytest
-from support import ROOT
+from payloads import build_hostile_site
+from support import REPOSITORY, ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +27,70 @@ def _run_from_root(monkeypatch: pytest.MonkeyPatch) -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-goldens", action="store_true",
                      help="rewrite tests/golden/<case>/expected/ from the current output (and delete orphans)")
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real site, `mkdocs build --strict` of the checkout for REPOSITORY. Read it, never
+    change it: every test that inspects the real site gets this one folder."""
+    out = tmp_path_factory.mktemp("real-site")
+    done = subprocess.run([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-d", str(out)],
+                          cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_REPO_URL": REPOSITORY},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of the hostile fixture base (tests/payloads.py), built once; read it, never change it."""
+    return build_hostile_site(tmp_path_factory.mktemp("hostile"))
+
+
+# --- markers ------------------------------------------------------------------------------------
+
+# What makes a test a site test: a built site, or a name that builds or serves one (a project
+# copy exists to be built). Found in the test, its fixtures and the helpers they call.
+_SITE_FIXTURES = {"real_site", "hostile_site"}
+_SITE_NAMES = {"MKDOCS", "build_site", "build_hostile_site", "copy_project", "fixture_project", "mkdocs_serve"}
+_TESTS = Path(__file__).resolve().parent
+
+
+def _names(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names(const)
+    return names
+
+
+def _runs_a_site(func: Callable[..., object], seen: set[CodeType]) -> bool:
+    """Whether `func`, or a function of tests/ it names, names what builds or serves a site."""
+    if not isinstance(func, FunctionType) or func.__code__ in seen:
+        return False
+    seen.add(func.__code__)
+    names = _names(func.__code__)
+    helpers = [func.__globals__.get(name) for name in names]
+    return bool(names & _SITE_NAMES) or any(
+        isinstance(helper, FunctionType) and Path(helper.__code__.co_filename).is_relative_to(_TESTS)
+        and _runs_a_site(helper, seen) for helper in helpers)
+
+
+def _marker(item: pytest.Item) -> str:
+    """The test's own fixtures are read in its module (those of a conftest are the two sites)."""
+    if Path(str(item.path)).is_relative_to(_TESTS / "browser"):
+        return "browser"
+    if not isinstance(item, pytest.Function):
+        return "unit"
+    if _SITE_FIXTURES & set(item.fixturenames):
+        return "site"
+    seen: set[CodeType] = set()
+    fixtures = [inspect.unwrap(getattr(item.module, name)) for name in item.fixturenames if hasattr(item.module, name)]
+    return "site" if any(_runs_a_site(f, seen) for f in [inspect.unwrap(item.function), *fixtures]) else "unit"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test is `browser` (tests/browser/), `site` (builds, serves or reads a built site) or
+    `unit` (everything else): `pytest -m unit` is the quick run."""
+    for item in items:
+        item.add_marker(_marker(item))

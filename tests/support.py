@@ -38,6 +38,9 @@ BASE = ROOT / "tests" / "fixtures" / "base" / "specs"
 GOLDEN = ROOT / "tests" / "golden"
 INVALID = ROOT / "tests" / "invalid"
 FIXTURE_PREFIX = "test-"
+# The repository the real site is built for (tests/conftest.py), so that its edit links do not
+# depend on the checkout's remote.
+REPOSITORY = "https://example.org/team/gpu-guide"
 P = TypeVar("P", bound=HTMLParser)
 
 _EXPECT = re.compile(r'^# expect: (?:(?P<path>\S+\.yaml):)?(?P<line>\d+):(?P<col>\d+) (?P<rule>[a-z0-9-]+)(?: "(?P<text>.*)")?$')

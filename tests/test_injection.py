@@ -17,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kbgen import assemble, base_tree, reurled
-from payloads import HOSTILE_URLS, SUFFIX_PAYLOAD, URL_PAYLOADS, build_hostile_site
+from payloads import HOSTILE_URLS, SUFFIX_PAYLOAD, URL_PAYLOADS
 from support import base_files, parse_pages, validate_with
 
 from generator.pipeline import validate_and_render
@@ -97,11 +97,6 @@ class Scan(HTMLParser):
         if _MARKER.match(data.strip()) and self._last not in _SVG_LINES:
             self.found.append(f"text node {data.strip()!r} (a payload parsed as markup)")
         self.text.append(data)
-
-
-@pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_hostile_site(tmp_path_factory.mktemp("hostile"))
 
 
 def test_no_payload_becomes_markup(hostile_site: Path) -> None:

@@ -73,10 +73,10 @@ def test_real_leaves_recommend_current_networks_and_no_topology_by_size(real: Re
     assert real.kb is not None
     from generator.estimates.records import network_port
     from generator.model.entities import Network
-    for leaf in _tree(real.kb).leaves:
-        if leaf.picks.network is None:
-            continue
-        network = real.kb.get(leaf.picks.network, Network)
+    clustered = [(leaf, leaf.picks.network) for leaf in _tree(real.kb).leaves if leaf.picks.network is not None]
+    assert clustered, "no leaf names a network: the tree gives no multi-node advice to check"
+    for leaf, network_id in clustered:
+        network = real.kb.get(network_id, Network)
         assert network is not None
         port = network_port(network.model)
         assert isinstance(port, float) and port * 8 >= 400e9, leaf.id

@@ -11,10 +11,9 @@ from support import FIXTURE_PREFIX, invalid_cases, real_files, validate_with
 
 from generator.build import build_entity
 from generator.derive import FigureIndex
-from generator.diagnostics import Severity
+from generator.diagnostics import Diagnostic, Severity
 from generator.knowledge import KnowledgeBase
-from generator.load import parse as load
-from generator.load.parse import parse_spec
+from generator.load.parse import ParsedFile, fast_data, parse_spec
 from generator.rules.base import Context
 from generator.rules.tier_tables import check_tier_tables
 from generator.units import decimals_of
@@ -36,6 +35,7 @@ summary: {{zh: 生成的网络}}
 
 
 _NETWORK, _CASE = "specs/networks/test-prop-net.yaml", "specs/cases/test-prop-case.yaml"
+_FILE = "specs/networks/test-prop-doc.yaml"  # where a generated YAML document is said to be
 
 
 def _rules(result) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
@@ -235,13 +235,6 @@ def _yaml_document(draw: st.DrawFn, depth: int = 0) -> str:
     return "\n".join(lines)
 
 
-def _careful(text: str) -> object:
-    try:
-        return load._compose(text).data
-    except (load._LoadProblem, yaml.YAMLError):
-        return "refused"
-
-
 def _shown(data: object) -> str:
     """repr tells 1 from 1.0 and True, and nan equals nan; the written decimals of a float
     (`1.50`, `7.5e2`) are shown too, since figures round by them."""
@@ -252,28 +245,31 @@ def _shown(data: object) -> str:
     return f"{data!r}/{decimals_of(data)}" if isinstance(data, float) else repr(data)
 
 
+def _outcome(parsed: ParsedFile | list[Diagnostic]) -> str:
+    """What a parse gives, comparable: the data shown exactly, or the diagnostics."""
+    return _shown(parsed.data) if isinstance(parsed, ParsedFile) else "\n".join(d.as_text() for d in parsed)
+
+
 @settings(max_examples=400, deadline=None)
 @given(_yaml_document())
 def test_fast_path_agrees_with_careful_path(text: str) -> None:
-    """Whatever the fast path reads, the careful path reads the same; it refuses nothing the
-    careful path accepts in an ordinary file."""
-    fast = load._fast_data(text.encode())  # the fast path reads the file's bytes
-    careful = _careful(text)
-    if fast is not None:
-        assert _shown(fast) == _shown(careful)
-    elif careful != "refused" and not any(odd in text for odd in ("!!", "&", "*", "'", '"', "? ", "|")):
+    """Whatever the fast path reads, the careful path reads the same; it hands over no ordinary
+    file that the careful path accepts."""
+    raw = text.encode()  # the fast path reads the file's bytes
+    careful = parse_spec(_FILE, raw, fast=False)
+    assert _outcome(parse_spec(_FILE, raw)) == _outcome(careful)
+    ordinary = not any(odd in text for odd in ("!!", "&", "*", "'", '"', "? ", "|"))
+    if fast_data(raw) is None and isinstance(careful, ParsedFile) and ordinary:
         raise AssertionError(f"the fast path handed over an ordinary file: {text!r}")
 
 
 def test_fast_path_reads_every_real_file_like_the_careful_path() -> None:
     for spec in real_files():
-        fast = load._fast_data(spec.raw)
-        assert fast is not None, spec.path
-        assert _shown(fast) == _shown(load._compose(spec.raw.decode()).data), spec.path
+        assert fast_data(spec.raw) is not None, spec.path
+        assert _outcome(parse_spec(spec.path, spec.raw)) == _outcome(parse_spec(spec.path, spec.raw, fast=False)), spec.path
 
 
 def test_fast_path_never_accepts_an_invalid_fixture() -> None:
     for case in invalid_cases():
-        fast = load._fast_data(case.raw)
-        if fast is not None:
-            assert _shown(fast) == _shown(_careful(case.raw.decode())), case.name
+        fast, careful = parse_spec(case.target, case.raw), parse_spec(case.target, case.raw, fast=False)
+        assert _outcome(fast) == _outcome(careful), case.name

@@ -6,6 +6,7 @@ publishes it; and no folder is left beside it. Each works on a copy of the proje
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -43,14 +44,23 @@ BREAKS = {
 }
 
 
-@pytest.fixture()
-def built(tmp_path: Path) -> tuple[Path, Path]:
-    """A project copy and its site, built into a folder that did not exist (nor its parent)."""
-    project = copy_project(tmp_path)
-    site = tmp_path / "out" / "nested" / "site"
-    done = _build(project, site)
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project copy and its site (out/nested/site), built once into a folder that did not exist
+    (nor its parent). Never changed: each test works on its own copy (`built`)."""
+    root = tmp_path_factory.mktemp("atomic")
+    copy_project(root)
+    done = _build(root / "project", root / "out" / "nested" / "site")
     assert done.returncode == 0, done.stderr
-    return project, site
+    return root
+
+
+@pytest.fixture()
+def built(base: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the base project and its site (modification times kept, as `--dirty` reads them)."""
+    for name in ("project", "out"):
+        shutil.copytree(base / name, tmp_path / name, symlinks=True)
+    return tmp_path / "project", tmp_path / "out" / "nested" / "site"
 
 
 @pytest.mark.parametrize("name", sorted(BREAKS))

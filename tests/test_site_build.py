@@ -1,22 +1,21 @@
 """The strict MkDocs build of the real site, inspected as HTML: every page titled and described,
 tables hold the spec values with their units, admonitions and the chart render, no template syntax
 survives, every internal link resolves, and nothing is requested from another host. Values are
-read from the knowledge base the site was built from, never typed here."""
+read from the knowledge base the site was built from, never typed here. The site is the real one
+of tests/conftest.py, built for a fixed repository (REPOSITORY) so that the edit links do not
+depend on the checkout's remote."""
 
 from __future__ import annotations
 
 import html as html_lib
-import os
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import get_args
 from urllib.parse import urlsplit
 
 import pytest
-from support import ROOT, parse_pages, real_files
+from support import REPOSITORY, parse_pages, real_files
 
 from generator.figure_format import in_unit, with_unit
 from generator.knowledge import KnowledgeBase
@@ -26,11 +25,6 @@ from generator.provenance import FIGURE_KINDS, access, entity_sources, summarize
 from generator.render.trust import SOURCE_GROUPS, source_page
 from generator.units import fmt_number
 from generator.validate import Result, validate
-
-MKDOCS = Path(sys.executable).with_name("mkdocs")
-# A fixed repository, so that the edit links do not depend on the checkout's remote.
-REPOSITORY = "https://example.org/team/gpu-guide"
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_REPO_URL": REPOSITORY}
 
 
 class Page(HTMLParser):
@@ -65,12 +59,9 @@ class Page(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    done = subprocess.run([str(MKDOCS), "build", "--strict", "-d", str(out)], cwd=ROOT, env=ENV,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return out
+def site(real_site: Path) -> Path:
+    """The real site, built for REPOSITORY (tests/conftest.py)."""
+    return real_site
 
 
 def _pages(site: Path) -> dict[str, Page]:

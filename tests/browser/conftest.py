@@ -19,15 +19,13 @@ from generator.knowledge import KnowledgeBase
 from generator.validate import validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
+from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser-site")
-    done = build_site(out)
-    assert done.returncode == 0, done.stderr
-    return out
+def site_dir(real_site: Path) -> Path:
+    """The real site (tests/conftest.py), the one the HTML tests read."""
+    return real_site
 
 
 @cache

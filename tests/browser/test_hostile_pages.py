@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from payloads import URL_PAYLOADS, build_hostile_site
+from payloads import URL_PAYLOADS
 from playwright.sync_api import Browser, Dialog, Page
 
 from generator.render.trust import SOURCE_GROUPS
@@ -44,10 +44,9 @@ _PROBE = """(urls) => {
 
 
 @pytest.fixture(scope="module")
-def hostile_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    site = build_hostile_site(tmp_path_factory.mktemp("hostile-browser"))
-    with serve(site) as url:
-        yield url, site
+def hostile_url(hostile_site: Path) -> Iterator[tuple[str, Path]]:
+    with serve(hostile_site) as url:
+        yield url, hostile_site
 
 
 def test_no_payload_runs_or_appears_in_chromium(page: Page, hostile_url: tuple[str, Path]) -> None:
