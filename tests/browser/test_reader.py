@@ -5,6 +5,8 @@ with readable contrast, nothing scrolls sideways on a phone, and heading anchors
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -28,38 +30,70 @@ def _pages(site_dir: Path) -> list[str]:
     return sorted("/" + str(p.relative_to(site_dir)).removesuffix("index.html") for p in site_dir.rglob("index.html"))
 
 
-def test_every_page_loads_without_errors_or_foreign_requests(page: Page, base_url: str, site_dir: Path) -> None:
-    """No console error, no failed request, and every request goes to this host. (Going to the
-    next page aborts what the last one still fetches, such as the search worker's index: the abort
-    of a request made by a page the test has left is the test's doing, not a failure; any other
-    failure counts, an abort of the shown page's own request too.)"""
-    errors: list[str] = []
-    foreign: list[str] = []
+@dataclass
+class Walk:
+    """What one visit of every page at a laptop's width saw: the console errors and failed
+    requests, the requests to other hosts, each page's title, axe's serious violations and the
+    article's text. One walk serves the tests below, so each page loads once for all of them."""
+
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    titles: dict[str, str] = field(default_factory=dict)
+    violations: list[tuple[str, str, str, list[object]]] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture(scope="module")
+def walk(browser: Browser, base_url: str, site_dir: Path) -> Iterator[Walk]:
+    """Every page at 1280 px. Going to the next page aborts what the last one still fetches, such
+    as the search worker's index: the abort of a request made by a page the walk has left is the
+    walk's doing, not a failure; any other failure counts, an abort of the shown page's own
+    request too."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    seen = Walk()
     made: list[Request] = []  # every request so far
     left: set[Request] = set()  # those made by the pages already left (or being left)
     host = urlsplit(base_url).netloc
 
     def failed(request: Request) -> None:
         if not (request.failure == "net::ERR_ABORTED" and request in left):
-            errors.append(f"failed: {request.url} ({request.failure})")
+            seen.errors.append(f"failed: {request.url} ({request.failure})")
 
     def committed(frame: Frame) -> None:
         if frame == page.main_frame:  # the new document replaces the old one: what it made is left
             left.update(made)
 
-    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: seen.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.errors.append(str(e)))
     page.on("request", lambda r: made.append(r))
     page.on("requestfailed", failed)
     page.on("framenavigated", committed)
-    page.on("request", lambda r: foreign.append(r.url) if urlsplit(r.url).netloc not in (host, "") and
+    page.on("request", lambda r: seen.foreign.append(r.url) if urlsplit(r.url).netloc not in (host, "") and
             not r.url.startswith(("data:", "blob:")) else None)
+    axe = Axe()
     for path in _pages(site_dir):
         left.update(made)  # the page being left (its fetches may end before the new one commits)
         page.goto(base_url + path, wait_until="networkidle")
-        assert page.title(), path
-    assert not errors, errors[:5]
-    assert not foreign, foreign[:5]
+        seen.titles[path] = page.title()
+        seen.texts[path] = page.inner_text("article")
+        for violation in axe.run(page).response["violations"]:
+            if violation["impact"] in ("critical", "serious") and violation["id"] not in AXE_THEME_ALLOWED:
+                seen.violations.append((path, violation["id"], violation["impact"],
+                                        [n["target"] for n in violation["nodes"][:3]]))
+    yield seen
+    context.close()
+
+
+def test_the_walk_visits_every_page(walk: Walk, site_dir: Path) -> None:
+    assert len(walk.titles) == len(_pages(site_dir)) > 20
+    assert [path for path, title in walk.titles.items() if not title] == []
+
+
+def test_every_page_loads_without_errors_or_foreign_requests(walk: Walk) -> None:
+    """No console error, no failed request, and every request goes to this host."""
+    assert not walk.errors, walk.errors[:5]
+    assert not walk.foreign, walk.foreign[:5]
 
 
 @pytest.mark.parametrize(("term", "expected"), [("带宽", "/reading/"), ("拓扑", "/topologies/"), ("显存", "/gpus/"),
@@ -221,34 +255,21 @@ def test_chinese_heading_anchor_from_a_link(page: Page, base_url: str) -> None:
     assert 0 <= top < 200, top
 
 
-def test_accessibility_on_every_page(page: Page, base_url: str, site_dir: Path) -> None:
+def test_accessibility_on_every_page(walk: Walk) -> None:
     """axe-core (bundled): no critical or serious violation caused by our content."""
-    axe = Axe()
-    problems = []
-    for path in _pages(site_dir):
-        page.goto(base_url + path, wait_until="networkidle")
-        results = axe.run(page)
-        for violation in results.response["violations"]:
-            if violation["impact"] in ("critical", "serious") and violation["id"] not in AXE_THEME_ALLOWED:
-                targets = [n["target"] for n in violation["nodes"][:3]]
-                problems.append((path, violation["id"], violation["impact"], targets))
-    assert not problems, problems[:10]
+    assert not walk.violations, walk.violations[:10]
 
 
-def test_no_page_shows_escaped_markup_as_text(page: Page, base_url: str, site_dir: Path, kb: KnowledgeBase) -> None:
+def test_no_page_shows_escaped_markup_as_text(walk: Walk, kb: KnowledgeBase) -> None:
     """What a reader sees holds no character reference or escape spelled out (once, quotes in
     table cells read `&#34;80&#34;`), and quoted words in the tier tables' notes read with real
     quotes."""
-    for path in _pages(site_dir):
-        page.goto(base_url + path)
-        text = page.inner_text("article")
+    for path, text in walk.texts.items():
         leaked = re.findall(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);", text)
         assert not leaked, (path, leaked[:3])
     notes = [row.note.zh for table in kb.of_kind("tiers") for row in table.model.rows if row.note is not None]
     quoted = [q for note in notes if "[[" not in note for q in re.findall(r'"[^"\n]+"', note)]
-    page.goto(base_url + "/tiers/")
-    text = page.inner_text("article")
-    assert [q for q in quoted if q not in text] == []
+    assert [q for q in quoted if q not in walk.texts["/tiers/"]] == []
 
 
 def test_verdict_badges_show_what_they_were_checked_against(page: Page, base_url: str, kb: KnowledgeBase) -> None:
