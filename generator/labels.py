@@ -31,7 +31,8 @@ SPEC_KIND_ZH = {"sources": "来源", "vendors": "词表：厂商", "architecture
                 "gpus": "GPU", "interconnects": "机内互连", "networks": "节点间网络",
                 "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
                 "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
-                "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设"}
+                "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设",
+                "runs": "实测训练记录"}
 # model.entities.Pitfall.severity (the admonition kinds).
 PITFALL_SEVERITY_ZH = {"danger": "严重", "warning": "警告", "tip": "提示", "info": "说明"}
 # model.entities.TierTable.subject: what a tier table picks.
@@ -59,6 +60,15 @@ FOOTING_ZH: dict[str, str] = {
     "article": "只有来源文章的说法（作者自测、未公开数据）",
     "estimate": "估算或实测值",
 }
+# model.runs.Metric: what a measured training run's figure is.
+METRIC_ZH = {"step_time_s": "每步秒数", "tokens_per_s": "token/s（整个任务）", "tokens_per_s_per_gpu": "token/s（每 GPU）",
+             "tflops_per_gpu": "TFLOP/s（每 GPU）", "pflops_total": "PFLOP/s（整个任务）", "mfu_pct": "MFU %",
+             "hfu_pct": "HFU %", "peak_memory_gib": "峰值显存 GiB（每 GPU）"}
+# model.runs.Convention: how a FLOP figure counts a step's FLOPs.
+CONVENTION_ZH = {"narayanan_eq3": "Narayanan 式 3（含重计算）", "korthikanti_eq7_model": "Korthikanti 式 7（模型 FLOPs）",
+                 "korthikanti_eq8_hardware": "Korthikanti 式 8（硬件 FLOPs）",
+                 "per_token_6n_attention": "每 token 6N + 12lhs（模型 FLOPs）",
+                 "per_token_8n_attention": "每 token 8N + 16lhs（含重计算）", "unstated": "口径未说明"}
 # costmodel.step.Bottleneck.
 BOTTLENECK_ZH = {"memory": "显存", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
 # model.selection.Need.what: what a leaf that cannot fit needs.

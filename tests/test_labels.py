@@ -27,6 +27,7 @@ from generator.model.entities import (
     Verdict,
 )
 from generator.model.entities import Network as NetworkSpec
+from generator.model.runs import Convention, Metric
 from generator.model.selection import Leaf, Needs, Picks
 from generator.provenance import Footing
 
@@ -62,6 +63,8 @@ VOCABULARIES: dict[str, tuple[object, ...]] = {
     "RECOMPUTE_ZH": get_args(Recompute),
     "PICK_ZH": tuple(Picks.model_fields),
     "CHANGE_ZH": get_args(Change),
+    "METRIC_ZH": get_args(Metric),
+    "CONVENTION_ZH": get_args(Convention),
 }
 
 

@@ -28,6 +28,7 @@ from .entities import (
     Topology,
     Vendor,
 )
+from .runs import Run
 from .selection import Selection
 
 # Folder name under specs/ -> the type its files hold. The order is the order pages list them.
@@ -54,6 +55,7 @@ KINDS: dict[str, Any] = {
     "selection": Selection,
     "workloads": Workload,
     "assumptions": Assumption,
+    "runs": Run,
 }
 
 ADAPTERS: dict[str, TypeAdapter[Any]] = {kind: TypeAdapter(tp) for kind, tp in KINDS.items()}

@@ -32,6 +32,7 @@ from ..rules.claims import claim_outcome
 from ..units import fmt_number
 from .context import Site
 from .escape import link
+from .runs import section_anchor
 from .table import Cell, Row, Table
 from .text import zh
 from .trust import BASIS_ZH, SOURCE_GROUPS, VERDICT_ZH, source_page, summary_html
@@ -103,7 +104,17 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
             "link": link(m.url, _host(m.url)) if m.url else None, "page": source_page(m),
             "retrieved": m.retrieved.isoformat() if m.retrieved else None,
             "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
-            "cited_by": Markup("、").join(site.link(c) for c in sorted(cited.get(e.id, ())))}
+            "cited_by": _cited_by(site, e.id, cited.get(e.id, set()))}
+
+
+def _cited_by(site: Site, source_id: str, citing: set[str]) -> Markup:
+    """Links to what cites a source; its measured runs (a benchmark table gives hundreds) as one
+    link to where the runs page lists them."""
+    runs = [c for c in citing if (entity := site.kb.get(c)) is not None and entity.kind == "runs"]
+    links = [site.link(c) for c in sorted(citing - set(runs))]
+    if runs:
+        links.append(Markup('<a href="../runs/#{}">{} 条实测训练记录</a>').format(section_anchor(source_id), len(runs)))
+    return Markup("、").join(links)
 
 
 def _source_items(site: Site) -> list[dict[str, object]]:

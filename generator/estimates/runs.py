@@ -1,0 +1,307 @@
+"""A measured training run (specs/runs/) as the cost model's inputs, and its measured figure as a
+step time in seconds: the two sides a calibration compares. Pure functions of a validated
+`KnowledgeBase`; each returns its record or a one-line reason why the run cannot be expressed.
+
+The model's `Layout` does not yet hold context parallelism, interleaved pipelines, uneven stages
+or hybrid sharding: a run that needs one of them is refused with the reason (`beyond_layout`),
+and the layout fields the model does not read travel in `Extras`, so that a model that learns
+them can be handed them. A field the run leaves unstated is never filled in silently: the caller
+may name a value for it (`Assumed`), and the record lists every field so filled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from ..costmodel import parameters_from_shape
+from ..costmodel.inputs import Cluster, GpuSpec, Layout, Node, Recompute, Workload
+from ..knowledge import KnowledgeBase, Loaded
+from ..model.costs import Workload as WorkloadSpec
+from ..model.entities import Gpu, Network
+from ..model.runs import Convention, Measured, Run, RunPrecision, RunShape
+from .records import gpu, network_port, scale_up, workload
+
+PARAMETER_TOLERANCE = 0.03
+"""How far a run's published parameter count may lie from its shape's count: published counts
+are labels rounded to two digits (1.7B) as often as exact counts."""
+
+_FOR_THE_COUNT = ("kv_heads", "ffn_hidden_size", "vocabulary_size", "mlp", "norm", "tied_embeddings",
+                  "linear_biases")
+
+
+def heads_split(shape: RunShape) -> bool:
+    """Whether the shape can exist: heads split the width, key/value heads the heads."""
+    kv = shape.kv_heads or shape.attention_heads
+    return not (shape.hidden_size % shape.attention_heads or shape.attention_heads % kv)
+
+
+def shape_workload(name: str, shape: RunShape) -> Workload | str:
+    """An inline shape as the model's workload. The block's widths and vocabulary must be stated;
+    a flag the run leaves out (norm, tied embeddings, biases) takes the model's default, the GPT
+    block, which only moves the parameter count; Ψ is the published count, else the shape's."""
+    missing = [f for f in _FOR_THE_COUNT[:4] if getattr(shape, f) is None]
+    if missing:
+        return f"the shape states no {', '.join(missing)}"
+    if not heads_split(shape):
+        return "the shape's heads do not split its width"
+    assert shape.vocabulary_size is not None
+    base = Workload(name, 0.0, shape.layers, shape.hidden_size, shape.attention_heads, shape.vocabulary_size,
+                    ffn_hidden_size=shape.ffn_hidden_size, kv_heads=shape.kv_heads, gated_mlp=shape.mlp == "swiglu",
+                    position_embeddings=shape.position_embeddings or 0)
+    w = replace(base, norm=shape.norm or base.norm,
+                tied_embeddings=base.tied_embeddings if shape.tied_embeddings is None else shape.tied_embeddings,
+                linear_biases=base.linear_biases if shape.linear_biases is None else shape.linear_biases)
+    return replace(w, parameter_count=float(shape.parameters) if shape.parameters is not None
+                   else parameters_from_shape(w))
+
+
+def shape_parameters(shape: RunShape) -> float | None:
+    """The count the shape gives, when it states every field the count depends on (else None)."""
+    if any(getattr(shape, f) is None for f in _FOR_THE_COUNT) or not heads_split(shape):
+        return None
+    w = shape_workload("shape", shape.model_copy(update={"parameters": None}))
+    return None if isinstance(w, str) else w.parameter_count
+
+
+def run_workload(kb: KnowledgeBase, run: Run) -> Workload | str:
+    """The run's model: its workload entity, or its inline shape."""
+    if run.workload is not None:
+        spec = kb.get(run.workload, WorkloadSpec)
+        return f"unknown workload {run.workload!r}" if spec is None else workload(spec.model)
+    if run.shape is None:
+        return "the run names neither a workload nor a shape"
+    return shape_workload(run.name, run.shape)
+
+
+@dataclass(frozen=True)
+class Assumed:
+    """Values a caller chooses for fields a run leaves unstated (None: assume nothing). A value
+    here never overrides what the run states."""
+
+    micro_batch: int | None = None
+    zero_stage: int | None = None
+    recompute: Recompute | None = None
+    sequence_parallel: bool | None = None
+    precision: RunPrecision | None = None
+    gpus_per_node: int | None = None
+    nics_per_node: int | None = None
+
+
+@dataclass(frozen=True)
+class Extras:
+    """The run's layout fields that the model's `Layout` does not hold."""
+
+    data_parallel: int
+    context_parallel: int
+    virtual_pipeline: int | str
+    shard_group: int | None
+    flash_attention: bool | None
+    fp32_gradients: bool | None
+    precision: RunPrecision
+
+
+@dataclass(frozen=True)
+class RunInputs:
+    """A run as the model's inputs; `assumed` names each field taken from `Assumed`."""
+
+    workload: Workload
+    cluster: Cluster
+    layout: Layout
+    extras: Extras
+    assumed: tuple[str, ...]
+    ids: dict[str, str]
+
+
+def _filled(run: Run, assumed: Assumed) -> tuple[Assumed, tuple[str, ...]]:
+    """The fields the model needs as the run states them, the unstated ones from `assumed`, and
+    the names of those taken from it."""
+    lay = run.layout
+    # Where a setting has nothing to act on, it is not unstated: ZeRO without a data-parallel
+    # group to shard over, sequence parallelism without a tensor-parallel group.
+    zero = 0 if lay.zero_stage is None and lay.data_parallel == 1 else lay.zero_stage
+    sequence = False if lay.sequence_parallel is None and lay.tensor_parallel == 1 else lay.sequence_parallel
+    own = Assumed(lay.micro_batch, zero, lay.recompute, sequence, lay.precision, run.gpus_per_node, run.nics_per_node)
+    taken = tuple(f.name for f in fields(Assumed)
+                  if getattr(own, f.name) is None and getattr(assumed, f.name) is not None)
+    return replace(own, **{name: getattr(assumed, name) for name in taken}), taken
+
+
+def beyond_layout(run: Run, model: Workload) -> str | None:
+    """What the model's `Layout` cannot express about the run's layout, or None."""
+    lay = run.layout
+    pp = lay.pipeline_parallel or 1
+    if (lay.context_parallel or 1) > 1:
+        return f"context parallel {lay.context_parallel}: the model has no context parallelism"
+    if pp > 1 and lay.virtual_pipeline != 1:
+        chunks = lay.virtual_pipeline
+        what = ("interleaving unstated" if chunks == "unstated"
+                else "interleaved pipeline, chunks unstated" if chunks == "interleaved"
+                else f"interleaved pipeline ({chunks} chunks per rank)")
+        return f"{what}: the model has no interleaved schedule"
+    if model.layers % pp:
+        return f"pipeline parallel {pp} does not divide the {model.layers} layers: the model has no uneven stages"
+    if lay.shard_group is not None:
+        return f"hybrid sharding in groups of {lay.shard_group}: the model shards over the whole data-parallel group"
+    return None
+
+
+def _cluster(kb: KnowledgeBase, run: Run, spec: Gpu, chip: GpuSpec, gpus_per_node: int,
+             nics: int | None) -> Cluster | str:
+    per_node = min(gpus_per_node, run.gpus)
+    if run.gpus % per_node:
+        return f"{run.gpus} GPUs do not fill whole nodes of {per_node}"
+    link = scale_up(kb, spec, per_node)
+    if isinstance(link, str):
+        return link
+    nodes = run.gpus // per_node
+    port, ports = 0.0, 0  # one node: no network to cross
+    if nodes > 1:
+        network = kb.get(run.network or "", Network)
+        if network is None:
+            return "the run spans nodes but names no network"
+        if nics is None:
+            return "the run spans nodes but states no NICs per node"
+        rate = network_port(network.model)
+        if isinstance(rate, str):
+            return rate
+        port, ports = rate, nics
+    return Cluster(Node(f"{per_node} × {spec.name}", chip, per_node, link.bytes_per_s, ports, port), nodes)
+
+
+def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assumed()) -> RunInputs | str:
+    """The model's inputs for a run, or why it has none: a field it needs is unstated (and not
+    assumed), the hardware lacks a figure, or the layout is beyond the model (`beyond_layout`)."""
+    run, lay = entity.model, entity.model.layout
+    model = run_workload(kb, run)
+    if isinstance(model, str):
+        return model
+    got, taken = _filled(run, assumed)
+    tp, pp, cp, batch = lay.tensor_parallel, lay.pipeline_parallel, lay.context_parallel, lay.global_batch
+    unstated = [name for name, value in (("tensor_parallel", tp), ("pipeline_parallel", pp), ("context_parallel", cp),
+                                         ("global_batch", batch),
+                                         *((f.name, getattr(got, f.name)) for f in fields(Assumed)))
+                if value is None and name != "nics_per_node"]
+    if unstated:
+        return f"the run states no {', '.join(unstated)}"
+    assert tp is not None and pp is not None and cp is not None and batch is not None and got.gpus_per_node is not None
+    assert got.zero_stage is not None and got.micro_batch is not None and got.recompute is not None
+    assert got.precision is not None
+    beyond = beyond_layout(run, model)
+    if beyond is not None:
+        return beyond
+    spec = kb.get(run.gpu, Gpu)
+    if spec is None:
+        return f"unknown GPU {run.gpu!r}"
+    chip = gpu(kb, spec.model)
+    if isinstance(chip, str):
+        return chip
+    cluster = _cluster(kb, run, spec.model, chip, got.gpus_per_node, got.nics_per_node)
+    if isinstance(cluster, str):
+        return cluster
+    layout = Layout(tp, pp, got.zero_stage, got.micro_batch, lay.sequence_length, batch, got.recompute,
+                    bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16")
+    extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
+                    lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision)
+    ids = {"run": entity.id, "gpu": run.gpu}
+    if run.workload is not None:
+        ids["workload"] = run.workload
+    if run.network is not None and cluster.node_count > 1:
+        ids["network"] = run.network
+    return RunInputs(model, cluster, layout, extras, taken, ids)
+
+
+# --- The measured side ------------------------------------------------------------------------
+
+# Which figure gives the step time, most direct first: a time, then a token rate (exact given the
+# batch), then FLOP figures, which also need their convention (and a utilisation the peak).
+PREFERENCE = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "pflops_total", "mfu_pct",
+              "hfu_pct")
+
+FLOPS_PER_STEP = {
+    "narayanan_eq3": "96·B·s·l·h²·(1 + s/6h + V/16lh)",
+    "korthikanti_eq7_model": "72·B·s·l·h²·(1 + s/6h + V/12hl)",
+    "korthikanti_eq8_hardware": "72·B·s·l·h²·(1 + s/3h + V/12hl)",
+    "per_token_6n_attention": "B·s·(6N + 12·l·h·s)",
+    "per_token_8n_attention": "B·s·(8N + 16·l·h·s)",
+}
+
+
+def flops_per_step(convention: Convention, model: Workload, batch: int, seq: int) -> float | None:
+    """FLOPs of one step of B = `batch` sequences under a convention (None: `unstated`)."""
+    b, s, n = float(batch), float(seq), model.parameter_count
+    depth, h, v = float(model.layers), float(model.hidden_size), float(model.vocabulary_size)
+    gemm = b * s * depth * h * h
+    if convention == "narayanan_eq3":
+        return 96.0 * gemm * (1.0 + s / (6.0 * h) + v / (16.0 * depth * h))
+    if convention == "korthikanti_eq7_model":
+        return 72.0 * gemm * (1.0 + s / (6.0 * h) + v / (12.0 * h * depth))
+    if convention == "korthikanti_eq8_hardware":
+        return 72.0 * gemm * (1.0 + s / (3.0 * h) + v / (12.0 * h * depth))
+    if convention == "per_token_6n_attention":
+        return b * s * (6.0 * n + 12.0 * depth * h * s)
+    if convention == "per_token_8n_attention":
+        return b * s * (8.0 * n + 16.0 * depth * h * s)
+    return None
+
+
+@dataclass(frozen=True)
+class MeasuredStep:
+    """The step time a run's figure gives, the figure it came from and the formula used."""
+
+    seconds: float
+    figure: Measured
+    formula: str
+
+
+def _peak(kb: KnowledgeBase, run: Run) -> float | str:
+    """The dense rate a utilisation is relative to: at the run's precision (FP8 or 16-bit)."""
+    spec = kb.get(run.gpu, Gpu)
+    chip = None if spec is None else gpu(kb, spec.model)
+    if chip is None or isinstance(chip, str):
+        return chip or f"unknown GPU {run.gpu!r}"
+    if run.layout.precision is None:
+        return "a utilisation needs the precision its peak is taken at; the run states none"
+    if run.layout.precision == "fp8":
+        return chip.dense_fp8_flop_per_s or f"{chip.name} has no dense FP8 rate"
+    return chip.dense_bf16_flop_per_s
+
+
+def _step(kb: KnowledgeBase, run: Run, figure: Measured) -> MeasuredStep | str:
+    lay, x = run.layout, figure.value
+    if figure.metric == "step_time_s":
+        return MeasuredStep(x, figure, "step time as published")
+    if lay.global_batch is None:
+        return "the run states no global batch, so its rate gives no step time"
+    tokens = float(lay.global_batch * lay.sequence_length)
+    if figure.metric == "tokens_per_s":
+        return MeasuredStep(tokens / x, figure, "B·s ÷ tokens/s")
+    if figure.metric == "tokens_per_s_per_gpu":
+        return MeasuredStep(tokens / (run.gpus * x), figure, "B·s ÷ (GPUs × tokens/s per GPU)")
+    if figure.convention is None or figure.convention == "unstated":
+        return f"{figure.metric} names no FLOP convention"
+    model = run_workload(kb, run)
+    if isinstance(model, str):
+        return model
+    flops = flops_per_step(figure.convention, model, lay.global_batch, lay.sequence_length)
+    assert flops is not None
+    count = FLOPS_PER_STEP[figure.convention]
+    if figure.metric == "tflops_per_gpu":
+        return MeasuredStep(flops / (run.gpus * x * 1e12), figure, f"{count} ÷ (GPUs × TFLOP/s per GPU)")
+    if figure.metric == "pflops_total":
+        return MeasuredStep(flops / (x * 1e15), figure, f"{count} ÷ PFLOP/s of the job")
+    peak = _peak(kb, run)
+    if isinstance(peak, str):
+        return peak
+    return MeasuredStep(flops / (run.gpus * x / 100.0 * peak), figure, f"{count} ÷ (GPUs × utilisation × dense peak)")
+
+
+def measured_step(kb: KnowledgeBase, entity: Loaded[Run]) -> MeasuredStep | str:
+    """The run's step time from its most direct usable figure (`PREFERENCE`), or why none gives one."""
+    figures = sorted((m for m in entity.model.measured if m.metric in PREFERENCE), key=lambda m: PREFERENCE.index(m.metric))
+    reasons = []
+    for figure in figures:
+        step = _step(kb, entity.model, figure)
+        if not isinstance(step, str):
+            return step
+        reasons.append(step)
+    return reasons[0] if reasons else "no measured figure gives a step time (only peak memory)"

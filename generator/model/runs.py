@@ -1,0 +1,138 @@
+"""Published, measured training runs: what a source measured (a step time, a throughput, a FLOP
+rate or utilisation under a named FLOP convention) and the exact configuration it measured it on:
+the model (a workload of specs/workloads/ or a shape written inline), the hardware and the
+parallel layout. The cost model is checked against them (DESIGN.md section 7a: measured beats
+plausible); only generator/estimates/ turns a run into the model's inputs.
+
+A field the source does not state is left out (null), and the run's `note` says so: a run records
+what was published, never what we would guess. Counts are plain ints (a layout must divide
+exactly); measured values keep the digits the source printed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .common import MAX_TEXT, NUMBER_OUT, Entity, SourceRef, Strict, Text
+from .entities import GpuRef, NetworkRef, WorkloadRef
+
+Metric = Literal["step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "pflops_total", "mfu_pct",
+                 "hfu_pct", "peak_memory_gib"]
+"""What a measured figure is: seconds per optimizer step; tokens per second of the whole job or of
+one GPU; achieved TFLOP/s per GPU or PFLOP/s of the whole job, or the model (MFU) or hardware
+(HFU) FLOP utilisation in percent, each under a FLOP convention; peak memory per GPU in GiB (2³⁰
+bytes, as the tools that print it count)."""
+
+FLOP_METRICS: tuple[Metric, ...] = ("tflops_per_gpu", "pflops_total", "mfu_pct", "hfu_pct")
+
+Convention = Literal["narayanan_eq3", "korthikanti_eq7_model", "korthikanti_eq8_hardware",
+                     "per_token_6n_attention", "per_token_8n_attention", "unstated"]
+"""How a FLOP figure counts FLOPs per step (B sequences of s tokens, l layers, width h, vocabulary V,
+N parameters):
+
+- `narayanan_eq3`: Narayanan et al. 2021, Eq. 3, 96·B·s·l·h²·(1 + s/6h + V/16lh): every matmul of
+  the forward, backward and a recompute forward pass (a hardware count).
+- `korthikanti_eq7_model`: Korthikanti et al. 2022, Eq. 7, 72·B·s·l·h²·(1 + s/6h + V/12hl): model
+  FLOPs, no recompute.
+- `korthikanti_eq8_hardware`: Korthikanti et al. 2022, Eq. 8, 72·B·s·l·h²·(1 + s/3h + V/12hl):
+  hardware FLOPs with selective recompute.
+- `per_token_6n_attention`: (6N + 12·l·h·s) per token (PaLM, Chowdhery et al. 2022, appendix B;
+  attention counted non-causal): model FLOPs.
+- `per_token_8n_attention`: (8N + 16·l·h·s) per token: the same with a recompute forward pass.
+- `unstated`: the source names no convention; the figure cannot be turned into a step time.
+"""
+
+MODEL_CONVENTIONS: frozenset[Convention] = frozenset({"korthikanti_eq7_model", "per_token_6n_attention"})
+HARDWARE_CONVENTIONS: frozenset[Convention] = frozenset(
+    {"narayanan_eq3", "korthikanti_eq8_hardware", "per_token_8n_attention"})
+
+Mlp = Literal["gelu", "swiglu", "relu"]  # relu and gelu: two h×f matrices; swiglu: three
+Recompute = Literal["none", "selective", "full"]
+RunPrecision = Literal["bf16", "fp16", "fp8", "16bit"]
+"""The training format: `16bit` is 16-bit mixed precision where the source does not say whether
+FP16 or BF16."""
+
+VirtualPipeline = Literal["interleaved", "unstated"]
+"""Pipeline interleaving besides a number of chunks per rank (1: not interleaved):
+`interleaved` with the number of chunks unstated, or `unstated` whether it interleaves at all."""
+
+Degree = Annotated[int, Field(ge=1, le=1_000_000)]
+Width = Annotated[int, Field(ge=1, le=10_000_000)]
+Label = Annotated[str, Field(min_length=1, max_length=300)]
+
+
+class RunShape(Strict):
+    """A model shape as the source (or the model's own configuration file) states it, when it is
+    not a workload of specs/workloads/. Only layers, width and heads are always known; the rest
+    is left out where unstated. `parameters` is the published count (a rounded label such as
+    1.7B is written out, 1700000000); `position_embeddings` the rows of a learned position table
+    (0 or absent: none)."""
+
+    layers: Annotated[int, Field(ge=1, le=10_000)]
+    hidden_size: Width
+    attention_heads: Annotated[int, Field(ge=1, le=10_000)]
+    kv_heads: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    ffn_hidden_size: Width | None = None
+    vocabulary_size: Width | None = None
+    mlp: Mlp | None = None
+    norm: Literal["layernorm", "rmsnorm"] | None = None
+    tied_embeddings: bool | None = None
+    linear_biases: bool | None = None
+    position_embeddings: Annotated[int, Field(ge=0, le=10_000_000)] | None = None
+    parameters: Annotated[int, Field(ge=1, le=10**14)] | None = None
+
+
+class RunLayout(Strict):
+    """The parallel layout as published. Batches count sequences. `zero_stage` is ZeRO-DP's stage
+    (PyTorch FSDP FULL_SHARD is 3, SHARD_GRAD_OP 2); `shard_group` the size of a hybrid-sharding
+    group when sharding does not span the whole data-parallel group. `fp32_gradients`: gradients
+    are accumulated and reduced in FP32 (Megatron's main grads, BLOOM's BF16 optimizer)."""
+
+    tensor_parallel: Degree | None = None
+    pipeline_parallel: Degree | None = None
+    data_parallel: Degree | None = None
+    context_parallel: Degree | None = 1  # null: unstated
+    virtual_pipeline: Annotated[int, Field(ge=1, le=1_000)] | VirtualPipeline = 1
+    zero_stage: Annotated[int, Field(ge=0, le=3)] | None = None
+    shard_group: Degree | None = None
+    micro_batch: Degree | None = None
+    global_batch: Annotated[int, Field(ge=1, le=100_000_000)] | None = None
+    sequence_length: Annotated[int, Field(ge=1, le=100_000_000)]
+    recompute: Recompute | None = None
+    sequence_parallel: bool | None = None
+    precision: RunPrecision | None = None
+    flash_attention: bool | None = None
+    fp32_gradients: bool | None = None
+
+
+class Measured(Strict):
+    """One measured figure, with the FLOP convention of a FLOP metric (none for the others) and,
+    where it is not the run's, the table column or sentence it was read from."""
+
+    metric: Metric
+    value: Annotated[float, Field(ge=0, le=1e10, allow_inf_nan=False), NUMBER_OUT]
+    convention: Convention | None = None
+    where: Label | None = None
+
+
+class Run(Entity):
+    """A measured training run: its source (`where` in it, and the `quote` read there), the model
+    (exactly one of `workload` and `shape`), the hardware, the layout and what was measured."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    source: SourceRef
+    where: Label
+    quote: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]  # the source's words, verbatim
+    framework: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    workload: WorkloadRef | None = None
+    shape: RunShape | None = None
+    gpu: GpuRef
+    gpus: Degree
+    gpus_per_node: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    network: NetworkRef | None = None
+    nics_per_node: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    layout: RunLayout
+    measured: Annotated[list[Measured], Field(min_length=1, max_length=20)]
+    note: Text | None = None  # what the source leaves unstated, and corrections of its misprints

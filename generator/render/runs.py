@@ -1,0 +1,115 @@
+"""The measured training runs page: every run of specs/runs/, grouped by its source, one row each
+(anchored by id) with its GPUs, layout, batch and one column per measured metric and FLOP
+convention (the convention heads the column). What a run leaves unstated is shown as "?"; its
+note is in its spec file and in the downloads.
+
+Compact by design: a benchmark sweep gives hundreds of rows, so a row holds plain text and
+numbers, and its name links to its spec file (the page-size budget of DESIGN.md section 8)."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+from markupsafe import Markup
+
+from ..knowledge import Loaded
+from ..labels import CONVENTION_ZH, METRIC_ZH
+from ..model.entities import Source
+from ..model.runs import Convention, Measured, Metric, Run, RunLayout
+from ..units import fmt_number
+from .context import Site
+from .table import Cell, Row, Table
+
+UNSTATED = "?"
+METRICS: tuple[Metric, ...] = get_args(Metric)
+
+
+def layout_label(lay: RunLayout) -> Markup:
+    """`8·35·8` (TP·PP·DP), then what else the layout states: context parallelism, interleaving,
+    the ZeRO stage. Built from numbers and fixed words only, so it is safe markup as it is."""
+    degrees = (lay.tensor_parallel, lay.pipeline_parallel, lay.data_parallel)
+    parts = ["·".join(UNSTATED if d is None else str(d) for d in degrees)]
+    if lay.context_parallel != 1:
+        parts.append(f"CP {UNSTATED if lay.context_parallel is None else lay.context_parallel}")
+    if isinstance(lay.virtual_pipeline, int) and lay.virtual_pipeline > 1:
+        parts.append(f"交错 {lay.virtual_pipeline} 块")
+    elif lay.virtual_pipeline == "interleaved":
+        parts.append("交错")
+    if lay.zero_stage:
+        parts.append(f"ZeRO-{lay.zero_stage}")
+    return Markup("，".join(parts))
+
+
+def _number(value: float) -> Cell:
+    # Digits, separators and a point: nothing Markdown or HTML reads. No `data-sort`: the
+    # tables script parses a plain number from the text (docs/assets/javascripts/tables.js).
+    return Cell(Markup(fmt_number(value)), numeric=True)
+
+
+def _name(site: Site, entity: Loaded[Run]) -> Cell:
+    spec = site.spec(entity.id)
+    if spec is None:
+        return Cell.text(entity.model.name)
+    return Cell(Markup('<a href="{}">{}</a>').format(spec.href, entity.model.name))
+
+
+Column = tuple[Metric, Convention | None]
+
+
+def _restates(run: Run, m: Measured) -> bool:
+    """A per-GPU token rate that is the job's rate ÷ GPUs (rounded or cut to the digits printed):
+    the same figure again."""
+    job = next((j.value for j in run.measured if j.metric == "tokens_per_s"), None)
+    return m.metric == "tokens_per_s_per_gpu" and job is not None and abs(job / run.gpus - m.value) < 1.0
+
+
+def _columns(runs: list[Loaded[Run]]) -> list[Column]:
+    """One column per metric and convention measured in these runs, in vocabulary order (a figure
+    that only restates another is left to the downloads)."""
+    seen = {(m.metric, m.convention) for run in runs for m in run.model.measured if not _restates(run.model, m)}
+    conventions: tuple[Convention | None, ...] = (None, *get_args(Convention))
+    return [(metric, c) for metric in METRICS for c in conventions if (metric, c) in seen]
+
+
+def _table(site: Site, runs: list[Loaded[Run]]) -> Table:
+    columns = _columns(runs)
+    # A column that would repeat one value down the whole table is said once, above it.
+    with_gpu = len({r.model.gpu for r in runs}) > 1
+    with_network = len({r.model.network for r in runs}) > 1
+    headers = [("记录", False), *([("GPU", False)] if with_gpu else []), ("GPU 数", True),
+               *([("网络", False)] if with_network else []), ("TP·PP·DP", False), ("全局批 × 序列长度", False)]
+    headers += [(METRIC_ZH[metric] + (f"，{CONVENTION_ZH[c]}" if c else ""), True) for metric, c in columns]
+    table = Table(headers)
+    for entity in runs:
+        run, lay = entity.model, entity.model.layout
+        figures = {(m.metric, m.convention): m.value for m in run.measured}
+        batch = UNSTATED if lay.global_batch is None else str(lay.global_batch)
+        cells = [_name(site, entity), *([Cell.text(site.kb.label_of(run.gpu))] if with_gpu else []), _number(run.gpus),
+                 *([Cell.text(site.kb.label_of(run.network) if run.network else UNSTATED)] if with_network else []),
+                 Cell(layout_label(lay)), Cell(Markup(f"{batch} × {lay.sequence_length}"))]
+        cells += [_number(figures[column]) if column in figures else Cell(Markup()) for column in columns]
+        table.rows.append(Row(cells, anchor=entity.id))
+    return table
+
+
+def section_anchor(source_id: str) -> str:
+    """Where a source's runs start on the runs page (its sources page links there)."""
+    return f"from-{source_id}"
+
+
+def runs(site: Site) -> dict[str, object]:
+    by_source: dict[str, list[Loaded[Run]]] = {}
+    for entity in site.kb.of_type(Run):
+        by_source.setdefault(entity.model.source, []).append(entity)
+    sections = []
+    for source in site.kb.of_type(Source):
+        entries = by_source.get(source.id)
+        if entries:
+            gpus = sorted({e.model.gpu for e in entries})
+            networks = sorted({e.model.network for e in entries if e.model.network})
+            sections.append({"anchor": section_anchor(source.id), "title": source.model.title,
+                             "source": site.link(source.id), "count": len(entries), "table": _table(site, entries),
+                             "gpus": Markup("、").join(site.link(g) for g in gpus),
+                             "networks": Markup("、").join(site.link(n) for n in networks)})
+    return {"sections": sections, "total": sum(len(v) for v in by_source.values()), "unstated": UNSTATED,
+            "conventions": [(CONVENTION_ZH[k], k) for k in CONVENTION_ZH]}

@@ -1,0 +1,122 @@
+"""model: a measured training run (specs/runs/) is self-consistent as its source printed it. It
+names exactly one model, a workload or an inline shape; the shape's heads split its width and its
+published parameter count is the count the shape gives (within `PARAMETER_TOLERANCE`); the
+layout's degrees multiply out to the GPUs and the global batch splits into micro-batches over the
+data-parallel replicas; and a FLOP figure says how it counted FLOPs, while any other figure does
+not. A misread table cell or a misprint of the source (Llama 3's Table 4 prints DP = 4 where the
+row needs 8) is caught where it is written; the run's note records the correction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic, Rule
+from ..estimates.runs import PARAMETER_TOLERANCE, shape_parameters
+from ..knowledge import Loaded
+from ..model.runs import FLOP_METRICS, HARDWARE_CONVENTIONS, MODEL_CONVENTIONS, Run
+from .base import Check, Context
+
+MODEL = Rule("model-run-model", "model", "实测训练记录必须恰好给出一种模型：引用训练负载（workload）或写出形状（shape），二者选一。")
+LAYOUT = Rule("model-run-layout", "model",
+              "实测训练记录的并行度必须乘得出 GPU 数：tp × pp × cp 整除 GPU 数，给出 dp 时 tp × pp × cp × dp 等于 GPU 数。")
+BATCH = Rule("model-run-batch", "model", "实测训练记录同时给出数据并行度和微批时，全局批必须是 dp × 微批的整数倍。")
+CONVENTION = Rule("model-run-convention", "model",
+                  "实测训练记录里按 FLOPs 计的数字（TFLOP/s、PFLOP/s、MFU、HFU）必须写明 FLOPs 口径，MFU 用模型 FLOPs 口径，"
+                  "HFU 用硬件 FLOPs 口径（不重计算时两者相同）；其他数字不写口径。")
+HEADS = Rule("model-run-heads", "model", "实测训练记录的模型形状里，注意力头数必须整除隐藏维度，键值头数必须整除注意力头数。")
+PARAMETERS = Rule("model-run-parameters", "model",
+                  "实测训练记录写出的参数量必须与其形状算出的参数量一致（相差不超过 3%）。")
+
+
+def _runs(ctx: Context) -> list[Loaded[Run]]:
+    return ctx.kb.of_type(Run)
+
+
+def check_one_model(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        run = entity.model
+        if run.workload is not None and run.shape is not None:
+            yield MODEL.report(entity, ("shape",), f"the run names workload {run.workload!r} and a shape: keep one")
+        elif run.workload is None and run.shape is None:
+            yield MODEL.report(entity, (), "the run names no model: add `workload` (an id of specs/workloads/) or `shape`")
+
+
+def check_layout_degrees(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        run, lay = entity.model, entity.model.layout
+        if lay.tensor_parallel is None or lay.pipeline_parallel is None or lay.context_parallel is None:
+            continue
+        model_parallel = lay.tensor_parallel * lay.pipeline_parallel * lay.context_parallel
+        product = f"tp {lay.tensor_parallel} × pp {lay.pipeline_parallel} × cp {lay.context_parallel}"
+        if run.gpus % model_parallel:
+            yield LAYOUT.report(entity, ("gpus",), f"{product} = {model_parallel} does not divide the {run.gpus} GPUs")
+        elif lay.data_parallel is not None and model_parallel * lay.data_parallel != run.gpus:
+            yield LAYOUT.report(entity, ("layout", "data_parallel"),
+                                f"{product} × dp {lay.data_parallel} = {model_parallel * lay.data_parallel}, "
+                                f"not the {run.gpus} GPUs (dp would be {run.gpus // model_parallel})")
+
+
+def check_batch_split(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        lay = entity.model.layout
+        if lay.data_parallel is None or lay.micro_batch is None or lay.global_batch is None:
+            continue
+        per_step = lay.data_parallel * lay.micro_batch
+        if lay.global_batch % per_step:
+            yield BATCH.report(entity, ("layout", "global_batch"),
+                               f"global batch {lay.global_batch} is not a multiple of dp {lay.data_parallel} × "
+                               f"micro-batch {lay.micro_batch} = {per_step}")
+
+
+def check_conventions(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        recompute = entity.model.layout.recompute
+        for index, figure in enumerate(entity.model.measured):
+            where, convention = ("measured", index), figure.convention
+            if figure.metric not in FLOP_METRICS:
+                if convention is not None:
+                    yield CONVENTION.report(entity, (*where, "convention"),
+                                            f"{figure.metric} counts no FLOPs: drop the convention {convention!r}")
+            elif convention is None:
+                yield CONVENTION.report(entity, (*where, "metric"),
+                                        f"{figure.metric} needs the FLOP convention it was counted with "
+                                        "(`convention`; `unstated` if the source names none)")
+            elif figure.metric == "mfu_pct" and convention in HARDWARE_CONVENTIONS:
+                yield CONVENTION.report(entity, (*where, "convention"),
+                                        f"MFU counts model FLOPs, but {convention!r} counts hardware FLOPs: is it HFU?")
+            elif figure.metric == "hfu_pct" and convention in MODEL_CONVENTIONS and recompute != "none":
+                # Without recomputation the hardware executes the model's FLOPs: HFU = MFU.
+                yield CONVENTION.report(entity, (*where, "convention"),
+                                        f"HFU counts hardware FLOPs, but {convention!r} counts model FLOPs and the run "
+                                        f"{'does not state that it does not recompute' if recompute is None else 'recomputes'}: "
+                                        "is it MFU?")
+
+
+def check_shape_heads(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        shape = entity.model.shape
+        if shape is None:
+            continue
+        if shape.hidden_size % shape.attention_heads:
+            yield HEADS.report(entity, ("shape", "attention_heads"),
+                               f"{shape.attention_heads} heads do not divide the hidden size {shape.hidden_size}")
+        if shape.kv_heads is not None and shape.attention_heads % shape.kv_heads:
+            yield HEADS.report(entity, ("shape", "kv_heads"),
+                               f"{shape.kv_heads} key/value heads do not divide the {shape.attention_heads} heads")
+
+
+def check_shape_parameters(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        shape = entity.model.shape
+        if shape is None or shape.parameters is None:
+            continue
+        derived = shape_parameters(shape)  # None: the count cannot be told (a field is unstated) or the shape is broken
+        if derived is not None and abs(shape.parameters - derived) > PARAMETER_TOLERANCE * derived:
+            yield PARAMETERS.report(entity, ("shape", "parameters"),
+                                    f"the shape gives {derived:,.0f} parameters, {(shape.parameters - derived) / derived:+.1%} "
+                                    f"from the stated {shape.parameters:,}: check layers, widths, heads and vocabulary")
+
+
+RULES = (MODEL, LAYOUT, BATCH, CONVENTION, HEADS, PARAMETERS)
+CHECKS: tuple[Check, ...] = (check_one_model, check_layout_degrees, check_batch_split, check_conventions,
+                             check_shape_heads, check_shape_parameters)

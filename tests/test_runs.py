@@ -1,0 +1,230 @@
+"""Measured training runs as the cost model's inputs and as measured step times
+(generator/estimates/runs.py): exact values on the fixture base, the reasons a run cannot be
+modelled, and, on the real specs, only what holds whatever they say (every run either becomes
+inputs the model estimates without error or gives a one-line reason; every measured step time is
+positive or a one-line reason)."""
+
+from __future__ import annotations
+
+import math
+from typing import get_args
+
+import pytest
+from support import base_files, base_result, real_files, validate_with
+
+from generator.costmodel import Assumptions, estimate
+from generator.estimates.records import assumptions
+from generator.estimates.runs import (
+    FLOPS_PER_STEP,
+    PREFERENCE,
+    Assumed,
+    RunInputs,
+    measured_step,
+    run_inputs,
+)
+from generator.knowledge import KnowledgeBase, Loaded
+from generator.model.runs import FLOP_METRICS, Convention, Metric, Run
+from generator.validate import validate
+
+GPT = "specs/runs/test-run-gpt-1-7b.yaml"
+LLAMA = "specs/runs/test-run-llama-70b.yaml"
+
+
+def _base(target: str) -> bytes:
+    return next(f.raw for f in base_files() if f.path == target)
+
+
+def _run(target: str, *edits: tuple[str, str]) -> tuple[KnowledgeBase, Loaded[Run]]:
+    """The fixture base with one run's file edited (each `old` must occur), validated."""
+    raw = _base(target).decode("utf-8")
+    for old, new in edits:
+        assert old in raw, old
+        raw = raw.replace(old, new)
+    result = validate_with(target, raw.encode("utf-8"))
+    assert result.ok and result.kb is not None, [d.as_text() for d in result.diagnostics]
+    entity = result.kb.get(target.rsplit("/", 1)[1].removesuffix(".yaml"), Run)
+    assert entity is not None
+    return result.kb, entity
+
+
+def _fixture(run_id: str) -> tuple[KnowledgeBase, Loaded[Run]]:
+    kb = base_result().kb
+    assert kb is not None
+    entity = kb.get(run_id, Run)
+    assert entity is not None
+    return kb, entity
+
+
+def test_a_table_row_becomes_the_models_inputs() -> None:
+    """The GPT fixture (an inline shape on 4 nodes of 8): the shape, the cluster and the layout
+    as the run states them, and the fields the Layout does not hold in `extras`."""
+    kb, entity = _fixture("test-run-gpt-1-7b")
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs)
+    w, c, lay = got.workload, got.cluster, got.layout
+    assert (w.layers, w.hidden_size, w.attention_heads, w.vocabulary_size, w.position_embeddings) == (24, 2304, 24, 51200, 2048)
+    assert w.parameter_count == 1.7e9 and not w.gated_mlp and w.tied_embeddings and w.norm == "layernorm"
+    assert (c.node_count, c.node.gpus_per_node, c.node.nics_per_node) == (4, 8, 8)
+    assert c.node.nic_port_per_direction_bytes_per_s == 200e9 / 8  # the fixture's HDR port, per direction
+    assert (lay.tensor_parallel, lay.pipeline_parallel, lay.zero_stage, lay.micro_batch_size) == (1, 1, 0, 4)
+    assert (lay.global_batch_size, lay.sequence_length, lay.recompute, lay.precision) == (512, 2048, "full", "bf16")
+    assert (got.extras.data_parallel, got.extras.precision, got.extras.flash_attention) == (32, "16bit", False)
+    assert got.assumed == () and got.ids == {"run": "test-run-gpt-1-7b", "gpu": "test-a100-sxm4", "network": "test-ib-hdr"}
+    assert estimate(w, c, lay, _assumptions(kb)).estimate is not None
+
+
+def _assumptions(kb: KnowledgeBase) -> Assumptions:
+    found = assumptions(kb)
+    assert not isinstance(found, str)
+    return found
+
+
+def test_a_workload_run_uses_the_workload_and_carries_its_extras() -> None:
+    """The Llama fixture names a workload: its stated count is Ψ; FP32 gradients ride along."""
+    kb, entity = _fixture("test-run-llama-70b")
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs)
+    assert got.workload.parameter_count == 70553706496 and got.workload.kv_heads == 8
+    assert (got.layout.tensor_parallel, got.layout.pipeline_parallel, got.layout.sequence_parallel) == (8, 2, True)
+    assert got.extras.fp32_gradients is True and got.ids["workload"] == "test-llama-70b"
+
+
+def test_eq3_tflops_become_a_step_time() -> None:
+    """137 TFLOP/s per GPU under Narayanan Eq. 3 on 32 GPUs: F / (n·X), computed here by hand."""
+    kb, entity = _fixture("test-run-gpt-1-7b")
+    step = measured_step(kb, entity)
+    assert not isinstance(step, str)
+    b, s, layers, h, v = 512, 2048, 24, 2304, 51200
+    flops = 96 * b * s * layers * h * h * (1 + s / (6 * h) + v / (16 * layers * h))
+    assert step.seconds == pytest.approx(flops / (32 * 137e12), rel=1e-12)
+    assert step.figure.metric == "tflops_per_gpu" and "16lh" in step.formula
+
+
+def test_a_token_rate_becomes_a_step_time() -> None:
+    """B·s ÷ (GPUs × tokens/s per GPU); peak memory gives no step time and is passed over."""
+    kb, entity = _fixture("test-run-llama-70b")
+    step = measured_step(kb, entity)
+    assert not isinstance(step, str)
+    assert step.seconds == pytest.approx(256 * 4096 / (64 * 1200), rel=1e-12)
+
+
+def test_a_step_time_is_preferred_to_a_flop_rate() -> None:
+    kb, entity = _run(GPT, ("  - {metric: mfu_pct", "  - {metric: step_time_s, value: 3.6}\n  - {metric: mfu_pct"))
+    step = measured_step(kb, entity)
+    assert not isinstance(step, str) and step.seconds == 3.6 and step.figure.metric == "step_time_s"
+
+
+def test_a_utilisation_is_taken_against_the_dense_peak_of_the_precision() -> None:
+    """MFU under Korthikanti Eq. 7: F / (n · MFU · peak), the fixture GPU's dense 16-bit rate."""
+    kb, entity = _run(GPT, ("  - {metric: tflops_per_gpu, value: 137, convention: narayanan_eq3, where: \"achieved teraFLOP/s per GPU\"}\n", ""),
+                      ("convention: unstated", "convention: korthikanti_eq7_model"))
+    step = measured_step(kb, entity)
+    assert not isinstance(step, str)
+    b, s, layers, h, v = 512, 2048, 24, 2304, 51200
+    flops = 72 * b * s * layers * h * h * (1 + s / (6 * h) + v / (12 * h * layers))
+    assert step.seconds == pytest.approx(flops / (32 * 0.44 * 312e12), rel=1e-12)
+
+
+def test_an_unstated_convention_gives_no_step_time() -> None:
+    kb, entity = _run(GPT, ("  - {metric: tflops_per_gpu, value: 137, convention: narayanan_eq3, where: \"achieved teraFLOP/s per GPU\"}\n", ""))
+    assert measured_step(kb, entity) == "mfu_pct names no FLOP convention"
+
+
+@pytest.mark.parametrize(("edit", "reason"), [
+    (("  sequence_length: 2048\n", "  sequence_length: 2048\n  context_parallel: 1\n"), None),
+    (("  data_parallel: 32\n", "  data_parallel: 16\n  context_parallel: 2\n"), "context parallel 2: the model has no context parallelism"),
+    (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
+      "  tensor_parallel: 1\n  pipeline_parallel: 2\n  data_parallel: 16\n  virtual_pipeline: 3\n"),
+     "interleaved pipeline (3 chunks per rank): the model has no interleaved schedule"),
+    (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
+      "  tensor_parallel: 1\n  pipeline_parallel: 2\n  data_parallel: 16\n  virtual_pipeline: interleaved\n"),
+     "interleaved pipeline, chunks unstated: the model has no interleaved schedule"),
+    (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
+      "  tensor_parallel: 1\n  pipeline_parallel: 16\n  data_parallel: 2\n"),
+     "pipeline parallel 16 does not divide the 24 layers: the model has no uneven stages"),
+    (("  zero_stage: 0\n", "  zero_stage: 3\n  shard_group: 8\n"),
+     "hybrid sharding in groups of 8: the model shards over the whole data-parallel group"),
+    (("  micro_batch: 4\n", ""), "the run states no micro_batch"),
+    (("  precision: 16bit\n", ""), "the run states no precision"),
+    (("  tensor_parallel: 1\n", ""), "the run states no tensor_parallel"),
+    (("network: test-ib-hdr\n", ""), "the run spans nodes but names no network"),
+    (("gpus_per_node: 8\n", "gpus_per_node: 6\n"), "32 GPUs do not fill whole nodes of 6"),
+    (("  vocabulary_size: 51200\n", ""), "the shape states no vocabulary_size"),
+])
+def test_what_the_model_cannot_express_is_a_reason(edit: tuple[str, str], reason: str | None) -> None:
+    """Each gap or layout the model does not hold gives one line instead of inputs (the first
+    edit only writes out the default, as a control)."""
+    kb, entity = _run(GPT, edit)
+    got = run_inputs(kb, entity)
+    if reason is None:
+        assert isinstance(got, RunInputs)
+    else:
+        assert got == reason
+
+
+def test_an_unstated_field_is_filled_only_when_the_caller_assumes_it() -> None:
+    """`Assumed` fills what the run leaves out, says so, and never overrides what it states."""
+    kb, entity = _run(GPT, ("  micro_batch: 4\n", ""), ("gpus_per_node: 8\n", ""))
+    assert run_inputs(kb, entity) == "the run states no micro_batch, gpus_per_node"
+    got = run_inputs(kb, entity, Assumed(micro_batch=1, gpus_per_node=8, zero_stage=3))
+    assert isinstance(got, RunInputs)
+    assert got.assumed == ("micro_batch", "gpus_per_node")
+    assert (got.layout.micro_batch_size, got.layout.zero_stage, got.cluster.node_count) == (1, 0, 4)
+
+
+def test_one_node_needs_no_network() -> None:
+    """Eight GPUs in one node of eight: no network is crossed, so none is needed."""
+    kb, entity = _run(GPT, ("gpus: 32\n", "gpus: 8\n"), ("network: test-ib-hdr\n", ""), ("nics_per_node: 8\n", ""),
+                      ("  data_parallel: 32\n", "  data_parallel: 8\n"), ("  global_batch: 512\n", "  global_batch: 128\n"))
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs)
+    assert (got.cluster.node_count, got.cluster.node.nics_per_node) == (1, 0) and "network" not in got.ids
+    assert estimate(got.workload, got.cluster, got.layout, _assumptions(kb)).estimate is not None
+
+
+def test_every_convention_has_a_count_and_every_metric_a_place() -> None:
+    """A convention added to the vocabulary needs its FLOP count here; every metric but peak
+    memory gives a step time, in a stated order of preference."""
+    assert set(FLOPS_PER_STEP) == set(get_args(Convention)) - {"unstated"}
+    assert set(PREFERENCE) == set(get_args(Metric)) - {"peak_memory_gib"}
+    assert set(FLOP_METRICS) <= set(PREFERENCE)
+
+
+@pytest.fixture(scope="module")
+def real() -> KnowledgeBase:
+    result = validate(list(real_files()))
+    assert result.kb is not None
+    return result.kb
+
+
+def _one_line(reason: str) -> bool:
+    return bool(reason.strip()) and "\n" not in reason
+
+
+def test_every_real_run_is_inputs_or_a_reason(real: KnowledgeBase) -> None:
+    """Whatever specs/runs/ holds: inputs that agree with the run and that the model estimates
+    without error, or one line saying why not."""
+    wanted = assumptions(real)
+    for entity in real.of_type(Run):
+        got = run_inputs(real, entity)
+        if isinstance(got, str):
+            assert _one_line(got), entity.id
+            continue
+        run = entity.model
+        assert got.cluster.node_count * got.cluster.node.gpus_per_node == run.gpus, entity.id
+        assert (got.layout.tensor_parallel, got.layout.pipeline_parallel) == (run.layout.tensor_parallel,
+                                                                              run.layout.pipeline_parallel)
+        assert got.extras.data_parallel * got.layout.tensor_parallel * got.layout.pipeline_parallel == run.gpus
+        if not isinstance(wanted, str):
+            result = estimate(got.workload, got.cluster, got.layout, wanted)
+            assert result.estimate is not None or result.problems, entity.id
+
+
+def test_every_real_measured_figure_is_a_step_time_or_a_reason(real: KnowledgeBase) -> None:
+    for entity in real.of_type(Run):
+        step = measured_step(real, entity)
+        if isinstance(step, str):
+            assert _one_line(step), entity.id
+        else:
+            assert math.isfinite(step.seconds) and step.seconds > 0, entity.id
+            assert step.figure in entity.model.measured
