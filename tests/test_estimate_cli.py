@@ -14,6 +14,7 @@ from support import ROOT
 
 from generator.costmodel import estimate
 from generator.edge.cli import run_check
+from generator.estimates.calibration import accuracy_record, calibrate
 from generator.estimates.choice import Choice, resolve
 from generator.estimates.records import gpus, networks, workloads
 from generator.estimates.report import summary
@@ -73,7 +74,10 @@ def test_json_has_the_documented_keys_and_the_models_numbers(kb: KnowledgeBase) 
                                   zero_stage=1, global_batch_size=512))
     assert not isinstance(resolved, str)
     expected = summary(resolved, estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions))
+    accuracy = data.pop("accuracy")
     assert data == json.loads(json.dumps(expected))
+    assert accuracy == json.loads(json.dumps(accuracy_record(calibrate(kb).overall)))
+    assert set(accuracy) == {"runs", "mean_abs_error", "bias", "error", "statement"}
 
 
 def test_text_prints_the_chain(kb: KnowledgeBase) -> None:

@@ -192,6 +192,7 @@ def _shape(args: argparse.Namespace) -> Shape | str | None:
 
 def _estimate(args: argparse.Namespace) -> int:
     from ..costmodel import estimate
+    from ..estimates.calibration import accuracy_record, calibrate
     from ..estimates.choice import Choice, resolve
     from ..estimates.report import to_json, to_text
     result = run_check(Path(args.specs))
@@ -221,8 +222,35 @@ def _estimate(args: argparse.Namespace) -> int:
     if outcome.estimate is None:
         print(f"estimate: {outcome.problems[0].message}", file=sys.stderr)
         return 2
-    print(to_json(resolved, outcome) if args.format == "json" else to_text(resolved, outcome))
+    accuracy = accuracy_record(calibrate(result.kb).overall)
+    print(to_json(resolved, outcome, accuracy) if args.format == "json" else to_text(resolved, outcome, accuracy))
     return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from ..estimates.calibration import calibrate
+    from ..render.escape import json_terminal, terminal
+    from .calibrate import to_json, to_text
+    result = run_check(Path(args.specs))
+    if not result.ok or result.kb is None:
+        print(format_all(result.diagnostics), file=sys.stderr)
+        return 1
+    report = calibrate(result.kb)
+    # Run names and source titles come from specs: no escape sequence of theirs may reach a terminal.
+    print(json_terminal(to_json(report)) if args.format == "json" else terminal(to_text(report, args.worst)))
+    return 0
+
+
+def _add_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cal = sub.add_parser("calibrate", help="the cost model against every published run in specs/runs/",
+                         description="Predicted against measured step time for every run of specs/runs/ (error = "
+                                     "measured ÷ predicted − 1), with the mean absolute error and bias per source "
+                                     "and overall, the worst runs, the runs reported as not fitting and the runs "
+                                     "the model cannot express, each with its reason.")
+    cal.add_argument("--format", choices=("text", "json"), default="text")
+    cal.add_argument("--worst", type=int, default=10, help="how many of the worst runs the text lists")
+    cal.add_argument("--specs", default="specs", help="spec folder (default: specs)")
+    cal.set_defaults(func=_calibrate)
 
 
 def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -333,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     rec.set_defaults(func=_recommend)
     _add_estimate(sub)
+    _add_calibrate(sub)
     diff = sub.add_parser("diff", help="what changed between two spec trees, figure by figure (Markdown or JSON)",
                           epilog=_DIFF_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     diff.add_argument("base", metavar="BASE", help="spec folder or git revision")

@@ -67,11 +67,15 @@ def _inputs(r: Resolved) -> dict[str, object]:
     }
 
 
-def to_json(resolved: Resolved, result: Result) -> str:
-    return json.dumps(summary(resolved, result), ensure_ascii=False, indent=2, sort_keys=True)
+def to_json(resolved: Resolved, result: Result, accuracy: dict[str, object] | None = None) -> str:
+    """`summary`, and with `accuracy` (calibration.accuracy_record) the model's measured error."""
+    data = summary(resolved, result)
+    if accuracy is not None:
+        data["accuracy"] = accuracy
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True)
 
 
-def to_text(resolved: Resolved, result: Result) -> str:
+def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | None = None) -> str:
     data = summary(resolved, result)
     inputs = data["inputs"]
     assert isinstance(inputs, dict)
@@ -91,6 +95,9 @@ def to_text(resolved: Resolved, result: Result) -> str:
              f"activations {memory['activations_gb']:.4g} GB)",
              f"step time: {data['step_time_s']:.4g} s, {data['tokens_per_s']:.4g} tokens/s, "
              f"communication share {data['comm_share']:.1%}, bottleneck: {data['bottleneck']}"]
+    if accuracy is not None and isinstance(accuracy["mean_abs_error"], float):
+        lines.append(f"model accuracy: on {accuracy['runs']} published runs, {accuracy['mean_abs_error']:.1%} mean "
+                     "absolute error of the step time (python -m generator calibrate)")
     efficiency = data["scaling_efficiency"]
     lines.append("scaling efficiency against one node: "
                  + (f"{efficiency:.1%} ({data['scaling_note']})" if isinstance(efficiency, float)

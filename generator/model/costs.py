@@ -19,7 +19,8 @@ from .common import NUMBER_OUT, Entity, SourceRef, Strict, Text
 Parameter = Literal[
     "gemm_efficiency_max", "gemm_half_width", "memory_bound_bytes", "intra_node_collective_efficiency",
     "network_collective_efficiency", "intra_node_step_latency_s", "network_step_latency_s", "dp_overlap_fraction",
-    "memory_reserve_fraction", "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold"]
+    "memory_reserve_fraction", "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold",
+    "calibration_error_threshold", "calibration_source_error_threshold"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,10 @@ PARAMETERS: dict[str, Domain] = {
     # Not an input of the estimate: the share of a step above which a leaf of the selection tree
     # must warn about communication (generator/selection/leafcheck.py).
     "leaf_comm_share_threshold": Domain(*_FRACTION, "选型叶子的通信占比警戒线"),
+    # Not inputs either: the mean absolute error of the step time over the published runs
+    # (specs/runs/), overall and per source, above which `check` warns (rules/calibration.py).
+    "calibration_error_threshold": Domain(*_FRACTION, "成本模型在已发表实测上的平均误差上限"),
+    "calibration_source_error_threshold": Domain(*_FRACTION, "成本模型在每个来源的实测上的平均误差上限"),
 }
 
 Number = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]

@@ -18,7 +18,7 @@ from ..derive import FigureIndex
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
 from ..spec_schema import schema_files
-from . import advice, calculator, costmodel, hardware, reference, runs, selection
+from . import accuracy, advice, calculator, costmodel, hardware, reference, runs, selection
 from .context import Site
 from .escape import attr, inert, md, md_cell
 from .trust import SOURCE_GROUPS
@@ -39,6 +39,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "costmodel.md": costmodel.costmodel,
     "calculator.md": calculator.calculator,
     "runs.md": runs.runs,
+    "accuracy.md": accuracy.accuracy,
     "claims.md": reference.claims,
     "sources.md": reference.sources,
     "rules.md": reference.rules,
@@ -64,6 +65,7 @@ PAGE_SOURCES: dict[str, str] = {
     "costmodel.md": "specs/assumptions",
     "calculator.md": "specs/workloads",
     "runs.md": "specs/runs",
+    "accuracy.md": "specs/runs",
     "claims.md": "specs/claims",
     "sources.md": "specs/sources",
     "rules.md": "generator/rules",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from ..estimates.calibration import statement
 from ..estimates.export import export
 from ..estimates.records import assumption_entities
 from .context import Site
@@ -66,4 +67,4 @@ def data_files(site: Site) -> dict[str, str]:
 def calculator(site: Site) -> dict[str, object]:
     exported = export(site.kb)
     counts = {key: len(_records(exported[key])) for key in ("workloads", "gpus", "networks", "nodes")}
-    return {"data": DATA, "counts": counts}
+    return {"data": DATA, "counts": counts, "accuracy": statement(site.calibration.overall)}

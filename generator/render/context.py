@@ -9,6 +9,7 @@ from functools import cached_property
 from markupsafe import Markup, escape
 
 from ..derive import FigureIndex
+from ..estimates.calibration import Calibration, calibrate
 from ..figures import Figure
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Identified
@@ -27,6 +28,11 @@ class Site:
     # What several pages of one render share (the sources index and the four pages that list
     # the sources read the same items): computed once per Site, that is once per render.
     shared: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def calibration(self) -> Calibration:
+        """The model against the published runs: the accuracy page and the calculator's line."""
+        return calibrate(self.kb)
 
     @cached_property
     def sources(self) -> dict[str, Source]:

@@ -1,0 +1,70 @@
+"""The accuracy page: the cost model against every published run of specs/runs/, as the scatter
+of predicted against measured step time, the error by source, and every run with its figures or
+the reason the model cannot express it. The numbers are `estimates.calibration`'s, the same ones
+`python -m generator calibrate` prints."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from ..estimates.calibration import Calibration, statement
+from ..units import fmt_number
+from .context import Site
+from .scatter import accuracy_chart
+from .table import Cell, Row, Table
+
+# The fields `estimates.calibration.ASSUMED` may fill in, as the page names them.
+ASSUMED_ZH = {"micro_batch": "微批", "gpus_per_node": "每节点 GPU 数", "nics_per_node": "每节点网卡数",
+              "zero_stage": "ZeRO 阶段", "recompute": "重计算", "sequence_parallel": "序列并行", "precision": "精度"}
+
+
+def _pct(value: float | None, signed: bool = False) -> Cell:
+    if value is None:
+        return Cell.text("—")
+    return Cell(Cell.text(f"{value:+.1%}" if signed else f"{value:.1%}").html, f"{value:.6f}", numeric=True)
+
+
+def _seconds(value: float | None) -> Cell:
+    if value is None:
+        return Cell.text("—")
+    return Cell(Cell.text(fmt_number(value, 4)).html, f"{value:.6g}", numeric=True)
+
+
+def _count(value: int) -> Cell:
+    return Cell(Cell.text(str(value)).html, str(value), numeric=True)
+
+
+def accuracy(site: Site) -> dict[str, object]:
+    report: Calibration = site.calibration
+    sources = [s for s in report.sources if s.summary.expressed]
+    index = {s.source: i for i, s in enumerate(sources)}
+    points = [(r.measured_s, r.predicted_s, index[r.source], r.name) for r in report.runs
+              if r.measured_s is not None and r.predicted_s is not None]
+    chart = accuracy_chart("accuracy", "模型预测与实测单步时间", [s.title for s in sources],
+                           [(m, p, s, label) for m, p, s, label in points])
+    by_source = Table([("来源", False), ("运行", True), ("可表达", True), ("平均绝对误差", True), ("偏差", True)])
+    for s in report.sources:
+        by_source.rows.append(Row([Cell(site.link(s.source)), _count(s.summary.runs), _count(s.summary.expressed),
+                                   _pct(s.summary.mean_abs_error), _pct(s.summary.bias, signed=True)]))
+    groups = []
+    for s in report.sources:
+        table = Table([("运行", False), ("实测（秒/步）", True), ("预测（秒/步）", True), ("误差", True), ("显存", False),
+                       ("假设", False)])
+        for r in (r for r in report.runs if r.source == s.source and r.error is not None):
+            fits = "放得下" if r.fits else "报告为放不下"
+            table.rows.append(Row([Cell(site.link(r.id, r.name)), _seconds(r.measured_s), _seconds(r.predicted_s),
+                                   _pct(r.error, signed=True), Cell.text(fits),
+                                   Cell.text("、".join(ASSUMED_ZH.get(n, n) for n in r.assumed))]))
+        if table.rows:
+            groups.append((s.title, site.link(s.source), table))
+    reasons: dict[str, list[str]] = {}
+    for r in report.runs:
+        if r.error is None:
+            reasons.setdefault(r.why or "没有实测步时", []).append(r.id)
+    missing = Table([("原因", False), ("运行", True), ("哪些", False)])
+    for why, ids in sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        missing.rows.append(Row([Cell.text(why), _count(len(ids)),
+                                 Cell(Markup("、").join(site.link(i, i) for i in ids))]))
+    unfit = sum(1 for r in report.runs if r.fits is False)
+    return {"statement": statement(report.overall), "chart": chart, "by_source": by_source, "groups": groups, "missing": missing,
+            "overall": report.overall, "unfit": unfit, "worst": [r.id for r in report.worst(5)]}

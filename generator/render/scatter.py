@@ -1,0 +1,112 @@
+"""The model's accuracy as an inline SVG scatter: each published run at (measured, predicted)
+step time on log axes, the y = x line and the ±10 % band around it.
+
+Coordinates are computed here and rounded, every element has an explicit id, so the output is
+byte-identical across runs; svgwrite only serialises and escapes. Colours come from the page's
+palette (`currentColor`, Material's variables), so the chart follows light and dark; sources are
+told apart by marker shape as well as by position in the legend, not by colour alone.
+"""
+
+from __future__ import annotations
+
+import math
+
+import svgwrite
+from markupsafe import Markup
+
+from ..units import fmt_number
+
+SIZE, LEFT, BOTTOM, TOP, RIGHT, LEGEND_ROW = 560, 64, 48, 30, 16, 20
+LEGEND_CHARS = 64  # a longer source title is cut with an ellipsis: the table below names it whole
+BAND = 0.10  # the ±10 % band DESIGN.md sets as the model's accuracy target
+SHAPES = ("circle", "square", "diamond", "triangle", "cross", "ring", "bar", "star")
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    """Powers of ten and their 2× and 5× that fall inside [low, high] (a log axis' labels)."""
+    out = []
+    for exponent in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
+        for mantissa in (1, 2, 5):
+            value = mantissa * 10.0 ** exponent
+            if low <= value <= high:
+                out.append(value)
+    return out
+
+
+def _marker(dwg: svgwrite.Drawing, shape: str, x: float, y: float, key: str) -> svgwrite.base.BaseElement:
+    # Styled by class (extra.css: .chart-mark, .chart-line-mark), not inline: a page holds hundreds.
+    fill, stroke = {"class_": "chart-mark"}, {"class_": "chart-line-mark"}
+    r = 3.5
+    if shape == "circle":
+        return dwg.circle(center=(x, y), r=r, id=key, **fill)
+    if shape == "ring":
+        return dwg.circle(center=(x, y), r=r, id=key, **stroke)
+    if shape == "square":
+        return dwg.rect(insert=(round(x - r, 1), round(y - r, 1)), size=(2 * r, 2 * r), id=key, **fill)
+    points = {
+        "diamond": [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)],
+        "triangle": [(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)],
+        "star": [(x, y - r - 1), (x + 1.2, y - 1.2), (x + r + 1, y), (x + 1.2, y + 1.2), (x, y + r + 1),
+                 (x - 1.2, y + 1.2), (x - r - 1, y), (x - 1.2, y - 1.2)],
+    }.get(shape)
+    if points is not None:
+        return dwg.polygon([(round(px, 1), round(py, 1)) for px, py in points], id=key, **fill)
+    if shape == "bar":
+        return dwg.rect(insert=(round(x - r - 1, 1), round(y - 1.5, 1)), size=(2 * r + 2, 3), id=key, **fill)
+    return dwg.path(d=f"M{x - r:.1f},{y - r:.1f}L{x + r:.1f},{y + r:.1f}M{x - r:.1f},{y + r:.1f}L{x + r:.1f},{y - r:.1f}",
+                    id=key, **stroke)
+
+
+def accuracy_chart(chart_id: str, title: str, sources: list[str],
+                   points: list[tuple[float, float, int, str]]) -> Markup:
+    """`points` is [(measured s, predicted s, index into `sources`, run label)]; both axes are
+    seconds per step on a log scale sharing one range, so the diagonal is y = x."""
+    values = [v for m, p, _s, _l in points for v in (m, p)] or [1.0]
+    low = 10.0 ** math.floor(math.log10(min(values) / (1 + BAND)))
+    high = 10.0 ** math.ceil(math.log10(max(values) * (1 + BAND)))
+    plot = SIZE - LEFT - RIGHT
+    legend_h = LEGEND_ROW * len(sources) + 8
+    height = TOP + plot + BOTTOM + legend_h
+
+    def at(value: float) -> float:
+        return math.log10(value / low) / math.log10(high / low) * plot
+
+    def xy(measured: float, predicted: float) -> tuple[float, float]:
+        return round(LEFT + at(measured), 1), round(TOP + plot - at(predicted), 1)
+
+    dwg = svgwrite.Drawing(size=("100%", None), profile="full", debug=False, id=f"chart-{chart_id}")
+    dwg.viewbox(0, 0, SIZE, height)
+    dwg.attribs.update({"role": "img", "aria-label": title, "class": "chart-svg"})
+    within = sum(1 for m, p, _s, _l in points if abs(m / p - 1) <= BAND)
+    dwg.set_desc(title=title, desc=f"{len(points)} 条已发表实测运行的实测与预测单步时间（对数坐标），"
+                                   f"其中 {within} 条落在 ±10% 带内。")
+    text = "fill: currentColor; font-size: 12px"
+    grid = "stroke: currentColor; stroke-opacity: .15; stroke-width: 1"
+    for index, tick in enumerate(_ticks(low, high)):
+        x, y = xy(tick, tick)
+        label = fmt_number(tick)
+        dwg.add(dwg.line(start=(x, TOP), end=(x, TOP + plot), id=f"chart-{chart_id}-vx-{index}", style=grid))
+        dwg.add(dwg.line(start=(LEFT, y), end=(LEFT + plot, y), id=f"chart-{chart_id}-hy-{index}", style=grid))
+        dwg.add(dwg.text(label, insert=(x, TOP + plot + 16), id=f"chart-{chart_id}-tx-{index}",
+                         style=text + "; text-anchor: middle"))
+        dwg.add(dwg.text(label, insert=(LEFT - 6, round(y + 4, 1)), id=f"chart-{chart_id}-ty-{index}",
+                         style=text + "; text-anchor: end"))
+    band = [xy(low, low * (1 + BAND)), xy(high / (1 + BAND), high), xy(high, high / (1 + BAND)), xy(low * (1 + BAND), low)]
+    dwg.add(dwg.polygon(band, id=f"chart-{chart_id}-band",
+                        style="fill: var(--md-primary-fg-color, #4051b5); fill-opacity: .12; stroke: none"))
+    dwg.add(dwg.line(start=xy(low, low), end=xy(high, high), id=f"chart-{chart_id}-diagonal",
+                     style="stroke: currentColor; stroke-width: 1; stroke-dasharray: 4 3"))
+    dwg.add(dwg.text("实测单步时间（秒）", insert=(LEFT + plot / 2, TOP + plot + 36), id=f"chart-{chart_id}-xlabel",
+                     style=text + "; text-anchor: middle"))
+    dwg.add(dwg.text("预测单步时间（秒）", insert=(LEFT, 14), id=f"chart-{chart_id}-ylabel", style=text))
+    for index, (measured, predicted, source, label) in enumerate(points):
+        x, y = xy(measured, predicted)
+        marker = _marker(dwg, SHAPES[source % len(SHAPES)], x, y, f"{chart_id}-r{index}")
+        marker.set_desc(title=f"{label}：实测 {fmt_number(measured, 3)} 秒，预测 {fmt_number(predicted, 3)} 秒")
+        dwg.add(marker)
+    for index, name in enumerate(sources):
+        y = TOP + plot + BOTTOM + 8 + index * LEGEND_ROW
+        dwg.add(_marker(dwg, SHAPES[index % len(SHAPES)], LEFT + 6, y - 4, f"chart-{chart_id}-key-{index}"))
+        shown = name if len(name) <= LEGEND_CHARS else name[:LEGEND_CHARS - 1] + "…"
+        dwg.add(dwg.text(shown, insert=(LEFT + 18, y), id=f"chart-{chart_id}-legend-{index}", style=text))
+    return Markup(dwg.tostring())

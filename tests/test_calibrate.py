@@ -1,0 +1,93 @@
+"""`python -m generator calibrate` and the calibration behind it: every run of specs/runs/ with its
+measured and predicted step time, the error measured ÷ predicted − 1, and the means by source and
+overall over the runs the model can express. The fixture base's two runs give exact checks; the
+real knowledge base is only checked for structure, so a valid edit of specs/ never fails here."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+
+import pytest
+from support import ROOT, base_result, validate_with
+
+from generator.costmodel import estimate
+from generator.estimates.calibration import ASSUMED, calibrate, statement, summarise
+from generator.estimates.records import assumptions
+from generator.estimates.runs import measured_step, run_inputs
+from generator.model.runs import Run
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", "calibrate", *args], cwd=ROOT, capture_output=True,
+                          text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
+
+
+def test_each_error_is_measured_over_predicted_minus_one() -> None:
+    kb = base_result().kb
+    assert kb is not None
+    report = calibrate(kb)
+    assert len(report.runs) == len(kb.of_type(Run)) >= 2
+    wanted = assumptions(kb)
+    assert not isinstance(wanted, str)
+    for entity in kb.of_type(Run):
+        row = next(r for r in report.runs if r.id == entity.id)
+        inputs, measured = run_inputs(kb, entity, ASSUMED), measured_step(kb, entity)
+        assert not isinstance(inputs, str) and not isinstance(measured, str), (inputs, measured)
+        predicted = estimate(inputs.workload, inputs.cluster, inputs.layout, wanted).estimate
+        assert predicted is not None
+        assert row.predicted_s == predicted.step.step_s and row.measured_s == measured.seconds
+        assert row.error == pytest.approx(measured.seconds / predicted.step.step_s - 1.0, rel=1e-12)
+    errors = [r.error for r in report.runs if r.error is not None]
+    assert report.overall.mean_abs_error == pytest.approx(statistics.fmean(abs(e) for e in errors))
+    assert report.overall.bias == pytest.approx(statistics.fmean(errors))
+    assert report.worst(1)[0].error is not None and abs(report.worst(1)[0].error) == max(abs(e) for e in errors)
+
+
+def test_a_run_the_model_cannot_express_counts_in_no_mean() -> None:
+    """A run over eight nodes that names no network has no port rate to price: it is kept, with
+    its reason, and leaves the means to the run that was estimated."""
+    target = "specs/runs/test-run-llama-70b.yaml"
+    raw = (ROOT / "tests/fixtures/base" / target).read_bytes()
+    assert b"network: test-ib-hdr\n" in raw and b"gpus: 64\n" in raw
+    result = validate_with(target, raw.replace(b"network: test-ib-hdr\n", b""))
+    assert result.kb is not None, [d.as_text() for d in result.diagnostics]
+    report = calibrate(result.kb)
+    row = next(r for r in report.runs if r.id == "test-run-llama-70b")
+    assert row.why == "the run spans nodes but names no network"
+    assert row.predicted_s is None and row.error is None and row.measured_s is not None
+    assert (report.overall.runs, report.overall.expressed) == (2, 1)
+    only = next(r for r in report.runs if r.id != "test-run-llama-70b")
+    assert only.error is not None and report.overall.mean_abs_error == pytest.approx(abs(only.error))
+
+
+def test_summary_of_nothing_and_its_statement() -> None:
+    empty = summarise([])
+    assert (empty.runs, empty.expressed, empty.mean_abs_error, empty.bias) == (0, 0, None, None)
+    assert "还没有" in statement(empty)
+
+
+def test_cli_json_has_the_documented_keys() -> None:
+    done = _run("--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert set(data) == {"error", "overall", "sources", "does_not_fit", "worst", "runs"}
+    assert set(data["overall"]) == {"runs", "expressed", "mean_abs_error", "bias"}
+    assert data["overall"]["runs"] == len(data["runs"]) == len(list((ROOT / "specs/runs").glob("*.yaml")))
+    for run in data["runs"]:
+        assert set(run) == {"id", "name", "source", "measured_step_s", "predicted_step_s", "error", "fits", "why",
+                            "assumed"}
+        assert (run["error"] is None) == (run["predicted_step_s"] is None or run["measured_step_s"] is None)
+        assert (run["why"] is None) == (run["predicted_step_s"] is not None)
+    assert sum(s["runs"] for s in data["sources"]) == data["overall"]["runs"]
+
+
+def test_cli_text_and_errors() -> None:
+    done = _run("--worst", "3")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("cost model against ")
+    assert "worst 3:" in done.stdout and "not expressed:" in done.stdout
+    bad = _run("--bogus")
+    assert bad.returncode == 2 and bad.stderr.strip() == "calibrate: unrecognized arguments: --bogus"
