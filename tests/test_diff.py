@@ -223,3 +223,22 @@ def test_json_keys() -> None:
                           "direction": "per_direction", "scope": "per_port", "source": "src"}
     assert data["claims"][0]["new"] == {"verdict": "corrected", "recorded": "confirmed", "actual": "800 Gb/s",
                                         "deviation_pct": None}
+
+
+def test_an_assumption_that_moves_the_models_accuracy_shows_it() -> None:
+    """Changing the GEMM efficiency of the fixture base moves every predicted step time, so the
+    calibration summary of the two sides differs and both formats show it; an edit that leaves
+    the model alone shows no accuracy row."""
+    from support import base_files, base_result, with_file
+    path = "specs/assumptions/test-gemm-efficiency-max.yaml"
+    raw = next(f.raw for f in base_files() if f.path == path)
+    assert b"value: 0.5\n" in raw
+    base = base_result()
+    head = validate(with_file(path, raw.replace(b"value: 0.5\n", b"value: 0.6\n")))
+    diff = compare(base, head)
+    assert diff.accuracy is not None and diff.accuracy.old != diff.accuracy.new
+    assert diff.accuracy.old.expressed == diff.accuracy.new.expressed > 0
+    assert "成本模型在已发表实测上的精度" in to_markdown(diff, "base", "head")
+    data = json.loads(to_json(diff, "base", "head"))
+    assert set(data["accuracy"]) == {"old", "new"}
+    assert compare(base, base).accuracy is None

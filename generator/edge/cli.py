@@ -336,6 +336,8 @@ when HEAD does not validate (its first diagnostics are printed), 2 when a side c
                 source} or null, delta (new - old, in the new unit), delta_pct}]
   claims      [{claim, change, old, new: {verdict (computed from the data; null when it cannot
                 be), recorded (in the claim file), actual, deviation_pct} or null}]
+  accuracy    the cost model against the published runs (specs/runs/) when it moved:
+              {old, new: {runs, expressed, mean_abs_error, bias}}, else null
 """
 
 

@@ -15,6 +15,7 @@ from typing import Literal
 
 from ..derive import FigureIndex
 from ..diagnostics import Diagnostic, has_errors
+from ..estimates.calibration import Summary, calibrate
 from ..figures import Figure
 from ..knowledge import KnowledgeBase
 from ..model.entities import Claim
@@ -174,12 +175,23 @@ class Status:
 
 
 @dataclass(frozen=True)
+class AccuracyRow:
+    """The calibration summary (estimates.calibration) of each side."""
+
+    old: Summary
+    new: Summary
+
+
+@dataclass(frozen=True)
 class Diff:
     base: Status
     head: Status
     entities: tuple[EntityRow, ...] = ()
     figures: tuple[FigureRow, ...] = ()
     claims: tuple[ClaimRow, ...] = ()
+    # The model's accuracy on the published runs, before and after, when either moved: a change
+    # to an assumption, a formula's input or a run shows what it does to the answers' error.
+    accuracy: AccuracyRow | None = None
 
     @property
     def compared(self) -> bool:
@@ -188,7 +200,7 @@ class Diff:
 
     @property
     def unchanged(self) -> bool:
-        return self.compared and not (self.entities or self.figures or self.claims)
+        return self.compared and not (self.entities or self.figures or self.claims or self.accuracy)
 
 
 def compare(base: Result, head: Result) -> Diff:
@@ -212,7 +224,9 @@ def compare(base: Result, head: Result) -> Diff:
     claims = [ClaimRow(claim_id, old.claims.get(claim_id), new.claims.get(claim_id))
               for claim_id in old.claims.keys() | new.claims.keys()
               if old.claims.get(claim_id) != new.claims.get(claim_id)]
+    before_accuracy, after_accuracy = calibrate(base.kb).overall, calibrate(head.kb).overall
+    accuracy = None if before_accuracy == after_accuracy else AccuracyRow(before_accuracy, after_accuracy)
     return Diff(base_status, head_status,
                 tuple(sorted(entities, key=lambda row: (row.kind, row.entity))),
                 tuple(sorted(figures, key=lambda row: (row.kind, row.entity, row.figure, row.derived))),
-                tuple(sorted(claims, key=lambda row: row.claim)))
+                tuple(sorted(claims, key=lambda row: row.claim)), accuracy)

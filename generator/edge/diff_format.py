@@ -170,7 +170,17 @@ def to_markdown(diff: Diff, base_label: str, head_label: str) -> str:
             lines += ["#### 数值（标称值与推导值）", "", *_figure_table(diff.figures), ""]
         if diff.claims:
             lines += ["#### 论断", "", *_claim_table(diff.claims), ""]
+        if diff.accuracy is not None:
+            lines += ["#### 成本模型在已发表实测上的精度", "", "| | 可表达的运行 | 平均绝对误差 | 平均偏差 |",
+                      "| --- | --- | --- | --- |"]
+            for label, s in (("BASE", diff.accuracy.old), ("HEAD", diff.accuracy.new)):
+                lines.append(f"| {label} | {s.expressed} / {s.runs} | {_pct(s.mean_abs_error)} | {_pct(s.bias, True)} |")
+            lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _pct(value: float | None, signed: bool = False) -> str:
+    return "—" if value is None else (f"{value:+.1%}" if signed else f"{value:.1%}")
 
 
 def to_json(diff: Diff, base_label: str, head_label: str) -> str:
@@ -184,6 +194,9 @@ def to_json(diff: Diff, base_label: str, head_label: str) -> str:
         "figures": [_figure_data(row) for row in diff.figures],
         "claims": [{"claim": r.claim, "change": r.change, "old": _verdict_data(r.old), "new": _verdict_data(r.new)}
                    for r in diff.claims],
+        "accuracy": None if diff.accuracy is None else {
+            side: {"runs": s.runs, "expressed": s.expressed, "mean_abs_error": s.mean_abs_error, "bias": s.bias}
+            for side, s in (("old", diff.accuracy.old), ("new", diff.accuracy.new))},
     }
     return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
