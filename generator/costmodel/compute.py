@@ -45,10 +45,18 @@ whole model, never this input: the bubble, exposed communication and recomputati
 
 The forward pass is the forward FLOPs and one pass of the memory-bound bytes; the backward pass is
 the rest of the micro-batch (recomputed forward included).
+
+FlashAttention (Dao et al. 2022, §3.1): the backward pass recomputes the scores QKᵀ from the
+stored softmax statistics, 2·B·s²·h FLOPs per layer: executed, not model FLOPs.
+
+Uneven stages: when p·v does not divide L, the slowest stage runs ⌈L/(p·v)⌉ layers per chunk, so
+the micro-batch's FLOPs and memory-bound work are counted with L_paced = p·v·⌈L/(p·v)⌉ layers in
+place of L (the logit layer stays spread over the stages); model FLOPs per step keep L.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Generic
 
@@ -91,6 +99,22 @@ def selective_recompute_flop(batch: float, s: float, layers: float, h: float, vo
 def full_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float,
                         ratio: float = 1.0) -> float:
     return 96.0 * batch * s * layers * h * h * (ratio + s / (6.0 * h) + vocabulary / (16.0 * layers * h))
+
+
+@formula("2·B·s²·L·h (FlashAttention's backward recomputes QKᵀ)", "B s L h",
+         "Dao et al. 2022 §3.1 (backward recomputes the attention scores)")
+def flash_backward_flop(batch: float, s: float, layers: float, h: float) -> float:
+    return 2.0 * batch * s * s * layers * h
+
+
+@formula("F + F_flash", "F F_flash", "executed FLOPs with FlashAttention's recomputation")
+def plus_flop(flop: float, extra: float) -> float:
+    return flop + extra
+
+
+@formula("p·v·⌈L/(p·v)⌉", "L p v", "uneven stages: the largest stage's layers, p·v times (it sets the pace)")
+def paced_layers(layers: float, pipeline: float, chunks: float) -> float:
+    return pipeline * chunks * math.ceil(layers / (pipeline * chunks))
 
 
 EXECUTED_FLOP = {"none": model_flop, "selective": selective_recompute_flop, "full": full_recompute_flop}

@@ -24,7 +24,8 @@ the tensor-parallel group sending its 1/t share (the scatter/gather optimisation
 transfers sit on the critical path (b·s·h for any block shape: a stage's output is the residual
 stream). They cross the network when the pipeline spans nodes; the
 slowest boundary sets the pace, and each GPU then has its 1/g share of the node's NICs, as for the
-data-parallel collectives.
+data-parallel collectives. Under the interleaved schedule (§2.2.2) each micro-batch crosses every
+stage boundary v times, so the transfers per micro-batch are v times as many.
 """
 
 from __future__ import annotations
@@ -107,3 +108,8 @@ def pipeline_message_bytes(size_bytes: float, tensor: float) -> float:
 @formula("2·min(p − 1, 1)·T_send (activation forward, gradient back)", "p T_send", "Narayanan et al. 2021 §2.2")
 def pp_microbatch_s(pipeline: float, send_s: float) -> float:
     return 2.0 * min(pipeline - 1.0, 1.0) * send_s
+
+
+@formula("2·min(p − 1, 1)·v·T_send (v chunks per stage)", "p v T_send", "Narayanan et al. 2021 §2.2.2 (interleaved)")
+def pp_microbatch_interleaved_s(pipeline: float, chunks: float, send_s: float) -> float:
+    return 2.0 * min(pipeline - 1.0, 1.0) * chunks * send_s

@@ -46,7 +46,9 @@ class Run(NamedTuple, Generic[V]):
 
 class Leaves(NamedTuple, Generic[V]):
     """The inputs of one configuration that several parts of the wiring read, named by the
-    formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, r; `vocab` for V)."""
+    formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, r; `vocab` for V), with v the
+    model chunks per stage and `L_paced` the layer count the per-stage formulas see: L itself when
+    p·v divides it (`uneven` False), else p·v·⌈L/(p·v)⌉, the largest stage's layers p·v times."""
 
     psi: V
     L: V
@@ -63,6 +65,9 @@ class Leaves(NamedTuple, Generic[V]):
     gpus: V
     peak: V
     r: V
+    v: V
+    L_paced: V
+    uneven: bool
 
 
 class Links(NamedTuple, Generic[V]):
@@ -103,12 +108,17 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
     g = cluster.node.gpus_per_node
     h = ev.given("workload.hidden_size", "1", workload.hidden_size, "workload")
     heads = ev.given("workload.attention_heads", "1", workload.attention_heads, "workload")
+    layers = ev.given("workload.layers", "1", workload.layers, "workload")
+    p = ev.given("layout.pipeline_parallel", "1", layout.pipeline_parallel, "layout")
+    v = ev.given("layout.virtual_pipeline", "1", layout.virtual_pipeline, "layout")
+    uneven = workload.layers % (layout.pipeline_parallel * layout.virtual_pipeline) != 0
+    paced = ev.derive("pipeline.paced_layers", "1", cp.paced_layers)(layers, p, v) if uneven else layers
     return Leaves(
         ev.given("workload.parameter_count", "1", workload.parameter_count, "workload"),
-        ev.given("workload.layers", "1", workload.layers, "workload"), h, heads,
+        layers, h, heads,
         ev.given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload"),
         ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout"),
-        ev.given("layout.pipeline_parallel", "1", layout.pipeline_parallel, "layout"),
+        p,
         ev.given("layout.micro_batch_size", "1", layout.micro_batch_size, "layout"),
         ev.given("layout.sequence_length", "1", layout.sequence_length, "layout"),
         ev.given("layout.global_batch_size", "1", layout.global_batch_size, "layout"),
@@ -117,6 +127,7 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         ev.given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
         ev.given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
         sh.width_ratio_from(ev, workload, h, heads),
+        v, paced, uneven,
     )
 
 
@@ -125,25 +136,36 @@ def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
 
 
 def parameters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V:
-    return ev.derive("parameters_per_gpu", "1", me.parameters_per_gpu)(x.psi, x.t, x.p)
+    psi = ev.derive("paced_parameters", "1", me.paced_parameters)(x.psi, x.L_paced, x.L) if x.uneven else x.psi
+    return ev.derive("parameters_per_gpu", "1", me.parameters_per_gpu)(psi, x.t, x.p)
+
+
+def gradient_bytes_per_parameter(ev: Evaluator[V], layout: Layout, a: Assumptions) -> V:
+    if layout.fp32_gradients:
+        return ev.derive("fp32_gradient_bytes_per_parameter", "B", me.fp32_gradient_bytes)()
+    return ev.given("assumptions.gradient_bytes_per_parameter", "B", a.gradient_bytes_per_parameter, "assumption")
 
 
 def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layout: Layout,
                    a: Assumptions) -> me.Memory[V]:
     psi = parameters_per_gpu(ev, x)
     states = []
-    for (key, assumption, per_parameter), partitioned in zip((
-            ("memory.weights_bytes", "assumptions.weight_bytes_per_parameter", a.weight_bytes_per_parameter),
-            ("memory.gradients_bytes", "assumptions.gradient_bytes_per_parameter", a.gradient_bytes_per_parameter),
-            ("memory.optimizer_bytes", "assumptions.optimizer_bytes_per_parameter", a.optimizer_bytes_per_parameter)),
+    for (key, bytes_each), partitioned in zip((
+            ("memory.weights_bytes", ev.given("assumptions.weight_bytes_per_parameter", "B",
+                                              a.weight_bytes_per_parameter, "assumption")),
+            ("memory.gradients_bytes", gradient_bytes_per_parameter(ev, layout, a)),
+            ("memory.optimizer_bytes", ev.given("assumptions.optimizer_bytes_per_parameter", "B",
+                                                a.optimizer_bytes_per_parameter, "assumption"))),
             me.partitions(layout.zero_stage), strict=True):
-        bytes_each = ev.given(assumption, "B", per_parameter, "assumption")
         states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.d) if partitioned
                       else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
     weights, gradients, optimizer = states
-    per_layer = ev.derive("memory.activation_per_layer_bytes", "B", me.ACTIVATIONS_PER_LAYER[
+    table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
+    per_layer = ev.derive("memory.activation_per_layer_bytes", "B", table[
         (layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
-    held = ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L, x.p, m)
+    held = (ev.derive("memory.activation_layers_held", "1", me.activation_layers_held_interleaved)(
+        x.L_paced, x.p, m, x.v) if layout.virtual_pipeline > 1
+        else ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L_paced, x.p, m))
     activations = ev.derive("memory.activations_bytes", "B", me.activations_held)(per_layer, held)
     total = ev.derive("memory.total_bytes", "B", me.total_bytes)(weights, gradients, optimizer, activations)
     usable = ev.derive("memory.usable_bytes", "B", me.usable_bytes)(
@@ -156,9 +178,14 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
 
 def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a: Assumptions) -> cp.Compute[V]:
     per_step = ev.derive("compute.model_flop_per_step", "FLOP", cp.model_flop)(x.B, x.s, x.L, x.h, x.vocab, x.r)
-    model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L, x.h, x.vocab, x.r)
-    executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
-        x.b, x.s, x.L, x.h, x.vocab, x.r)
+    model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
+    executed = ev.derive("executed_flop_per_microbatch" if not layout.flash_attention
+                         else "layers_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
+        x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
+    if layout.flash_attention:
+        executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.plus_flop)(
+            executed, ev.derive("flash_backward_flop_per_microbatch", "FLOP", cp.flash_backward_flop)(
+                x.b, x.s, x.L_paced, x.h))
     model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(model, x.t, x.p)
     executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(executed, x.t, x.p)
     forward_flop = ev.derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop)(model_mb)
@@ -173,9 +200,10 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     def seconds(name: str, flop: V, passes: V) -> V:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes."""
         key = f"{name}_memory_bound_bytes"
-        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s, x.h, x.L, x.p, passes, x.t)
+        layers = x.L_paced
+        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s, x.h, layers, x.p, passes, x.t)
                  if layout.sequence_parallel
-                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s, x.h, x.L, x.p, passes))
+                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s, x.h, layers, x.p, passes))
         return ev.derive(f"compute.{name}_s", "s", cp.compute_s)(
             ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta),
             ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
@@ -207,14 +235,25 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
     message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s, x.h)
     tp_ar = ev.derive("tp_all_reduce_s", "s", co.ring_all_reduce_s)(x.t, message, link.b_intra, link.alpha_intra)
     collectives = ev.derive("tp_collectives_per_layer", "1", tr.TP_COLLECTIVES_PER_LAYER[layout.recompute])(x.t)
-    tp = ev.derive("step.tp_microbatch_s", "s", tr.tp_microbatch_s)(collectives, x.L, x.p, tp_ar)
+    tp = tp_exposed(ev, x, work, layout, ev.derive(
+        "tp_microbatch_total_s" if layout.tp_overlap > 0.0 else "step.tp_microbatch_s", "s", tr.tp_microbatch_s)(
+        collectives, x.L_paced, x.p, tp_ar))
     on_network = layout.pipeline_parallel > 1 and cluster.node_count > 1
     send = ev.derive("pp_send_s", "s", co.send_recv_s)(
         ev.derive("pipeline_message_bytes", "B", tr.pipeline_message_bytes)(message, x.t),
         link.b_net if on_network else link.b_intra, link.alpha_net if on_network else link.alpha_intra)
-    pp = ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send)
+    pp = (ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_interleaved_s)(x.p, x.v, send)
+          if layout.virtual_pipeline > 1 else ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send))
     dp_intra, dp_net = data_parallel(ev, x, m, link, layout, a)
     return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a)
+
+
+def tp_exposed(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], layout: Layout, total: V) -> V:
+    """The tensor-parallel time per micro-batch left on the critical path by `layout.tp_overlap`."""
+    if not layout.tp_overlap > 0.0:
+        return total
+    return ev.derive("step.tp_microbatch_s", "s", st.exposed_tp_s)(
+        total, ev.given("layout.tp_overlap", "1", layout.tp_overlap, "layout"), work.microbatch_s)
 
 
 def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: Layout,
@@ -223,8 +262,7 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
     k = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d, x.g, x.t)
     n = ev.derive("dp_nodes", "1", co.dp_nodes)(x.d, k)
     psi = parameters_per_gpu(ev, x)
-    grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
-        "assumptions.gradient_bytes_per_parameter", "B", a.gradient_bytes_per_parameter, "assumption"))
+    grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, gradient_bytes_per_parameter(ev, layout, a))
     weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
         "assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption"))
     n_g = ev.derive("dp_gradient_phases", "1", tr.GRADIENT_PHASES[layout.zero_stage])(m)
@@ -246,30 +284,39 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
             layout: Layout, a: Assumptions) -> st.Step[V]:
     """The schedule: communication per micro-batch and per step into the step time and its shares."""
     tp, pp, dp_intra, dp_net = comm
+    interleaved = layout.virtual_pipeline > 1
+
+    def slots(key: str, per_slot: V) -> V:
+        """`per_slot` over the schedule's slots: m + p − 1, or m + (p − 1)/v interleaved."""
+        if interleaved:
+            return ev.derive(key, "s", st.slots_interleaved_s)(m, x.p, x.v, per_slot)
+        return ev.derive(key, "s", st.slots_s)(m, x.p, per_slot)
+
     dp = ev.derive("dp_s", "s", st.sum_s)(dp_intra, dp_net)
     window = ev.derive("step.dp_overlap_window_s", "s", st.OVERLAP_WINDOW[layout.zero_stage])(
         m, work.backward_s, work.forward_s)
     overlap = ev.given("assumptions.dp_overlap_fraction", "1", a.dp_overlap_fraction, "assumption")
     exposed = ev.derive("step.dp_exposed_s", "s", st.exposed_dp_s)(dp, overlap, window)
     slot = ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp)
-    pipeline = ev.derive("step.pipeline_s", "s", st.slots_s)(m, x.p, slot)
+    pipeline = slots("step.pipeline_s", slot)
     step = ev.derive("step.step_s", "s", st.sum_s)(pipeline, exposed)
     tp_pp = ev.derive("tp_pp_microbatch_s", "s", st.sum_s)(tp, pp)
     exposed_comm = ev.derive("step.exposed_comm_s", "s", st.sum_s)(
-        ev.derive("tp_pp_per_step_s", "s", st.slots_s)(m, x.p, tp_pp), exposed)
+        slots("tp_pp_per_step_s", tp_pp), exposed)
     zero = ev.given("zero", "s", 0.0, "derived")
     pp_intra, pp_net = (zero, pp) if on_network else (pp, zero)
     intra_mb = ev.derive("intra_node_microbatch_s", "s", st.sum_s)(tp, pp_intra)
     intra = ev.derive("step.intra_node_s", "s", st.sum_s)(
-        ev.derive("intra_node_slots_s", "s", st.slots_s)(m, x.p, intra_mb),
+        slots("intra_node_slots_s", intra_mb),
         ev.derive("dp_exposed_intra_node_s", "s", st.exposed_part_s)(exposed, dp_intra, dp))
     net = ev.derive("step.network_s", "s", st.sum_s)(
-        ev.derive("network_slots_s", "s", st.slots_s)(m, x.p, pp_net),
+        slots("network_slots_s", pp_net),
         ev.derive("dp_exposed_network_s", "s", st.exposed_part_s)(exposed, dp_net, dp))
     return st.Step(
         m, tp, pp, on_network, dp_intra, dp_net, slot, pipeline,
-        ev.derive("step.compute_s", "s", st.slots_s)(m, x.p, work.microbatch_s),
-        ev.derive("step.bubble_s", "s", st.bubble_s)(x.p, slot), window, exposed, step, exposed_comm,
+        slots("step.compute_s", work.microbatch_s),
+        ev.derive("step.bubble_s", "s", st.bubble_interleaved_s)(x.p, x.v, slot) if interleaved
+        else ev.derive("step.bubble_s", "s", st.bubble_s)(x.p, slot), window, exposed, step, exposed_comm,
         ev.derive("step.comm_share", "1", st.share)(exposed_comm, step),
         ev.derive("step.tokens_per_s", "1/s", st.tokens_per_s)(x.B, x.s, step),
         ev.derive("step.achieved_mfu", "1", st.achieved_mfu)(work.model_flop_per_step, step, x.gpus, x.peak),
