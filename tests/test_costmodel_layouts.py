@@ -31,12 +31,13 @@ def _run(layout: Layout, workload: Workload = GPT3, nodes: int = 8):
 
 
 def test_neutral_knobs_reproduce_the_model_before_them() -> None:
-    """v = 1, no TP overlap, 16-bit gradients and FlashAttention off give the earlier model's
+    """v = 1, c = 1, no TP overlap, 16-bit gradients and FlashAttention off give the earlier model's
     outputs exactly, on a sample of the grid (fixture computed by the commit before the knobs)."""
     configs = configurations(13824)
     for case in json.loads(BEFORE.read_text(encoding="utf-8")):
         workload, cluster, layout, assumptions = configs[case["index"]]
-        layout = replace(layout, flash_attention=False, virtual_pipeline=1, fp32_gradients=False, tp_overlap=0.0)
+        layout = replace(layout, flash_attention=False, virtual_pipeline=1, fp32_gradients=False, tp_overlap=0.0,
+                         context_parallel=1)
         now = outputs(estimate(workload, cluster, layout, assumptions))
         now.pop("scaling_note")
         assert now == case["outputs"], case["index"]
@@ -117,3 +118,21 @@ def test_every_new_figure_is_explained() -> None:
     for needle in ("(m + (p − 1)/v)·T", "p·v·⌈L/(p·v)⌉", "4 bytes (FP32 gradients)", "T_tp − min(o·T_tp, T_mb)",
                    "2·B·s²·L·h", "1 + (p − 1)/(p·v)"):
         assert needle in text, needle
+
+
+def test_context_parallel_splits_the_sequence() -> None:
+    """c = 2: half the activations and FLOPs per GPU, ZeRO over N_d·c, the ring's K and V chunk
+    2·b·(s/c)·h_kv·2 ÷ t bytes, exposed only beyond the attention compute."""
+    from generator.costmodel import traffic as tr
+    layout = Layout(4, 8, 1, 1, 8192, 512, "none")
+    plain, split = _run(layout, nodes=8), _run(replace(layout, context_parallel=2), nodes=8)
+    assert split.memory.activation_per_layer_bytes == pytest.approx(plain.memory.activation_per_layer_bytes / 2)
+    assert split.compute.executed_flop_per_microbatch_per_gpu == pytest.approx(
+        plain.compute.executed_flop_per_microbatch_per_gpu / 2)
+    assert split.memory.optimizer_bytes == pytest.approx(plain.memory.optimizer_bytes)  # N_d halves, c doubles
+    assert tr.kv_chunk_bytes(1.0, 4096.0, 12288.0, 4.0) == 2 * 4096 * 12288 * 2 / 4
+    assert tr.ring_kv_s(96.0, 8.0, 4.0, 1.0) == 3 * 12 * 3
+    assert st.exposed_ring_s(2.0, 3.0) == 0.0 and st.exposed_ring_s(5.0, 3.0) == 2.0
+    problems = estimate(GPT3, Cluster(NODE, 8), replace(layout, sequence_length=8191, context_parallel=2),
+                        ASSUMPTIONS).problems
+    assert [p.code for p in problems] == ["context-parallel-sequence"]

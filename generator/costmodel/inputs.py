@@ -115,7 +115,10 @@ class Layout:
     - `fp32_gradients`: gradients accumulated and reduced in FP32 (Megatron-LM's main grads,
       BLOOM), 4 bytes per parameter instead of the assumption's 2;
     - `tp_overlap`: the share of tensor-parallel communication hidden behind compute (Megatron's
-      --tp-comm-overlap), 0 for none.
+      --tp-comm-overlap), 0 for none;
+    - `context_parallel` c: the sequence split over c GPUs (ring attention; Megatron-LM's
+      --context-parallel-size), ranks placed tensor-parallel, then context-parallel, then
+      data-parallel, so GPUs = t·p·c·N_d; gradients are reduced over N_d·c.
     A pipeline whose stages p (× v) does not divide the layers runs stages that differ by one layer
     (`wiring.stage_layers`)."""
 
@@ -132,6 +135,7 @@ class Layout:
     virtual_pipeline: int = 1
     fp32_gradients: bool = False
     tp_overlap: float = 0.0
+    context_parallel: int = 1
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,10 @@ more micro-batches' activations in flight, L(1 + (p − 1)/(p·v)) layers' worth
 al. 2022 §4.2.3: "the interleaving schedule ... requires storing activations for L(1 + (p−1)/(pm))
 layers where m is the number of interleaving stages").
 
+Context parallelism (c GPUs share each sequence, Liu et al. 2023 ring attention; Megatron-LM
+context parallelism): each GPU holds 1/c of every layer's activations, A ÷ c, and the model states
+are partitioned by ZeRO over the N_d·c ranks that reduce the gradients.
+
 Uneven stages (p·v not dividing L): the wiring passes the paced layer count p·v·⌈L/(p·v)⌉ for L
 and the parameters Ψ scaled by it, so the largest stage's memory is the one counted.
 """
@@ -190,3 +194,13 @@ def usable_bytes(capacity: float, reserve_fraction: float) -> float:
 @formula("M_usable − M_total", "M_usable M_total", "negative when it does not fit")
 def headroom_bytes(usable: float, total: float) -> float:
     return usable - total
+
+
+@formula("A ÷ c (each GPU holds 1/c of the sequence)", "A c", "context parallelism (Megatron-LM; Liu et al. 2023)")
+def context_share_bytes(per_layer: float, context: float) -> float:
+    return per_layer / context
+
+
+@formula("N_d·c", "N_d c", "context parallelism: gradients are reduced over the data- and context-parallel ranks")
+def gradient_group(data_parallel: float, context: float) -> float:
+    return data_parallel * context

@@ -13,6 +13,9 @@ Tensor-parallel overlap (a layout input, Megatron-LM's --tp-comm-overlap): a sha
 tensor-parallel time per micro-batch hides behind the GEMMs it is split with, no more than the
 micro-batch's compute: T_tp − min(o·T_tp, T_mb) stays on the critical path.
 
+Context-parallel ring exchange (traffic.py): only what the attention core's compute cannot hide,
+T_cp − min(T_cp, T_attn), sits in each slot beside the tensor-parallel and pipeline time.
+
 Data-parallel communication (an assumption, stated): a fraction `dp_overlap_fraction` of it can
 hide behind compute, but no more than the compute it can run beside: with stages 0-1 the
 gradient reduction starts in the last micro-batch's backward pass (earlier ones accumulate
@@ -165,3 +168,13 @@ def bottleneck(fits: bool, compute_s: float, intra_node_s: float, network_s: flo
     if compute_s >= intra_node_s and compute_s >= network_s:
         return "compute"
     return "intra_node" if intra_node_s >= network_s else "network"
+
+
+@formula("T_cp − min(T_cp, T_attn)", "T_cp T_attn", "context parallelism: the ring hides behind attention compute")
+def exposed_ring_s(ring_s: float, attention_s: float) -> float:
+    return ring_s - min(ring_s, attention_s)
+
+
+@formula("T_mb + T_tp + T_pp + T_cp", "T_mb T_tp T_pp T_cp", "1F1B slot with context parallelism")
+def slot_context_s(compute_s: float, tp_s: float, pp_s: float, cp_s: float) -> float:
+    return compute_s + tp_s + pp_s + cp_s

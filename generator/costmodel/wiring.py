@@ -48,7 +48,9 @@ class Leaves(NamedTuple, Generic[V]):
     """The inputs of one configuration that several parts of the wiring read, named by the
     formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, r; `vocab` for V), with v the
     model chunks per stage and `L_paced` the layer count the per-stage formulas see: L itself when
-    p·v divides it (`uneven` False), else p·v·⌈L/(p·v)⌉, the largest stage's layers p·v times."""
+    p·v divides it (`uneven` False), else p·v·⌈L/(p·v)⌉, the largest stage's layers p·v times;
+    c the context-parallel GPUs of a sequence, `s_c` = s ÷ c the tokens each holds and `d_grad` =
+    N_d·c the ranks that reduce the gradients (s and N_d themselves when c = 1, `context` False)."""
 
     psi: V
     L: V
@@ -68,6 +70,11 @@ class Leaves(NamedTuple, Generic[V]):
     v: V
     L_paced: V
     uneven: bool
+    c: V
+    s_c: V
+    d_grad: V
+    context: bool
+    h_kv: V
 
 
 class Links(NamedTuple, Generic[V]):
@@ -96,7 +103,7 @@ def run(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, 
 
 def data_parallel_size(cluster: Cluster, layout: Layout) -> float:
     gpus = cluster.node_count * cluster.node.gpus_per_node
-    return float(gpus // (layout.tensor_parallel * layout.pipeline_parallel))
+    return float(gpus // (layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel))
 
 
 def peak_flop_per_s(cluster: Cluster, layout: Layout) -> float:
@@ -113,6 +120,12 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
     v = ev.given("layout.virtual_pipeline", "1", layout.virtual_pipeline, "layout")
     uneven = workload.layers % (layout.pipeline_parallel * layout.virtual_pipeline) != 0
     paced = ev.derive("pipeline.paced_layers", "1", cp.paced_layers)(layers, p, v) if uneven else layers
+    s = ev.given("layout.sequence_length", "1", layout.sequence_length, "layout")
+    d = ev.given("layout.data_parallel", "1", data_parallel_size(cluster, layout), "layout")
+    c = ev.given("layout.context_parallel", "1", layout.context_parallel, "layout")
+    context = layout.context_parallel > 1
+    s_c = ev.derive("local_sequence", "1", cp.local_sequence)(s, c) if context else s
+    d_grad = ev.derive("gradient_group", "1", me.gradient_group)(d, c) if context else d
     return Leaves(
         ev.given("workload.parameter_count", "1", workload.parameter_count, "workload"),
         layers, h, heads,
@@ -120,14 +133,16 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout"),
         p,
         ev.given("layout.micro_batch_size", "1", layout.micro_batch_size, "layout"),
-        ev.given("layout.sequence_length", "1", layout.sequence_length, "layout"),
+        s,
         ev.given("layout.global_batch_size", "1", layout.global_batch_size, "layout"),
-        ev.given("layout.data_parallel", "1", data_parallel_size(cluster, layout), "layout"),
+        d,
         ev.given("node.gpus_per_node", "1", g, "cluster"),
         ev.given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
         ev.given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
         sh.width_ratio_from(ev, workload, h, heads),
-        v, paced, uneven,
+        v, paced, uneven, c, s_c, d_grad, context,
+        ev.derive("workload.kv_width", "1", sh.kv_width)(
+            h, heads, ev.given("workload.kv_heads", "1", sh.kv_heads(workload), "workload")),
     )
 
 
@@ -157,12 +172,14 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
             ("memory.optimizer_bytes", ev.given("assumptions.optimizer_bytes_per_parameter", "B",
                                                 a.optimizer_bytes_per_parameter, "assumption"))),
             me.partitions(layout.zero_stage), strict=True):
-        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.d) if partitioned
+        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.d_grad) if partitioned
                       else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
     weights, gradients, optimizer = states
     table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
-    per_layer = ev.derive("memory.activation_per_layer_bytes", "B", table[
-        (layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
+    per_layer = ev.derive("activation_per_layer_sequence_bytes" if x.context else "memory.activation_per_layer_bytes",
+                          "B", table[(layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
+    if x.context:
+        per_layer = ev.derive("memory.activation_per_layer_bytes", "B", me.context_share_bytes)(per_layer, x.c)
     held = (ev.derive("memory.activation_layers_held", "1", me.activation_layers_held_interleaved)(
         x.L_paced, x.p, m, x.v) if layout.virtual_pipeline > 1
         else ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L_paced, x.p, m))
@@ -186,8 +203,15 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.plus_flop)(
             executed, ev.derive("flash_backward_flop_per_microbatch", "FLOP", cp.flash_backward_flop)(
                 x.b, x.s, x.L_paced, x.h))
-    model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(model, x.t, x.p)
-    executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(executed, x.t, x.p)
+    if x.context:
+        model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu_context)(
+            model, x.t, x.p, x.c)
+        executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu_context)(
+            executed, x.t, x.p, x.c)
+    else:
+        model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(model, x.t, x.p)
+        executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(
+            executed, x.t, x.p)
     forward_flop = ev.derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop)(model_mb)
     eta = ev.derive("gemm_efficiency", "1", cp.gemm_efficiency)(
         ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
@@ -201,9 +225,9 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes."""
         key = f"{name}_memory_bound_bytes"
         layers = x.L_paced
-        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s, x.h, layers, x.p, passes, x.t)
+        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s_c, x.h, layers, x.p, passes, x.t)
                  if layout.sequence_parallel
-                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s, x.h, layers, x.p, passes))
+                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s_c, x.h, layers, x.p, passes))
         return ev.derive(f"compute.{name}_s", "s", cp.compute_s)(
             ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta),
             ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
@@ -211,7 +235,10 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     forward = seconds("forward", forward_flop, ev.derive("forward_passes", "1", cp.one_pass)())
     microbatch = seconds("microbatch", executed_mb, ev.derive("microbatch_passes", "1", cp.PASSES[layout.recompute])())
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
-    return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch)
+    attention = (ev.derive("attention_s", "s", cp.seconds_at_rate)(
+        ev.derive("attention_flop_per_microbatch_per_gpu", "FLOP", cp.attention_flop)(
+            x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c), x.peak, eta) if x.context else None)
+    return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch, attention)
 
 
 def links(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, a: Assumptions) -> Links[V]:
@@ -232,7 +259,7 @@ def links(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, a: Assumptions) -> L
 def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster: Cluster, layout: Layout,
               a: Assumptions) -> st.Step[V]:
     link = links(ev, x, cluster, a)
-    message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s, x.h)
+    message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s_c, x.h)
     tp_ar = ev.derive("tp_all_reduce_s", "s", co.ring_all_reduce_s)(x.t, message, link.b_intra, link.alpha_intra)
     collectives = ev.derive("tp_collectives_per_layer", "1", tr.TP_COLLECTIVES_PER_LAYER[layout.recompute])(x.t)
     tp = tp_exposed(ev, x, work, layout, ev.derive(
@@ -245,7 +272,21 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
     pp = (ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_interleaved_s)(x.p, x.v, send)
           if layout.virtual_pipeline > 1 else ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send))
     dp_intra, dp_net = data_parallel(ev, x, m, link, layout, a)
-    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a)
+    ring = context_ring(ev, x, work, link, layout, cluster) if x.context else None
+    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a, ring)
+
+
+def context_ring(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[V], layout: Layout,
+                 cluster: Cluster) -> tuple[V, bool]:
+    """The ring attention exchange left exposed per micro-batch, and whether it crosses the network
+    (a tensor- × context-parallel group larger than a node)."""
+    on_net = layout.tensor_parallel * layout.context_parallel > cluster.node.gpus_per_node
+    send = ev.derive("cp_send_s", "s", co.send_recv_s)(
+        ev.derive("kv_chunk_bytes", "B", tr.kv_chunk_bytes)(x.b, x.s_c, x.h_kv, x.t),
+        link.b_net if on_net else link.b_intra, link.alpha_net if on_net else link.alpha_intra)
+    ring = ev.derive("cp_ring_microbatch_s", "s", tr.ring_kv_s)(x.L_paced, x.p, x.c, send)
+    assert work.attention_s is not None
+    return ev.derive("step.cp_microbatch_s", "s", st.exposed_ring_s)(ring, work.attention_s), on_net
 
 
 def tp_exposed(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], layout: Layout, total: V) -> V:
@@ -259,8 +300,8 @@ def tp_exposed(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], layout: Layo
 def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: Layout,
                   a: Assumptions) -> tuple[V, V]:
     """Seconds of data-parallel communication per step: (intra-node part, network part)."""
-    k = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d, x.g, x.t)
-    n = ev.derive("dp_nodes", "1", co.dp_nodes)(x.d, k)
+    k = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d_grad, x.g, x.t)
+    n = ev.derive("dp_nodes", "1", co.dp_nodes)(x.d_grad, k)
     psi = parameters_per_gpu(ev, x)
     grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, gradient_bytes_per_parameter(ev, layout, a))
     weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
@@ -281,8 +322,9 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
 
 
 def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tuple[V, V, V, V], on_network: bool,
-            layout: Layout, a: Assumptions) -> st.Step[V]:
-    """The schedule: communication per micro-batch and per step into the step time and its shares."""
+            layout: Layout, a: Assumptions, ring: tuple[V, bool] | None = None) -> st.Step[V]:
+    """The schedule: communication per micro-batch and per step into the step time and its shares
+    (`ring`: the exposed context-parallel exchange per micro-batch and whether it is on the network)."""
     tp, pp, dp_intra, dp_net = comm
     interleaved = layout.virtual_pipeline > 1
 
@@ -297,15 +339,22 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
         m, work.backward_s, work.forward_s)
     overlap = ev.given("assumptions.dp_overlap_fraction", "1", a.dp_overlap_fraction, "assumption")
     exposed = ev.derive("step.dp_exposed_s", "s", st.exposed_dp_s)(dp, overlap, window)
-    slot = ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp)
+    slot = (ev.derive("step.slot_s", "s", st.slot_context_s)(work.microbatch_s, tp, pp, ring[0]) if ring
+            else ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp))
     pipeline = slots("step.pipeline_s", slot)
     step = ev.derive("step.step_s", "s", st.sum_s)(pipeline, exposed)
     tp_pp = ev.derive("tp_pp_microbatch_s", "s", st.sum_s)(tp, pp)
+    if ring:
+        tp_pp = ev.derive("tp_pp_cp_microbatch_s", "s", st.sum_s)(tp_pp, ring[0])
     exposed_comm = ev.derive("step.exposed_comm_s", "s", st.sum_s)(
         slots("tp_pp_per_step_s", tp_pp), exposed)
     zero = ev.given("zero", "s", 0.0, "derived")
     pp_intra, pp_net = (zero, pp) if on_network else (pp, zero)
     intra_mb = ev.derive("intra_node_microbatch_s", "s", st.sum_s)(tp, pp_intra)
+    if ring:
+        cp_intra, cp_net = (zero, ring[0]) if ring[1] else (ring[0], zero)
+        intra_mb = ev.derive("intra_node_cp_microbatch_s", "s", st.sum_s)(intra_mb, cp_intra)
+        pp_net = ev.derive("network_microbatch_s", "s", st.sum_s)(pp_net, cp_net)
     intra = ev.derive("step.intra_node_s", "s", st.sum_s)(
         slots("intra_node_slots_s", intra_mb),
         ev.derive("dp_exposed_intra_node_s", "s", st.exposed_part_s)(exposed, dp_intra, dp))
@@ -326,11 +375,13 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
 def reference_layout(cluster: Cluster, layout: Layout) -> Layout | str:
     """The one-node run with the same per-GPU work (same t, p, b and micro-batches per step), or
     why there is none."""
-    g, replica = cluster.node.gpus_per_node, layout.tensor_parallel * layout.pipeline_parallel
+    g = cluster.node.gpus_per_node
+    replica = layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel
+    product = "t × p" if layout.context_parallel == 1 else "t × p × c"
     if replica > g:
-        return f"no one-node reference: a model replica needs t × p = {replica} GPUs, more than a node's {g}"
+        return f"no one-node reference: a model replica needs {product} = {replica} GPUs, more than a node's {g}"
     if g % replica:
-        return f"no one-node reference: a model replica of t × p = {replica} GPUs does not divide a node's {g}"
+        return f"no one-node reference: a model replica of {product} = {replica} GPUs does not divide a node's {g}"
     data_parallel = cluster.node_count * g // replica
     per_replica = layout.global_batch_size // data_parallel
     return replace(layout, global_batch_size=per_replica * (g // replica))

@@ -173,7 +173,7 @@
       positive(out, "node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s);
     }
     ["tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size",
-     "virtual_pipeline"]
+     "virtual_pipeline", "context_parallel"]
       .forEach(function (k) { atLeastOne(out, "layout." + k, layout[k]); });
     if ([0, 1, 2, 3].indexOf(layout.zero_stage) < 0) {
       out.push(problem("zero-stage", "layout.zero_stage", "ZeRO 阶段只有 0、1、2、3"));
@@ -239,15 +239,22 @@
     if (layout.precision === "fp8" && !((cluster.node.gpu.dense_fp8_flop_per_s || 0.0) > 0.0)) {
       out.push(problem("fp8-unavailable", "layout.precision", cluster.node.gpu.name + " 没有稠密 FP8 算力数据"));
     }
-    if (gpus % (t * p)) {
+    var c = layout.context_parallel;
+    if (layout.sequence_length % c) {
+      out.push(problem("context-parallel-sequence", "layout.context_parallel",
+                       "上下文并行 " + c + " 不能整除 " + layout.sequence_length + " 个 token 的序列"));
+    }
+    if (gpus % (t * p * c)) {
       out.push(problem("gpus-indivisible", "layout",
-                       gpus + " 块 GPU 不是 张量并行 × 流水线并行 = " + (t * p) + " 的整数倍"));
+                       gpus + " 块 GPU 不是 张量并行 × 流水线并行" + (c > 1 ? " × 上下文并行" : "") + " = " +
+                       (t * p * c) + " 的整数倍"));
       return out;
     }
-    var dp = Math.floor(gpus / (t * p)), stage = t * dp;
+    var dp = Math.floor(gpus / (t * p * c)), stage = t * c * dp;
     if (stage % g && g % stage) {
       out.push(problem("data-parallel-placement", "layout",
-                       "一个流水线阶段占 t × N_d = " + stage + " 块 GPU，既不能整除也不是每节点 " + g + " 块的整数倍"));
+                       "一个流水线阶段占 t × " + (c > 1 ? "c × " : "") + "N_d = " + stage +
+                       " 块 GPU，既不能整除也不是每节点 " + g + " 块的整数倍"));
     }
     var perStep = dp * layout.micro_batch_size;
     if (layout.global_batch_size % perStep) {
@@ -268,18 +275,21 @@
 
   // ---- wiring.py ---------------------------------------------------------------------------
   function dataParallelSize(cluster, layout) {
-    return Math.floor(cluster.node_count * cluster.node.gpus_per_node / (layout.tensor_parallel * layout.pipeline_parallel));
+    return Math.floor(cluster.node_count * cluster.node.gpus_per_node /
+                      (layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel));
   }
   function memoryPerGpu(w, cluster, layout, a, dp, m) {
     var t = layout.tensor_parallel, p = layout.pipeline_parallel, z = layout.zero_stage;
     var psi = paramsPerGpu(w, layout);
+    var c = layout.context_parallel, dpGrad = c > 1 ? dp * c : dp;
     var parts = [[z >= 3, a.weight_bytes_per_parameter], [z >= 2, gradientBytes(layout, a)],
                  [z >= 1, a.optimizer_bytes_per_parameter]].map(function (x) {
-      return x[0] ? partitionedBytes(psi, x[1], dp) : replicatedBytes(psi, x[1]);
+      return x[0] ? partitionedBytes(psi, x[1], dpGrad) : replicatedBytes(psi, x[1]);
     });
     var table = layout.flash_attention ? ACTIVATIONS_FLASH : ACTIVATIONS_PER_LAYER;
     var perLayer = table[layout.recompute + "," + Boolean(layout.sequence_parallel)](
       layout.sequence_length, layout.micro_batch_size, w.hidden_size, w.attention_heads, t, widthRatioOf(w));
+    if (c > 1) { perLayer = perLayer / c; }
     var Lp = layersOf(w, layout);
     var held = layout.virtual_pipeline > 1 ? activationLayersHeldInterleaved(Lp, p, m, layout.virtual_pipeline)
       : activationLayersHeld(Lp, p, m);
@@ -299,25 +309,31 @@
     var peak = peakFlopPerS(cluster, layout), r = widthRatioOf(w);
     var perStep = modelFlop(layout.global_batch_size, s, L, h, V, r);
     L = layersOf(w, layout);
-    var modelMb = perGpu(modelFlop(b, s, L, h, V, r), t, p);
+    var c = layout.context_parallel, sLocal = c > 1 ? s / c : s;
+    var split = c > 1 ? function (f) { return f / (t * p * c); } : function (f) { return perGpu(f, t, p); };
+    var modelMb = split(modelFlop(b, s, L, h, V, r));
     var executed = EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r);
     if (layout.flash_attention) { executed = executed + flashBackwardFlop(b, s, L, h); }
-    var executedMb = perGpu(executed, t, p);
+    var executedMb = split(executed);
     var eta = gemmEfficiency(a.gemm_efficiency_max, h / t, a.gemm_half_width);
     var hbm = cluster.node.gpu.memory_bandwidth_bytes_per_s;
     var seconds = function (flop, passes) {
-      var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, s, h, L, p, passes, t)
-        : memoryBoundBytes(a.memory_bound_bytes, b, s, h, L, p, passes);
+      var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
+        : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
       return secondsAtRate(flop, peak, eta) + bound / hbm;
     };
     var forward = seconds(modelMb / 3.0, 1.0);
     var microbatch = seconds(executedMb, PASSES[layout.recompute]);
-    return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch};
+    // compute.py attention_flop: what the context-parallel ring hides behind
+    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), peak, eta) : null;
+    return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
+            attention: attention};
   }
   function dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet) {
     var t = layout.tensor_parallel, p = layout.pipeline_parallel;
-    var k = Math.min(dp, cluster.node.gpus_per_node / t);
-    var n = dp / k;
+    var dpGrad = layout.context_parallel > 1 ? dp * layout.context_parallel : dp;
+    var k = Math.min(dpGrad, cluster.node.gpus_per_node / t);
+    var n = dpGrad / k;
     var psi = paramsPerGpu(w, layout);
     var grads = replicatedBytes(psi, gradientBytes(layout, a));
     var weights = replicatedBytes(psi, a.weight_bytes_per_parameter);
@@ -332,7 +348,8 @@
     var bIntra = node.scale_up_per_direction_bytes_per_s * a.intra_node_collective_efficiency;
     var bNet = networkBandwidthPerGpu(node.nics_per_node, node.nic_port_per_direction_bytes_per_s, g,
                                       a.network_collective_efficiency, cluster.fabric_bandwidth_fraction);
-    var message = layout.micro_batch_size * layout.sequence_length * w.hidden_size * ACTIVATION_BYTES;
+    var c = layout.context_parallel, sLocal = c > 1 ? layout.sequence_length / c : layout.sequence_length;
+    var message = layout.micro_batch_size * sLocal * w.hidden_size * ACTIVATION_BYTES;
     var tpAr = ringAllReduceS(t, message, bIntra, a.intra_node_step_latency_s);
     var tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), layersOf(w, layout), p, tpAr);
     if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
@@ -342,23 +359,38 @@
     var v = layout.virtual_pipeline;
     var pp = v > 1 ? ppMicrobatchInterleavedS(p, v, send) : ppMicrobatchS(p, send);
     var dpParts = dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet);
-    return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g);
+    var ring = null;
+    if (c > 1) {  // wiring.py context_ring
+      var ringOnNet = t * c > g;
+      var kv = 2.0 * layout.micro_batch_size * sLocal * kvWidth(w.hidden_size, w.attention_heads, kvHeads(w)) *
+        ACTIVATION_BYTES / t;
+      var cpSend = sendRecvS(kv, ringOnNet ? bNet : bIntra,
+                             ringOnNet ? a.network_step_latency_s : a.intra_node_step_latency_s);
+      var ringS = 3.0 * (layersOf(w, layout) / p) * (c - 1.0) * cpSend;
+      ring = [ringS - Math.min(ringS, work.attention), ringOnNet];
+    }
+    return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g, ring);
   }
-  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus) {
+  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus, ring) {
     var p = layout.pipeline_parallel, v = layout.virtual_pipeline;
     var slots = v > 1 ? function (per) { return slotsInterleavedS(m, p, v, per); }
       : function (per) { return slotsS(m, p, per); };
     var dp = dpIntra + dpNet;
     var window = OVERLAP_WINDOW[layout.zero_stage](m, work.backward, work.forward);
     var exposed = dp - Math.min(a.dp_overlap_fraction * dp, window);
-    var slot = work.microbatch + tp + pp;
+    var slot = ring ? work.microbatch + tp + pp + ring[0] : work.microbatch + tp + pp;
     var step = slots(slot) + exposed;
-    var exposedComm = slots(tp + pp) + exposed;
+    var exposedComm = slots(ring ? (tp + pp) + ring[0] : tp + pp) + exposed;
     var ppIntra = onNetwork ? 0.0 : pp, ppNet = onNetwork ? pp : 0.0;
+    var intraMb = tp + ppIntra;
+    if (ring) {
+      intraMb = intraMb + (ring[1] ? 0.0 : ring[0]);
+      ppNet = ppNet + (ring[1] ? ring[0] : 0.0);
+    }
     return {
       microbatches: m, step: step, exposedComm: exposedComm, dpExposed: exposed,
       compute: slots(work.microbatch), bubble: v > 1 ? (p - 1.0) / v * slot : (p - 1.0) * slot,
-      intra: slots(tp + ppIntra) + exposedPartS(exposed, dpIntra, dp),
+      intra: slots(intraMb) + exposedPartS(exposed, dpIntra, dp),
       net: slots(ppNet) + exposedPartS(exposed, dpNet, dp),
       commShare: exposedComm / step,
       tokens: layout.global_batch_size * layout.sequence_length / step,
@@ -373,7 +405,7 @@
   }
   // inputs.py Layout's defaults, for a layout that leaves the newer fields out
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
-                         tp_overlap: 0.0};
+                         tp_overlap: 0.0, context_parallel: 1};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
@@ -383,9 +415,11 @@
   }
   function oneNodeScaling(w, cluster, layout, a, step) {
     if (cluster.node_count === 1) { return [1.0, "集群只有一个节点"]; }
-    var g = cluster.node.gpus_per_node, replica = layout.tensor_parallel * layout.pipeline_parallel;
-    if (replica > g) { return [null, "没有单节点参照：一个模型副本需要 t × p = " + replica + " 块 GPU，多于每节点的 " + g + " 块"]; }
-    if (g % replica) { return [null, "没有单节点参照：t × p = " + replica + " 块 GPU 的模型副本不能整除每节点的 " + g + " 块"]; }
+    var g = cluster.node.gpus_per_node;
+    var replica = layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel;
+    var product = layout.context_parallel > 1 ? "t × p × c" : "t × p";
+    if (replica > g) { return [null, "没有单节点参照：一个模型副本需要 " + product + " = " + replica + " 块 GPU，多于每节点的 " + g + " 块"]; }
+    if (g % replica) { return [null, "没有单节点参照：" + product + " = " + replica + " 块 GPU 的模型副本不能整除每节点的 " + g + " 块"]; }
     var dp = Math.floor(cluster.node_count * g / replica);
     var perReplica = Math.floor(layout.global_batch_size / dp);
     var refLayout = withField(layout, "global_batch_size", perReplica * Math.floor(g / replica));
