@@ -488,8 +488,8 @@
 
   /**
    * The model's inputs for a choice ({workload, gpu, network: ids; node: an id or empty; gpus,
-   * gpus_per_node, nics_per_node, tp, pp, zero, micro_batch, seq, global_batch: whole numbers;
-   * recompute; sequence_parallel}), built from the exported data as `resolve` builds them from
+   * gpus_per_node, nics_per_node, tp, pp, zero, micro_batch, seq, global_batch, virtual_pipeline, cp:
+   * whole numbers; recompute; sequence_parallel, flash_attention, fp32_gradients; tp_overlap in [0, 1]}), built from the exported data as `resolve` builds them from
    * the knowledge base; or {problem} with a one-line reason.
    */
   function fromChoice(data, choice) {
@@ -532,7 +532,12 @@
                {tensor_parallel: choice.tp, pipeline_parallel: choice.pp, zero_stage: choice.zero,
                 micro_batch_size: choice.micro_batch, sequence_length: choice.seq,
                 global_batch_size: choice.global_batch, recompute: choice.recompute,
-                sequence_parallel: Boolean(choice.sequence_parallel), precision: "bf16"},
+                sequence_parallel: Boolean(choice.sequence_parallel), precision: "bf16",
+                flash_attention: choice.flash_attention == null ? true : Boolean(choice.flash_attention),
+                virtual_pipeline: choice.virtual_pipeline == null ? 1 : choice.virtual_pipeline,
+                fp32_gradients: Boolean(choice.fp32_gradients),
+                tp_overlap: choice.tp_overlap == null ? 0.0 : choice.tp_overlap,
+                context_parallel: choice.cp == null ? 1 : choice.cp},
                data.assumptions.values]
     };
   }
