@@ -120,7 +120,7 @@ class Layout:
       --context-parallel-size), ranks placed tensor-parallel, then context-parallel, then
       data-parallel, so GPUs = t·p·c·N_d; gradients are reduced over N_d·c.
     A pipeline whose stages p (× v) does not divide the layers runs stages that differ by one layer
-    (`wiring.stage_layers`)."""
+    (`compute.paced_layers`)."""
 
     tensor_parallel: int
     pipeline_parallel: int
