@@ -31,7 +31,11 @@ def test_the_base_configuration_is_feasible() -> None:
 @pytest.mark.parametrize(("layout", "code"), [
     (replace(LAYOUT, tensor_parallel=16), "tensor-parallel-exceeds-node"),
     (replace(LAYOUT, tensor_parallel=3, pipeline_parallel=1), "tensor-parallel-splits-node"),
-    (replace(LAYOUT, pipeline_parallel=3), "pipeline-layers"),
+    (replace(LAYOUT, pipeline_parallel=2, virtual_pipeline=32), "pipeline-exceeds-layers"),
+    (replace(LAYOUT, tensor_parallel=4, pipeline_parallel=1, virtual_pipeline=2), "interleave-without-pipeline"),
+    (replace(LAYOUT, global_batch_size=12, micro_batch_size=2, virtual_pipeline=2), "interleave-microbatches"),
+    (replace(LAYOUT, virtual_pipeline=0), "count-below-one"),
+    (replace(LAYOUT, tp_overlap=1.5), "fraction-out-of-range"),
     (replace(LAYOUT, global_batch_size=63), "batch-indivisible"),
     (replace(LAYOUT, precision="fp8"), "fp8-unavailable"),
     (replace(LAYOUT, zero_stage=4), "zero-stage"),
@@ -117,11 +121,18 @@ def test_assumptions_out_of_their_domain(field: str, value: float, code: str) ->
 
 def test_problems_are_all_reported_with_readable_messages() -> None:
     """Every placement problem is listed at once, each message naming the numbers involved."""
-    layout = replace(LAYOUT, tensor_parallel=16, pipeline_parallel=3)
+    layout = replace(LAYOUT, tensor_parallel=16, pipeline_parallel=48)
     problems = estimate(WORKLOAD, CLUSTER, layout, ASSUMPTIONS).problems
     assert [p.code for p in problems] == [
-        "tensor-parallel-exceeds-node", "tensor-parallel-heads", "pipeline-layers", "gpus-indivisible"]
+        "tensor-parallel-exceeds-node", "tensor-parallel-heads", "pipeline-exceeds-layers", "gpus-indivisible"]
     assert "16" in problems[0].message and "8 GPUs" in problems[0].message
+
+
+def test_uneven_stages_are_estimated() -> None:
+    """A pipeline that does not divide the layers runs stages one layer apart, at the largest's pace."""
+    uneven = estimate(WORKLOAD, CLUSTER, replace(LAYOUT, tensor_parallel=2, pipeline_parallel=16,
+                                                  global_batch_size=64), ASSUMPTIONS)
+    assert uneven.problems == () and uneven.estimate is not None
 
 
 def test_not_fitting_is_an_output() -> None:

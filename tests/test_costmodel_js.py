@@ -65,11 +65,13 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
         node = rng.choice(synthetic_nodes())
         node = dataclasses.replace(node, nics_per_node=rng.choice((1, 2, 4, 8)))
         layout = Layout(
-            tensor_parallel=rng.choice((1, 2, 4, 8)), pipeline_parallel=rng.choice((1, 2, 4, 8)),
+            tensor_parallel=rng.choice((1, 2, 4, 8)), pipeline_parallel=rng.choice((1, 2, 4, 8, 16)),
             zero_stage=rng.choice((0, 1, 2, 3)), micro_batch_size=rng.choice((1, 2, 4)),
             sequence_length=rng.choice((1024, 2048, 4096, 8192)), global_batch_size=rng.choice((256, 512, 1024, 1536)),
             recompute=rng.choice(("none", "selective", "full")), sequence_parallel=rng.random() < 0.5,
-            precision="fp8" if rng.random() < 0.15 else "bf16")
+            precision="fp8" if rng.random() < 0.15 else "bf16", flash_attention=rng.random() < 0.7,
+            virtual_pipeline=rng.choice((1, 1, 2, 3)), fp32_gradients=rng.random() < 0.3,
+            tp_overlap=rng.choice((0.0, 0.0, rng.uniform(0.0, 1.0))), context_parallel=rng.choice((1, 1, 2, 4)))
         assumptions = dataclasses.replace(
             base, gemm_efficiency_max=rng.uniform(0.3, 0.8), gemm_half_width=rng.choice((0.0, rng.uniform(0.0, 400.0))),
             memory_bound_bytes=rng.uniform(0.0, 40.0), network_collective_efficiency=rng.uniform(0.5, 0.95),

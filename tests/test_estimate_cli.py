@@ -110,6 +110,14 @@ def test_params_picks_the_nearest_published_workload(kb: KnowledgeBase) -> None:
     ({"--node": "no-such-node"}, "unknown node"),
     ({"--tp": "two"}, "invalid int value"),
     ({"--zero": "4"}, "invalid choice"),
+    ({"--virtual-pipeline": "0"}, "layout.virtual_pipeline is 0"),
+    ({"--tp": "8", "--pp": "2", "--virtual-pipeline": "2", "--global-batch": "12"},
+     "divisible by pipeline parallel 2"),
+    ({"--virtual-pipeline": "2"}, "needs pipeline parallel above 1"),
+    ({"--tp-overlap": "1.5"}, "must lie in [0, 1]"),
+    ({"--tp-overlap": "half"}, "invalid float value"),
+    ({"--cp": "3"}, "context parallel 3 does not divide"),
+    ({"--cp": "0"}, "layout.context_parallel is 0"),
 ])
 def test_bad_input_is_one_line_and_exit_2(kb: KnowledgeBase, change: dict[str, str], says: str) -> None:
     workload, gpu, network = _pick(kb)
@@ -234,3 +242,34 @@ def test_bad_flags_are_one_line_and_exit_2(kb: KnowledgeBase, flags: tuple[str, 
     assert done.returncode == 2, done.stdout
     assert says in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize(("flags", "fields", "head"), [
+    (("--no-flash-attention",), {"flash_attention": False}, "no FlashAttention"),
+    (("--pp", "2", "--virtual-pipeline", "2"), {"pipeline_parallel": 2, "virtual_pipeline": 2}, "virtual pipeline 2"),
+    (("--fp32-gradients",), {"fp32_gradients": True}, "FP32 gradients"),
+    (("--tp-overlap", "0.5"), {"tp_overlap": 0.5}, "tp overlap 0.5"),
+    (("--cp", "2"), {"context_parallel": 2}, "cp 2"),
+])
+def test_layout_flags_reach_the_model(kb: KnowledgeBase, flags: tuple[str, ...], fields: dict[str, object],
+                                      head: str) -> None:
+    """Each layout flag gives the in-process model's numbers for the same choice, is echoed in
+    the JSON inputs, and named on the text head line."""
+    workload, gpu, network = _pick(kb)
+    base = ("--workload", workload, "--gpu", gpu, "--gpus", "64", "--network", network, "--tp", "8")
+    done = _run(*base, *flags, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    options = {"tensor_parallel": 8, **fields}
+    resolved = resolve(kb, Choice(gpu, 64, network, workload=workload, **options))  # type: ignore[arg-type]
+    assert not isinstance(resolved, str)
+    expected = summary(resolved, estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions))
+    data.pop("accuracy")  # the accuracy record: test_json_has_the_documented_keys_and_the_models_numbers
+    assert data == json.loads(json.dumps(expected))
+    assert {key: data["inputs"][key] for key in ("flash_attention", "virtual_pipeline", "fp32_gradients",
+                                                  "tp_overlap", "cp")} == {
+        "flash_attention": fields.get("flash_attention", True), "virtual_pipeline": fields.get("virtual_pipeline", 1),
+        "fp32_gradients": fields.get("fp32_gradients", False), "tp_overlap": fields.get("tp_overlap", 0.0),
+        "cp": fields.get("context_parallel", 1)}
+    text = _run(*base, *flags)
+    assert text.returncode == 0 and head in text.stdout.splitlines()[0]

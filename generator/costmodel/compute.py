@@ -45,10 +45,23 @@ whole model, never this input: the bubble, exposed communication and recomputati
 
 The forward pass is the forward FLOPs and one pass of the memory-bound bytes; the backward pass is
 the rest of the micro-batch (recomputed forward included).
+
+FlashAttention (Dao et al. 2022, §3.1): the backward pass recomputes the scores QKᵀ from the
+stored softmax statistics, 2·B·s²·h FLOPs per layer: executed, not model FLOPs.
+
+Context parallelism (c GPUs per sequence): each GPU runs 1/c of the micro-batch's FLOPs (causal
+load balancing assumed, as Megatron-LM's split of the sequence into 2c chunks gives) and its
+memory-bound work is that of s ÷ c tokens. The attention core's FLOPs, 12·b·s²·h per layer for the
+forward and backward passes (the s/(6h) term of F), are what the ring exchange can hide behind.
+
+Uneven stages: when p·v does not divide L, the slowest stage runs ⌈L/(p·v)⌉ layers per chunk, so
+the micro-batch's FLOPs and memory-bound work are counted with L_paced = p·v·⌈L/(p·v)⌉ layers in
+place of L (the logit layer stays spread over the stages); model FLOPs per step keep L.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Generic
 
@@ -71,6 +84,9 @@ class Compute(Generic[V]):
     forward_s: V
     backward_s: V
     microbatch_s: V
+    attention_s: V | None = None
+    """The attention core's matmul time per micro-batch, only with context parallelism (what its
+    ring exchange hides behind)."""
 
 
 @formula("72·B·s·L·h²·(r + s/(6h) + V/(12Lh))", "B s L h V r",
@@ -91,6 +107,22 @@ def selective_recompute_flop(batch: float, s: float, layers: float, h: float, vo
 def full_recompute_flop(batch: float, s: float, layers: float, h: float, vocabulary: float,
                         ratio: float = 1.0) -> float:
     return 96.0 * batch * s * layers * h * h * (ratio + s / (6.0 * h) + vocabulary / (16.0 * layers * h))
+
+
+@formula("2·B·s²·L·h (FlashAttention's backward recomputes QKᵀ)", "B s L h",
+         "Dao et al. 2022 §3.1 (backward recomputes the attention scores)")
+def flash_backward_flop(batch: float, s: float, layers: float, h: float) -> float:
+    return 2.0 * batch * s * s * layers * h
+
+
+@formula("F + F_flash", "F F_flash", "executed FLOPs with FlashAttention's recomputation")
+def plus_flop(flop: float, extra: float) -> float:
+    return flop + extra
+
+
+@formula("p·v·⌈L/(p·v)⌉", "L p v", "uneven stages: the largest stage's layers, p·v times (it sets the pace)")
+def paced_layers(layers: float, pipeline: float, chunks: float) -> float:
+    return pipeline * chunks * math.ceil(layers / (pipeline * chunks))
 
 
 EXECUTED_FLOP = {"none": model_flop, "selective": selective_recompute_flop, "full": full_recompute_flop}
@@ -166,3 +198,20 @@ def compute_s(gemm_s: float, memory_s: float) -> float:
 @formula("T_mb − T_fwd", "T_mb T_fwd", "backward includes any recomputed forward")
 def backward_s(microbatch_s: float, forward_s: float) -> float:
     return microbatch_s - forward_s
+
+
+@formula("F ÷ (t·p·c)", "F t p c", "even split over a model replica's GPUs and the c GPUs of a sequence")
+def per_gpu_context(flop: float, tensor: float, pipeline: float, context: float) -> float:
+    return flop / (tensor * pipeline * context)
+
+
+@formula("s ÷ c", "s c", "context parallelism: tokens of a sequence per GPU")
+def local_sequence(s: float, context: float) -> float:
+    return s / context
+
+
+@formula("12·b·s²·(L ÷ p)·h ÷ (t·c)", "b s L p h t c",
+         NARAYANAN + " (the attention term s/(6h) of F: QKᵀ and attention over V, forward and backward)")
+def attention_flop(b: float, s: float, layers: float, pipeline: float, h: float, tensor: float,
+                   context: float) -> float:
+    return 12.0 * b * s * s * (layers / pipeline) * h / (tensor * context)

@@ -3,11 +3,14 @@
 Two kinds of problem, each with a stable code: a value outside its domain (a count below 1, a
 fraction outside [0, 1], a rate that is not positive), and a layout that cannot be placed on the
 cluster (tensor parallelism that leaves a node or does not divide the heads, the key/value
-heads or the MLP width as Megatron-LM requires, key/value heads that do not group the heads, pipeline
-parallelism that does not divide the layers, a GPU count that t·p does not divide, a global
+heads or the MLP width as Megatron-LM requires, key/value heads that do not group the heads, more
+pipeline stages (p·v) than layers, an interleaved schedule without a pipeline or with micro-batches
+that p does not divide (Megatron-LM's rule), a sequence that context parallelism c does not
+split evenly, a GPU count that t·p·c does not divide, a global
 batch that N_d·b does not divide, a data-parallel group that does not map evenly onto nodes,
 FP8 on a GPU without an FP8 rate). Layout checks run only once the values are in their domains,
-so that they never divide by zero. Whether the memory fits is an output, not a problem.
+so that they never divide by zero. Stages that p·v does not divide evenly are not a problem: they
+differ by one layer (`compute.paced_layers`). Whether the memory fits is an output, not a problem.
 """
 
 from __future__ import annotations
@@ -76,12 +79,14 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     if cluster.node_count > 1:
         yield from _at_least_one("node.nics_per_node", node.nics_per_node)
         yield from _positive("node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s)
-    for name in ("tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size"):
+    for name in ("tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size",
+                 "virtual_pipeline", "context_parallel"):
         yield from _at_least_one(f"layout.{name}", getattr(layout, name))
     if layout.zero_stage not in (0, 1, 2, 3):
         yield Problem("zero-stage", "layout.zero_stage", f"ZeRO stage {layout.zero_stage} does not exist; use 0, 1, 2 or 3")
     if layout.recompute not in ("none", "selective", "full"):
         yield Problem("recompute", "layout.recompute", f"recompute {layout.recompute!r} is not none, selective or full")
+    yield from _fraction("layout.tp_overlap", layout.tp_overlap, zero_ok=True, one_ok=True)
     if layout.precision not in ("bf16", "fp8"):
         yield Problem("precision", "layout.precision", f"precision {layout.precision!r} is not bf16 or fp8")
     yield from _assumption_domain(assumptions)
@@ -117,16 +122,24 @@ def placement(workload: Workload, gpu: GpuSpec, gpus_per_node: int, node_count: 
         yield Problem("tensor-parallel-splits-node", "layout.tensor_parallel",
                       f"tensor parallel {t} does not divide the {g} GPUs of a node")
     yield from _shape(workload, t)
-    if workload.layers % p:
-        yield Problem("pipeline-layers", "layout.pipeline_parallel",
-                      f"pipeline parallel {p} does not divide the {workload.layers} layers")
+    v = layout.virtual_pipeline
+    if p * v > workload.layers:
+        yield Problem("pipeline-exceeds-layers", "layout.pipeline_parallel",
+                      f"pipeline parallel {p} × virtual pipeline {v} = {p * v} stages exceed the {workload.layers} layers")
+    if v > 1 and p == 1:
+        yield Problem("interleave-without-pipeline", "layout.virtual_pipeline",
+                      f"virtual pipeline {v} needs pipeline parallel above 1")
     if layout.precision == "fp8" and not (gpu.dense_fp8_flop_per_s or 0.0) > 0.0:
         yield Problem("fp8-unavailable", "layout.precision", f"{gpu.name} has no dense FP8 rate")
-    if gpus % (t * p):
-        yield Problem("gpus-indivisible", "layout",
-                      f"the {gpus} GPUs are not a multiple of tensor × pipeline parallel = {t * p}")
+    c = layout.context_parallel
+    if layout.sequence_length % c:
+        yield Problem("context-parallel-sequence", "layout.context_parallel",
+                      f"context parallel {c} does not divide the sequence of {layout.sequence_length} tokens")
+    if gpus % (t * p * c):
+        what = "tensor × pipeline parallel" if c == 1 else "tensor × pipeline × context parallel"
+        yield Problem("gpus-indivisible", "layout", f"the {gpus} GPUs are not a multiple of {what} = {t * p * c}")
         return
-    yield from _data_parallel(g, layout, gpus // (t * p))
+    yield from _data_parallel(g, layout, gpus // (t * p * c))
 
 
 def _shape(workload: Workload, t: int) -> Iterator[Problem]:
@@ -151,14 +164,18 @@ def _shape(workload: Workload, t: int) -> Iterator[Problem]:
 
 
 def _data_parallel(g: int, layout: Layout, data_parallel: int) -> Iterator[Problem]:
-    t = layout.tensor_parallel
-    stage_gpus = t * data_parallel
+    t, c = layout.tensor_parallel, layout.context_parallel
+    stage_gpus = t * c * data_parallel
     if stage_gpus % g and g % stage_gpus:
         yield Problem("data-parallel-placement", "layout",
-                      f"a pipeline stage spans t × N_d = {stage_gpus} GPUs, which neither divides nor is a multiple "
+                      f"a pipeline stage spans t × {'c × ' if c > 1 else ''}N_d = {stage_gpus} GPUs, which neither divides nor is a multiple "
                       f"of the {g} GPUs of a node")
     per_step = data_parallel * layout.micro_batch_size
     if layout.global_batch_size % per_step:
         yield Problem("batch-indivisible", "layout.global_batch_size",
                       f"global batch {layout.global_batch_size} is not a multiple of data parallel {data_parallel} "
                       f"× micro-batch {layout.micro_batch_size} = {per_step}")
+    elif layout.virtual_pipeline > 1 and (layout.global_batch_size // per_step) % layout.pipeline_parallel:
+        yield Problem("interleave-microbatches", "layout.virtual_pipeline",
+                      f"the interleaved schedule needs micro-batches per step ({layout.global_batch_size // per_step}) "
+                      f"divisible by pipeline parallel {layout.pipeline_parallel}")

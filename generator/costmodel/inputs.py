@@ -105,7 +105,22 @@ class Layout:
     """The parallel layout. Ranks are placed tensor-parallel first, then data-parallel, then
     pipeline (Megatron-LM's default order), so a tensor-parallel group sits inside one node.
     `zero_stage` 0-3 is ZeRO-DP (Rajbhandari et al. 2020); PyTorch FSDP's NO_SHARD,
-    SHARD_GRAD_OP and FULL_SHARD are stages 0, 2 and 3. Batch sizes count sequences."""
+    SHARD_GRAD_OP and FULL_SHARD are stages 0, 2 and 3. Batch sizes count sequences.
+
+    What real runs also set (the defaults keep the model's earlier figures, but for FlashAttention):
+    - `flash_attention` (Dao et al. 2022): no s×s score matrix is stored, and the backward pass
+      recomputes QKᵀ (`memory.py`, `compute.py`); on by default, as in today's training stacks;
+    - `virtual_pipeline` v: model chunks per stage of the interleaved 1F1B schedule (Narayanan et
+      al. 2021 §2.2.2), 1 for plain 1F1B;
+    - `fp32_gradients`: gradients accumulated and reduced in FP32 (Megatron-LM's main grads,
+      BLOOM), 4 bytes per parameter instead of the assumption's 2;
+    - `tp_overlap`: the share of tensor-parallel communication hidden behind compute (Megatron's
+      --tp-comm-overlap), 0 for none;
+    - `context_parallel` c: the sequence split over c GPUs (ring attention; Megatron-LM's
+      --context-parallel-size), ranks placed tensor-parallel, then context-parallel, then
+      data-parallel, so GPUs = t·p·c·N_d; gradients are reduced over N_d·c.
+    A pipeline whose stages p (× v) does not divide the layers runs stages that differ by one layer
+    (`compute.paced_layers`)."""
 
     tensor_parallel: int
     pipeline_parallel: int
@@ -116,6 +131,11 @@ class Layout:
     recompute: Recompute = "none"
     sequence_parallel: bool = False
     precision: Precision = "bf16"
+    flash_attention: bool = True
+    virtual_pipeline: int = 1
+    fp32_gradients: bool = False
+    tp_overlap: float = 0.0
+    context_parallel: int = 1
 
 
 @dataclass(frozen=True)

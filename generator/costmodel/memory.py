@@ -26,6 +26,23 @@ Eq. 2 becomes sbh(10 + 24r/t + 5as/(ht)) and Eq. 4 sbh((10 + 24r)/t + 5as/(ht)).
 dropout masks), kept although Llama trains without dropout (an overestimate of 2sbh), and the
 5as²b of the attention core, which has one score matrix per query head. r = 1 for the GPT block
 (the parameter's default): 10 + 24·1 = 34, so every Table 2 row is computed as before, bit for bit.
+
+FlashAttention (Dao et al. 2022, §3.1): the attention core runs in tiles on chip and stores only
+its output and the softmax statistics, never the s×s scores, so the 5as/(ht) term goes whatever
+the recomputation: "none" and "selective" both store sbh(10 + 24r/t), or sbh((10 + 24r)/t) with
+sequence parallelism (the row's name says FlashAttention, its value is the selective row's).
+
+Interleaved 1F1B (Narayanan et al. 2021 §2.2.2, v model chunks per stage): the first stage holds
+more micro-batches' activations in flight, L(1 + (p − 1)/(p·v)) layers' worth (Korthikanti et
+al. 2022 §4.2.3: "the interleaving schedule ... requires storing activations for L(1 + (p−1)/(pm))
+layers where m is the number of interleaving stages").
+
+Context parallelism (c GPUs share each sequence, Liu et al. 2023 ring attention; Megatron-LM
+context parallelism): each GPU holds 1/c of every layer's activations, A ÷ c, and the model states
+are partitioned by ZeRO over the N_d·c ranks that reduce the gradients.
+
+Uneven stages (p·v not dividing L): the wiring passes the paced layer count p·v·⌈L/(p·v)⌉ for L
+and the parameters Ψ scaled by it, so the largest stage's memory is the one counted.
 """
 
 from __future__ import annotations
@@ -102,6 +119,29 @@ def activations_full_recompute(s: float, b: float, h: float, a: float, t: float,
     return 2.0 * s * b * h
 
 
+FLASH = "Dao et al. 2022 (FlashAttention: no s×s scores stored)"
+
+
+@formula("sbh(10 + 24r/t) (FlashAttention)", "s b h a t r", KORTHIKANTI + ", tensor parallel; " + FLASH)
+def activations_flash(s: float, b: float, h: float, a: float, t: float, r: float = 1.0) -> float:
+    return s * b * h * (10.0 + 24.0 * r / t)
+
+
+@formula("sbh((10 + 24r)/t) (FlashAttention)", "s b h a t r", KORTHIKANTI + ", tensor + sequence parallel; " + FLASH)
+def activations_flash_sequence_parallel(s: float, b: float, h: float, a: float, t: float, r: float = 1.0) -> float:
+    return s * b * h * ((10.0 + 24.0 * r) / t)
+
+
+ACTIVATIONS_FLASH = {
+    ("none", False): activations_flash,
+    ("none", True): activations_flash_sequence_parallel,
+    ("selective", False): activations_flash,
+    ("selective", True): activations_flash_sequence_parallel,
+    ("full", False): activations_full_recompute,
+    ("full", True): activations_full_recompute,
+}
+"""Table 2 without the attention core's 5as/(ht) term, by (recompute, sequence parallel)."""
+
 ACTIVATIONS_PER_LAYER = {
     ("none", False): activations_tensor_parallel,
     ("none", True): activations_sequence_parallel,
@@ -117,6 +157,23 @@ sbh(34 + 5as/h), except full recomputation."""
 @formula("L/p · min(p, m)", "L p m", "Korthikanti et al. 2022 §4.2.3 (Eq. 5); Narayanan et al. 2021 §2.2.1 (1F1B)")
 def activation_layers_held(layers: float, pipeline: float, microbatches: float) -> float:
     return layers / pipeline * min(pipeline, microbatches)
+
+
+@formula("L/p · min(p, m) · (1 + (p − 1)/(p·v))", "L p m v",
+         "Korthikanti et al. 2022 §4.2.3; Narayanan et al. 2021 §2.2.2 (interleaved 1F1B, v chunks per stage)")
+def activation_layers_held_interleaved(layers: float, pipeline: float, microbatches: float, chunks: float) -> float:
+    return layers / pipeline * min(pipeline, microbatches) * (1.0 + (pipeline - 1.0) / (pipeline * chunks))
+
+
+@formula("Ψ · L_paced ÷ L", "Ψ L_paced L", "uneven stages: the largest stage's share of the parameters")
+def paced_parameters(parameters: float, paced_layers: float, layers: float) -> float:
+    return parameters * paced_layers / layers
+
+
+@formula("4 bytes (FP32 gradients)", "", "Megatron-LM main grads in FP32 (--accumulate-allreduce-grads-in-fp32); "
+         "BLOOM (Le Scao et al. 2022): 2 + 4 + 12 = 18 bytes per parameter")
+def fp32_gradient_bytes() -> float:
+    return 4.0
 
 
 @formula("A_layer · n_layers", "A_layer n_layers", KORTHIKANTI)
@@ -137,3 +194,13 @@ def usable_bytes(capacity: float, reserve_fraction: float) -> float:
 @formula("M_usable − M_total", "M_usable M_total", "negative when it does not fit")
 def headroom_bytes(usable: float, total: float) -> float:
     return usable - total
+
+
+@formula("A ÷ c (each GPU holds 1/c of the sequence)", "A c", "context parallelism (Megatron-LM; Liu et al. 2023)")
+def context_share_bytes(per_layer: float, context: float) -> float:
+    return per_layer / context
+
+
+@formula("N_d·c", "N_d c", "context parallelism: gradients are reduced over the data- and context-parallel ranks")
+def gradient_group(data_parallel: float, context: float) -> float:
+    return data_parallel * context

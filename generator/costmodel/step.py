@@ -5,6 +5,17 @@ Pipeline (1F1B; Narayanan et al. 2021 §2.2.1, GPipe's bubble): a step runs m + 
 one micro-batch's compute plus its tensor-parallel communication plus its two pipeline
 transfers; (p − 1) of them are the bubble, a fraction (p − 1)/(m + p − 1) of the pipeline time.
 
+Interleaved 1F1B (Narayanan et al. 2021 §2.2.2): with v model chunks per stage the bubble
+shrinks to (p − 1)/v slots, so a step runs m + (p − 1)/v slots (each still one micro-batch's
+compute over all of a stage's chunks); the point-to-point traffic grows v-fold (`traffic.py`).
+
+Tensor-parallel overlap (a layout input, Megatron-LM's --tp-comm-overlap): a share o of the
+tensor-parallel time per micro-batch hides behind the GEMMs it is split with, no more than the
+micro-batch's compute: T_tp − min(o·T_tp, T_mb) stays on the critical path.
+
+Context-parallel ring exchange (traffic.py): only what the attention core's compute cannot hide,
+T_cp − min(T_cp, T_attn), sits in each slot beside the tensor-parallel and pipeline time.
+
 Data-parallel communication (an assumption, stated): a fraction `dp_overlap_fraction` of it can
 hide behind compute, but no more than the compute it can run beside: with stages 0-1 the
 gradient reduction starts in the last micro-batch's backward pass (earlier ones accumulate
@@ -77,6 +88,24 @@ def slots_s(microbatches: float, pipeline: float, per_slot_s: float) -> float:
     return (microbatches + pipeline - 1.0) * per_slot_s
 
 
+INTERLEAVED = "Narayanan et al. 2021 §2.2.2 (interleaved 1F1B)"
+
+
+@formula("(m + (p − 1)/v)·T", "m p v T", INTERLEAVED)
+def slots_interleaved_s(microbatches: float, pipeline: float, chunks: float, per_slot_s: float) -> float:
+    return (microbatches + (pipeline - 1.0) / chunks) * per_slot_s
+
+
+@formula("(p − 1)/v·T_slot", "p v T_slot", INTERLEAVED + " (bubble)")
+def bubble_interleaved_s(pipeline: float, chunks: float, slot: float) -> float:
+    return (pipeline - 1.0) / chunks * slot
+
+
+@formula("T_tp − min(o·T_tp, T_mb)", "T_tp o T_mb", "layout: tp_overlap (Megatron-LM --tp-comm-overlap)")
+def exposed_tp_s(tp_s: float, overlap: float, compute_s: float) -> float:
+    return tp_s - min(overlap * tp_s, compute_s)
+
+
 @formula("(p − 1)·T_slot", "p T_slot", PIPELINE + " (bubble)")
 def bubble_s(pipeline: float, slot: float) -> float:
     return (pipeline - 1.0) * slot
@@ -139,3 +168,13 @@ def bottleneck(fits: bool, compute_s: float, intra_node_s: float, network_s: flo
     if compute_s >= intra_node_s and compute_s >= network_s:
         return "compute"
     return "intra_node" if intra_node_s >= network_s else "network"
+
+
+@formula("T_cp − min(T_cp, T_attn)", "T_cp T_attn", "context parallelism: the ring hides behind attention compute")
+def exposed_ring_s(ring_s: float, attention_s: float) -> float:
+    return ring_s - min(ring_s, attention_s)
+
+
+@formula("T_mb + T_tp + T_pp + T_cp", "T_mb T_tp T_pp T_cp", "1F1B slot with context parallelism")
+def slot_context_s(compute_s: float, tp_s: float, pp_s: float, cp_s: float) -> float:
+    return compute_s + tp_s + pp_s + cp_s

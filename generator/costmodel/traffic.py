@@ -24,7 +24,16 @@ the tensor-parallel group sending its 1/t share (the scatter/gather optimisation
 transfers sit on the critical path (b·s·h for any block shape: a stage's output is the residual
 stream). They cross the network when the pipeline spans nodes; the
 slowest boundary sets the pace, and each GPU then has its 1/g share of the node's NICs, as for the
-data-parallel collectives.
+data-parallel collectives. Under the interleaved schedule (§2.2.2) each micro-batch crosses every
+stage boundary v times, so the transfers per micro-batch are v times as many.
+
+Context parallel (ring attention; Liu et al. 2023, Megatron-LM context parallelism): per layer and
+micro-batch, each of the c GPUs of a sequence passes its keys and values, S_kv = 2·b·(s/c)·h_kv·2 ÷ t
+bytes (K and V of its s/c tokens, 16-bit, its 1/t share of the key/value heads), around the ring in
+c − 1 steps, each a send/receive; three passes of it per micro-batch: the forward's K and V, the
+backward's K and V again and their gradients. It runs on the scale-up link when t·c GPUs fit in a
+node, else on the network. Overlap (stated as a formula): the ring hides behind the attention
+core's compute, up to that compute, T_cp − min(T_cp, T_attn).
 """
 
 from __future__ import annotations
@@ -107,3 +116,19 @@ def pipeline_message_bytes(size_bytes: float, tensor: float) -> float:
 @formula("2·min(p − 1, 1)·T_send (activation forward, gradient back)", "p T_send", "Narayanan et al. 2021 §2.2")
 def pp_microbatch_s(pipeline: float, send_s: float) -> float:
     return 2.0 * min(pipeline - 1.0, 1.0) * send_s
+
+
+@formula("2·min(p − 1, 1)·v·T_send (v chunks per stage)", "p v T_send", "Narayanan et al. 2021 §2.2.2 (interleaved)")
+def pp_microbatch_interleaved_s(pipeline: float, chunks: float, send_s: float) -> float:
+    return 2.0 * min(pipeline - 1.0, 1.0) * chunks * send_s
+
+
+@formula("2·b·(s/c)·h_kv·2 ÷ t bytes (K and V)", "b s_c h_kv t", "context parallelism: each GPU's key/value chunk")
+def kv_chunk_bytes(b: float, local_sequence: float, kv_width: float, tensor: float) -> float:
+    return 2.0 * b * local_sequence * kv_width * ACTIVATION_BYTES / tensor
+
+
+@formula("3·(L ÷ p)·(c − 1)·T_send (forward K, V; backward K, V and their gradients)", "L p c T_send",
+         "ring attention (Liu et al. 2023); Megatron-LM context parallelism")
+def ring_kv_s(layers: float, pipeline: float, context: float, send_s: float) -> float:
+    return 3.0 * (layers / pipeline) * (context - 1.0) * send_s

@@ -25,12 +25,12 @@ from typing import Generic, NamedTuple
 from . import collectives as co
 from . import compute as cp
 from . import memory as me
-from . import shape as sh
 from . import step as st
 from . import traffic as tr
 from .chain import formula
 from .evaluate import Evaluator, V
 from .inputs import Assumptions, Cluster, Layout, Workload
+from .leaves import Leaves, Links, gradient_bytes_per_parameter, leaves, links, microbatches, parameters_per_gpu
 
 
 class Run(NamedTuple, Generic[V]):
@@ -42,36 +42,6 @@ class Run(NamedTuple, Generic[V]):
     step: st.Step[V]
     scaling_efficiency: V | float | None
     scaling_note: str
-
-
-class Leaves(NamedTuple, Generic[V]):
-    """The inputs of one configuration that several parts of the wiring read, named by the
-    formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, r; `vocab` for V)."""
-
-    psi: V
-    L: V
-    h: V
-    a: V
-    vocab: V
-    t: V
-    p: V
-    b: V
-    s: V
-    B: V
-    d: V
-    g: V
-    gpus: V
-    peak: V
-    r: V
-
-
-class Links(NamedTuple, Generic[V]):
-    """Per-GPU bandwidth and latency of one ring step, inside a node and over the network."""
-
-    b_intra: V
-    b_net: V
-    alpha_intra: V
-    alpha_net: V
 
 
 @formula("T_ref ÷ T_step", "T_ref T_step", "weak scaling: same t, p, b, m per GPU on one node")
@@ -89,61 +59,28 @@ def run(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, 
     return Run(memory, work, step, *one_node_scaling(ev, workload, cluster, layout, a, step.step_s))
 
 
-def data_parallel_size(cluster: Cluster, layout: Layout) -> float:
-    gpus = cluster.node_count * cluster.node.gpus_per_node
-    return float(gpus // (layout.tensor_parallel * layout.pipeline_parallel))
-
-
-def peak_flop_per_s(cluster: Cluster, layout: Layout) -> float:
-    gpu = cluster.node.gpu
-    return (gpu.dense_fp8_flop_per_s or 0.0) if layout.precision == "fp8" else gpu.dense_bf16_flop_per_s
-
-
-def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> Leaves[V]:
-    g = cluster.node.gpus_per_node
-    h = ev.given("workload.hidden_size", "1", workload.hidden_size, "workload")
-    heads = ev.given("workload.attention_heads", "1", workload.attention_heads, "workload")
-    return Leaves(
-        ev.given("workload.parameter_count", "1", workload.parameter_count, "workload"),
-        ev.given("workload.layers", "1", workload.layers, "workload"), h, heads,
-        ev.given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload"),
-        ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout"),
-        ev.given("layout.pipeline_parallel", "1", layout.pipeline_parallel, "layout"),
-        ev.given("layout.micro_batch_size", "1", layout.micro_batch_size, "layout"),
-        ev.given("layout.sequence_length", "1", layout.sequence_length, "layout"),
-        ev.given("layout.global_batch_size", "1", layout.global_batch_size, "layout"),
-        ev.given("layout.data_parallel", "1", data_parallel_size(cluster, layout), "layout"),
-        ev.given("node.gpus_per_node", "1", g, "cluster"),
-        ev.given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
-        ev.given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
-        sh.width_ratio_from(ev, workload, h, heads),
-    )
-
-
-def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
-    return ev.derive("step.microbatches", "1", st.microbatches)(x.B, x.d, x.b)
-
-
-def parameters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V:
-    return ev.derive("parameters_per_gpu", "1", me.parameters_per_gpu)(x.psi, x.t, x.p)
-
-
 def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layout: Layout,
                    a: Assumptions) -> me.Memory[V]:
     psi = parameters_per_gpu(ev, x)
     states = []
-    for (key, assumption, per_parameter), partitioned in zip((
-            ("memory.weights_bytes", "assumptions.weight_bytes_per_parameter", a.weight_bytes_per_parameter),
-            ("memory.gradients_bytes", "assumptions.gradient_bytes_per_parameter", a.gradient_bytes_per_parameter),
-            ("memory.optimizer_bytes", "assumptions.optimizer_bytes_per_parameter", a.optimizer_bytes_per_parameter)),
+    for (key, bytes_each), partitioned in zip((
+            ("memory.weights_bytes", ev.given("assumptions.weight_bytes_per_parameter", "B",
+                                              a.weight_bytes_per_parameter, "assumption")),
+            ("memory.gradients_bytes", gradient_bytes_per_parameter(ev, layout, a)),
+            ("memory.optimizer_bytes", ev.given("assumptions.optimizer_bytes_per_parameter", "B",
+                                                a.optimizer_bytes_per_parameter, "assumption"))),
             me.partitions(layout.zero_stage), strict=True):
-        bytes_each = ev.given(assumption, "B", per_parameter, "assumption")
-        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.d) if partitioned
+        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.d_grad) if partitioned
                       else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
     weights, gradients, optimizer = states
-    per_layer = ev.derive("memory.activation_per_layer_bytes", "B", me.ACTIVATIONS_PER_LAYER[
-        (layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
-    held = ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L, x.p, m)
+    table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
+    per_layer = ev.derive("activation_per_layer_sequence_bytes" if x.context else "memory.activation_per_layer_bytes",
+                          "B", table[(layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
+    if x.context:
+        per_layer = ev.derive("memory.activation_per_layer_bytes", "B", me.context_share_bytes)(per_layer, x.c)
+    held = (ev.derive("memory.activation_layers_held", "1", me.activation_layers_held_interleaved)(
+        x.L_paced, x.p, m, x.v) if layout.virtual_pipeline > 1
+        else ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L_paced, x.p, m))
     activations = ev.derive("memory.activations_bytes", "B", me.activations_held)(per_layer, held)
     total = ev.derive("memory.total_bytes", "B", me.total_bytes)(weights, gradients, optimizer, activations)
     usable = ev.derive("memory.usable_bytes", "B", me.usable_bytes)(
@@ -156,11 +93,23 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
 
 def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a: Assumptions) -> cp.Compute[V]:
     per_step = ev.derive("compute.model_flop_per_step", "FLOP", cp.model_flop)(x.B, x.s, x.L, x.h, x.vocab, x.r)
-    model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L, x.h, x.vocab, x.r)
-    executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
-        x.b, x.s, x.L, x.h, x.vocab, x.r)
-    model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(model, x.t, x.p)
-    executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(executed, x.t, x.p)
+    model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
+    executed = ev.derive("executed_flop_per_microbatch" if not layout.flash_attention
+                         else "layers_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
+        x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
+    if layout.flash_attention:
+        executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.plus_flop)(
+            executed, ev.derive("flash_backward_flop_per_microbatch", "FLOP", cp.flash_backward_flop)(
+                x.b, x.s, x.L_paced, x.h))
+    if x.context:
+        model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu_context)(
+            model, x.t, x.p, x.c)
+        executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu_context)(
+            executed, x.t, x.p, x.c)
+    else:
+        model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(model, x.t, x.p)
+        executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(
+            executed, x.t, x.p)
     forward_flop = ev.derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop)(model_mb)
     eta = ev.derive("gemm_efficiency", "1", cp.gemm_efficiency)(
         ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
@@ -173,9 +122,10 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     def seconds(name: str, flop: V, passes: V) -> V:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes."""
         key = f"{name}_memory_bound_bytes"
-        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s, x.h, x.L, x.p, passes, x.t)
+        layers = x.L_paced
+        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s_c, x.h, layers, x.p, passes, x.t)
                  if layout.sequence_parallel
-                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s, x.h, x.L, x.p, passes))
+                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s_c, x.h, layers, x.p, passes))
         return ev.derive(f"compute.{name}_s", "s", cp.compute_s)(
             ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta),
             ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
@@ -183,48 +133,60 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     forward = seconds("forward", forward_flop, ev.derive("forward_passes", "1", cp.one_pass)())
     microbatch = seconds("microbatch", executed_mb, ev.derive("microbatch_passes", "1", cp.PASSES[layout.recompute])())
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
-    return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch)
-
-
-def links(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, a: Assumptions) -> Links[V]:
-    node = cluster.node
-    b_intra = ev.derive("intra_node_bandwidth", "B/s", co.intra_node_bandwidth)(
-        ev.given("node.scale_up_per_direction_bytes_per_s", "B/s", node.scale_up_per_direction_bytes_per_s, "cluster"),
-        ev.given("assumptions.intra_node_collective_efficiency", "1", a.intra_node_collective_efficiency, "assumption"))
-    b_net = ev.derive("network_bandwidth_per_gpu", "B/s", co.network_bandwidth_per_gpu)(
-        ev.given("node.nics_per_node", "1", node.nics_per_node, "cluster"),
-        ev.given("node.nic_port_per_direction_bytes_per_s", "B/s", node.nic_port_per_direction_bytes_per_s, "cluster"),
-        x.g, ev.given("assumptions.network_collective_efficiency", "1", a.network_collective_efficiency, "assumption"),
-        ev.given("cluster.fabric_bandwidth_fraction", "1", cluster.fabric_bandwidth_fraction, "cluster"))
-    return Links(b_intra, b_net,
-                 ev.given("assumptions.intra_node_step_latency_s", "s", a.intra_node_step_latency_s, "assumption"),
-                 ev.given("assumptions.network_step_latency_s", "s", a.network_step_latency_s, "assumption"))
+    attention = (ev.derive("attention_s", "s", cp.seconds_at_rate)(
+        ev.derive("attention_flop_per_microbatch_per_gpu", "FLOP", cp.attention_flop)(
+            x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c), x.peak, eta) if x.context else None)
+    return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch, attention)
 
 
 def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster: Cluster, layout: Layout,
               a: Assumptions) -> st.Step[V]:
     link = links(ev, x, cluster, a)
-    message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s, x.h)
+    message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s_c, x.h)
     tp_ar = ev.derive("tp_all_reduce_s", "s", co.ring_all_reduce_s)(x.t, message, link.b_intra, link.alpha_intra)
     collectives = ev.derive("tp_collectives_per_layer", "1", tr.TP_COLLECTIVES_PER_LAYER[layout.recompute])(x.t)
-    tp = ev.derive("step.tp_microbatch_s", "s", tr.tp_microbatch_s)(collectives, x.L, x.p, tp_ar)
+    tp = tp_exposed(ev, x, work, layout, ev.derive(
+        "tp_microbatch_total_s" if layout.tp_overlap > 0.0 else "step.tp_microbatch_s", "s", tr.tp_microbatch_s)(
+        collectives, x.L_paced, x.p, tp_ar))
     on_network = layout.pipeline_parallel > 1 and cluster.node_count > 1
     send = ev.derive("pp_send_s", "s", co.send_recv_s)(
         ev.derive("pipeline_message_bytes", "B", tr.pipeline_message_bytes)(message, x.t),
         link.b_net if on_network else link.b_intra, link.alpha_net if on_network else link.alpha_intra)
-    pp = ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send)
+    pp = (ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_interleaved_s)(x.p, x.v, send)
+          if layout.virtual_pipeline > 1 else ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send))
     dp_intra, dp_net = data_parallel(ev, x, m, link, layout, a)
-    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a)
+    ring = context_ring(ev, x, work, link, layout, cluster) if x.context else None
+    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a, ring)
+
+
+def context_ring(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[V], layout: Layout,
+                 cluster: Cluster) -> tuple[V, bool]:
+    """The ring attention exchange left exposed per micro-batch, and whether it crosses the network
+    (a tensor- × context-parallel group larger than a node)."""
+    on_net = layout.tensor_parallel * layout.context_parallel > cluster.node.gpus_per_node
+    send = ev.derive("cp_send_s", "s", co.send_recv_s)(
+        ev.derive("kv_chunk_bytes", "B", tr.kv_chunk_bytes)(x.b, x.s_c, x.h_kv, x.t),
+        link.b_net if on_net else link.b_intra, link.alpha_net if on_net else link.alpha_intra)
+    ring = ev.derive("cp_ring_microbatch_s", "s", tr.ring_kv_s)(x.L_paced, x.p, x.c, send)
+    assert work.attention_s is not None
+    return ev.derive("step.cp_microbatch_s", "s", st.exposed_ring_s)(ring, work.attention_s), on_net
+
+
+def tp_exposed(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], layout: Layout, total: V) -> V:
+    """The tensor-parallel time per micro-batch left on the critical path by `layout.tp_overlap`."""
+    if not layout.tp_overlap > 0.0:
+        return total
+    return ev.derive("step.tp_microbatch_s", "s", st.exposed_tp_s)(
+        total, ev.given("layout.tp_overlap", "1", layout.tp_overlap, "layout"), work.microbatch_s)
 
 
 def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: Layout,
                   a: Assumptions) -> tuple[V, V]:
     """Seconds of data-parallel communication per step: (intra-node part, network part)."""
-    k = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d, x.g, x.t)
-    n = ev.derive("dp_nodes", "1", co.dp_nodes)(x.d, k)
+    k = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d_grad, x.g, x.t)
+    n = ev.derive("dp_nodes", "1", co.dp_nodes)(x.d_grad, k)
     psi = parameters_per_gpu(ev, x)
-    grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
-        "assumptions.gradient_bytes_per_parameter", "B", a.gradient_bytes_per_parameter, "assumption"))
+    grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, gradient_bytes_per_parameter(ev, layout, a))
     weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
         "assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption"))
     n_g = ev.derive("dp_gradient_phases", "1", tr.GRADIENT_PHASES[layout.zero_stage])(m)
@@ -243,33 +205,50 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
 
 
 def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tuple[V, V, V, V], on_network: bool,
-            layout: Layout, a: Assumptions) -> st.Step[V]:
-    """The schedule: communication per micro-batch and per step into the step time and its shares."""
+            layout: Layout, a: Assumptions, ring: tuple[V, bool] | None = None) -> st.Step[V]:
+    """The schedule: communication per micro-batch and per step into the step time and its shares
+    (`ring`: the exposed context-parallel exchange per micro-batch and whether it is on the network)."""
     tp, pp, dp_intra, dp_net = comm
+    interleaved = layout.virtual_pipeline > 1
+
+    def slots(key: str, per_slot: V) -> V:
+        """`per_slot` over the schedule's slots: m + p − 1, or m + (p − 1)/v interleaved."""
+        if interleaved:
+            return ev.derive(key, "s", st.slots_interleaved_s)(m, x.p, x.v, per_slot)
+        return ev.derive(key, "s", st.slots_s)(m, x.p, per_slot)
+
     dp = ev.derive("dp_s", "s", st.sum_s)(dp_intra, dp_net)
     window = ev.derive("step.dp_overlap_window_s", "s", st.OVERLAP_WINDOW[layout.zero_stage])(
         m, work.backward_s, work.forward_s)
     overlap = ev.given("assumptions.dp_overlap_fraction", "1", a.dp_overlap_fraction, "assumption")
     exposed = ev.derive("step.dp_exposed_s", "s", st.exposed_dp_s)(dp, overlap, window)
-    slot = ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp)
-    pipeline = ev.derive("step.pipeline_s", "s", st.slots_s)(m, x.p, slot)
+    slot = (ev.derive("step.slot_s", "s", st.slot_context_s)(work.microbatch_s, tp, pp, ring[0]) if ring
+            else ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp))
+    pipeline = slots("step.pipeline_s", slot)
     step = ev.derive("step.step_s", "s", st.sum_s)(pipeline, exposed)
     tp_pp = ev.derive("tp_pp_microbatch_s", "s", st.sum_s)(tp, pp)
+    if ring:
+        tp_pp = ev.derive("tp_pp_cp_microbatch_s", "s", st.sum_s)(tp_pp, ring[0])
     exposed_comm = ev.derive("step.exposed_comm_s", "s", st.sum_s)(
-        ev.derive("tp_pp_per_step_s", "s", st.slots_s)(m, x.p, tp_pp), exposed)
+        slots("tp_pp_per_step_s", tp_pp), exposed)
     zero = ev.given("zero", "s", 0.0, "derived")
     pp_intra, pp_net = (zero, pp) if on_network else (pp, zero)
     intra_mb = ev.derive("intra_node_microbatch_s", "s", st.sum_s)(tp, pp_intra)
+    if ring:
+        cp_intra, cp_net = (zero, ring[0]) if ring[1] else (ring[0], zero)
+        intra_mb = ev.derive("intra_node_cp_microbatch_s", "s", st.sum_s)(intra_mb, cp_intra)
+        pp_net = ev.derive("network_microbatch_s", "s", st.sum_s)(pp_net, cp_net)
     intra = ev.derive("step.intra_node_s", "s", st.sum_s)(
-        ev.derive("intra_node_slots_s", "s", st.slots_s)(m, x.p, intra_mb),
+        slots("intra_node_slots_s", intra_mb),
         ev.derive("dp_exposed_intra_node_s", "s", st.exposed_part_s)(exposed, dp_intra, dp))
     net = ev.derive("step.network_s", "s", st.sum_s)(
-        ev.derive("network_slots_s", "s", st.slots_s)(m, x.p, pp_net),
+        slots("network_slots_s", pp_net),
         ev.derive("dp_exposed_network_s", "s", st.exposed_part_s)(exposed, dp_net, dp))
     return st.Step(
         m, tp, pp, on_network, dp_intra, dp_net, slot, pipeline,
-        ev.derive("step.compute_s", "s", st.slots_s)(m, x.p, work.microbatch_s),
-        ev.derive("step.bubble_s", "s", st.bubble_s)(x.p, slot), window, exposed, step, exposed_comm,
+        slots("step.compute_s", work.microbatch_s),
+        ev.derive("step.bubble_s", "s", st.bubble_interleaved_s)(x.p, x.v, slot) if interleaved
+        else ev.derive("step.bubble_s", "s", st.bubble_s)(x.p, slot), window, exposed, step, exposed_comm,
         ev.derive("step.comm_share", "1", st.share)(exposed_comm, step),
         ev.derive("step.tokens_per_s", "1/s", st.tokens_per_s)(x.B, x.s, step),
         ev.derive("step.achieved_mfu", "1", st.achieved_mfu)(work.model_flop_per_step, step, x.gpus, x.peak),
@@ -279,11 +258,13 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
 def reference_layout(cluster: Cluster, layout: Layout) -> Layout | str:
     """The one-node run with the same per-GPU work (same t, p, b and micro-batches per step), or
     why there is none."""
-    g, replica = cluster.node.gpus_per_node, layout.tensor_parallel * layout.pipeline_parallel
+    g = cluster.node.gpus_per_node
+    replica = layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel
+    product = "t × p" if layout.context_parallel == 1 else "t × p × c"
     if replica > g:
-        return f"no one-node reference: a model replica needs t × p = {replica} GPUs, more than a node's {g}"
+        return f"no one-node reference: a model replica needs {product} = {replica} GPUs, more than a node's {g}"
     if g % replica:
-        return f"no one-node reference: a model replica of t × p = {replica} GPUs does not divide a node's {g}"
+        return f"no one-node reference: a model replica of {product} = {replica} GPUs does not divide a node's {g}"
     data_parallel = cluster.node_count * g // replica
     per_replica = layout.global_batch_size // data_parallel
     return replace(layout, global_batch_size=per_replica * (g // replica))

@@ -213,7 +213,8 @@ def _estimate(args: argparse.Namespace) -> int:
         return 2
     choice = Choice(args.gpu or "", args.gpus, args.network, args.workload, params, args.gpus_per_node,
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
-                    args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision)
+                    args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
+                    not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -288,6 +289,14 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism")
     est.add_argument("--precision", choices=("bf16", "fp8"), default="bf16",
                      help="which dense tensor rate the compute runs at (memory stays 16-bit mixed precision)")
+    est.add_argument("--no-flash-attention", action="store_true",
+                     help="store the s×s attention scores (FlashAttention is on by default)")
+    est.add_argument("--virtual-pipeline", type=int, default=1, metavar="N",
+                     help="model chunks per pipeline stage: interleaved 1F1B (default 1)")
+    est.add_argument("--fp32-gradients", action="store_true", help="gradients held and reduced in FP32 (4 bytes)")
+    est.add_argument("--tp-overlap", type=float, default=0.0, metavar="F",
+                     help="share of tensor-parallel communication hidden behind compute, in [0, 1] (default 0)")
+    est.add_argument("--cp", type=int, default=1, metavar="N", help="context parallel: GPUs per sequence (default 1)")
     est.add_argument("--format", choices=("text", "json"), default="text")
     est.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     est.set_defaults(func=_estimate)

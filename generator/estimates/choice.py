@@ -78,6 +78,11 @@ class Choice:
     node: str | None = None
     shape: Shape | None = None
     precision: Precision = "bf16"
+    flash_attention: bool = True
+    virtual_pipeline: int = 1
+    fp32_gradients: bool = False
+    tp_overlap: float = 0.0
+    context_parallel: int = 1
 
 
 @dataclass(frozen=True)
@@ -158,7 +163,8 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
     node = Node(name, chip, per_node, link.bytes_per_s, choice.nics_per_node or per_node, port)
     layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
                     choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel,
-                    choice.precision)
+                    choice.precision, choice.flash_attention, choice.virtual_pipeline, choice.fp32_gradients,
+                    choice.tp_overlap, choice.context_parallel)
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}

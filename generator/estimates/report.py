@@ -10,6 +10,7 @@ import json
 
 from ..costmodel.chain import explain_lines
 from ..costmodel.explain import explain
+from ..costmodel.inputs import Layout
 from ..costmodel.result import Result
 from .choice import Resolved
 
@@ -63,6 +64,8 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "micro_batch": layout.micro_batch_size, "seq": layout.sequence_length,
         "global_batch": layout.global_batch_size, "recompute": layout.recompute,
         "sequence_parallel": layout.sequence_parallel, "precision": layout.precision,
+        "flash_attention": layout.flash_attention, "virtual_pipeline": layout.virtual_pipeline,
+        "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -75,6 +78,18 @@ def to_json(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True)
 
 
+def _knobs(layout: Layout) -> str:
+    """The layout knobs of the head line that differ from their defaults."""
+    knobs = [] if layout.flash_attention else ["no FlashAttention"]
+    knobs += [f"virtual pipeline {layout.virtual_pipeline}"] if layout.virtual_pipeline != 1 else []
+    knobs += ["FP32 gradients"] if layout.fp32_gradients else []
+    knobs += [f"tp overlap {layout.tp_overlap:g}"] if layout.tp_overlap else []
+    knobs += [f"cp {layout.context_parallel}"] if layout.context_parallel != 1 else []
+    return "".join(f", {knob}" for knob in knobs)
+
+
+
+
 def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | None = None) -> str:
     data = summary(resolved, result)
     inputs = data["inputs"]
@@ -83,7 +98,7 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
             f"({inputs['nodes']} nodes of {inputs['gpus_per_node']}, {inputs['nics_per_node']} NICs each, "
             f"{resolved.ids['network']}); tp {inputs['tp']}, pp {inputs['pp']}, ZeRO {inputs['zero']}, "
             f"micro-batch {inputs['micro_batch']}, seq {inputs['seq']}, global batch {inputs['global_batch']}, "
-            f"recompute {inputs['recompute']}, {inputs['precision']}"
+            f"recompute {inputs['recompute']}, {inputs['precision']}{_knobs(resolved.layout)}"
             + (f"\nmodel: {resolved.workload_note}" if resolved.workload_note else ""))
     if result.estimate is None:
         return head + "\n" + "\n".join(f"cannot estimate: {p.message}" for p in result.problems)

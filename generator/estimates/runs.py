@@ -85,6 +85,7 @@ class Assumed:
     precision: RunPrecision | None = None
     gpus_per_node: int | None = None
     nics_per_node: int | None = None
+    flash_attention: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -120,26 +121,24 @@ def _filled(run: Run, assumed: Assumed) -> tuple[Assumed, tuple[str, ...]]:
     # group to shard over, sequence parallelism without a tensor-parallel group.
     zero = 0 if lay.zero_stage is None and lay.data_parallel == 1 else lay.zero_stage
     sequence = False if lay.sequence_parallel is None and lay.tensor_parallel == 1 else lay.sequence_parallel
-    own = Assumed(lay.micro_batch, zero, lay.recompute, sequence, lay.precision, run.gpus_per_node, run.nics_per_node)
+    own = Assumed(lay.micro_batch, zero, lay.recompute, sequence, lay.precision, run.gpus_per_node, run.nics_per_node,
+                  lay.flash_attention)
     taken = tuple(f.name for f in fields(Assumed)
                   if getattr(own, f.name) is None and getattr(assumed, f.name) is not None)
     return replace(own, **{name: getattr(assumed, name) for name in taken}), taken
 
 
 def beyond_layout(run: Run, model: Workload) -> str | None:
-    """What the model's `Layout` cannot express about the run's layout, or None."""
+    """What the model's `Layout` cannot express about the run's layout, or None. Interleaving,
+    uneven stages and context parallelism it has (`costmodel.inputs.Layout`); an interleaved
+    schedule whose chunks the source does not give, and hybrid sharding, it has not."""
     lay = run.layout
     pp = lay.pipeline_parallel or 1
-    if (lay.context_parallel or 1) > 1:
-        return f"context parallel {lay.context_parallel}: the model has no context parallelism"
-    if pp > 1 and lay.virtual_pipeline != 1:
-        chunks = lay.virtual_pipeline
-        what = ("interleaving unstated" if chunks == "unstated"
-                else "interleaved pipeline, chunks unstated" if chunks == "interleaved"
-                else f"interleaved pipeline ({chunks} chunks per rank)")
-        return f"{what}: the model has no interleaved schedule"
-    if model.layers % pp:
-        return f"pipeline parallel {pp} does not divide the {model.layers} layers: the model has no uneven stages"
+    if lay.context_parallel is None:
+        return "the run states no context parallel degree"
+    if pp > 1 and isinstance(lay.virtual_pipeline, str):
+        return ("interleaving unstated" if lay.virtual_pipeline == "unstated"
+                else "interleaved pipeline, chunks unstated") + ": the schedule's bubble depends on them"
     if lay.shard_group is not None:
         return f"hybrid sharding in groups of {lay.shard_group}: the model shards over the whole data-parallel group"
     return None
@@ -198,8 +197,11 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     cluster = _cluster(kb, run, spec.model, chip, got.gpus_per_node, got.nics_per_node)
     if isinstance(cluster, str):
         return cluster
+    chunks = lay.virtual_pipeline if isinstance(lay.virtual_pipeline, int) else 1  # str: refused above
     layout = Layout(tp, pp, got.zero_stage, got.micro_batch, lay.sequence_length, batch, got.recompute,
-                    bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16")
+                    bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16",
+                    flash_attention=bool(got.flash_attention), virtual_pipeline=chunks if pp > 1 else 1,
+                    fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1)
     extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
                     lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision)
     ids = {"run": entity.id, "gpu": run.gpu}

@@ -55,7 +55,8 @@
 
   /** The reader's choice; counts that are not whole numbers are NaN (fromChoice rejects them). */
   function choice() {
-    var names = {pp: "流水线并行", micro_batch: "微批大小", seq: "序列长度", global_batch: "全局批大小"};
+    var names = {pp: "流水线并行", micro_batch: "微批大小", seq: "序列长度", global_batch: "全局批大小",
+                 virtual_pipeline: "虚拟流水线", cp: "上下文并行"};
     for (var key in names) {
       if (!(whole(key) >= 1)) { return {problem: names[key] + "应为不小于 1 的整数"}; }
     }
@@ -65,7 +66,10 @@
             nics_per_node: whole("nics_per_node"), tp: Number(field("tp").value), pp: whole("pp"),
             zero: Number(field("zero").value), micro_batch: whole("micro_batch"), seq: whole("seq"),
             global_batch: whole("global_batch"), recompute: field("recompute").value,
-            sequence_parallel: field("sequence_parallel").checked};
+            sequence_parallel: field("sequence_parallel").checked,
+            flash_attention: field("flash_attention").checked, virtual_pipeline: whole("virtual_pipeline"),
+            fp32_gradients: field("fp32_gradients").checked, tp_overlap: Number(field("tp_overlap").value),
+            cp: whole("cp")};
   }
 
   function resolve() {
@@ -247,6 +251,11 @@
     field("global_batch").value = d.global_batch_size;
     field("recompute").value = d.recompute;
     field("sequence_parallel").checked = d.sequence_parallel;
+    field("flash_attention").checked = d.flash_attention;
+    field("virtual_pipeline").value = d.virtual_pipeline;
+    field("cp").value = d.context_parallel;
+    field("tp_overlap").value = d.tp_overlap;
+    field("fp32_gradients").checked = d.fp32_gradients;
     field("node").addEventListener("input", applyNode);
     field("node").addEventListener("change", applyNode);
     form.addEventListener("input", render);

@@ -44,7 +44,32 @@
     "full,false": function (s, b, h) { return 2.0 * s * b * h; },
     "full,true": function (s, b, h) { return 2.0 * s * b * h; }
   };
+  // memory.py ACTIVATIONS_FLASH: FlashAttention stores no s×s scores
+  var ACTIVATIONS_FLASH = {
+    "none,false": ACTIVATIONS_PER_LAYER["selective,false"],
+    "none,true": ACTIVATIONS_PER_LAYER["selective,true"],
+    "selective,false": ACTIVATIONS_PER_LAYER["selective,false"],
+    "selective,true": ACTIVATIONS_PER_LAYER["selective,true"],
+    "full,false": ACTIVATIONS_PER_LAYER["full,false"],
+    "full,true": ACTIVATIONS_PER_LAYER["full,true"]
+  };
   function activationLayersHeld(layers, p, m) { return layers / p * Math.min(p, m); }
+  function activationLayersHeldInterleaved(layers, p, m, v) {
+    return layers / p * Math.min(p, m) * (1.0 + (p - 1.0) / (p * v));
+  }
+  function pacedParameters(parameters, paced, layers) { return parameters * paced / layers; }
+  // compute.py paced_layers: p·v·⌈L/(p·v)⌉ (the layer count itself when p·v divides it)
+  function pacedLayers(layers, p, v) { return p * v * Math.ceil(layers / (p * v)); }
+  function layersOf(w, layout) {
+    var p = layout.pipeline_parallel, v = layout.virtual_pipeline;
+    return w.layers % (p * v) ? pacedLayers(w.layers, p, v) : w.layers;
+  }
+  function paramsPerGpu(w, layout) {
+    var uneven = w.layers % (layout.pipeline_parallel * layout.virtual_pipeline);
+    var psi = uneven ? pacedParameters(w.parameter_count, layersOf(w, layout), w.layers) : w.parameter_count;
+    return parametersPerGpu(psi, layout.tensor_parallel, layout.pipeline_parallel);
+  }
+  function gradientBytes(layout, a) { return layout.fp32_gradients ? 4.0 : a.gradient_bytes_per_parameter; }
 
   // ---- compute.py --------------------------------------------------------------------------
   function modelFlop(B, s, L, h, V, r) {
@@ -60,6 +85,7 @@
       return 96.0 * B * s * L * h * h * (r + s / (6.0 * h) + V / (16.0 * L * h));
     }
   };
+  function flashBackwardFlop(B, s, L, h) { return 2.0 * B * s * s * L * h; }
   function perGpu(flop, t, p) { return flop / (t * p); }
   function gemmEfficiency(max, width, half) { return max * width / (width + half); }
   function secondsAtRate(flop, peak, efficiency) { return flop / (peak * efficiency); }
@@ -88,12 +114,15 @@
   function tpCollectivesPerLayer(recompute) { return recompute === "full" ? 6.0 : 4.0; }
   function tpMicrobatchS(collectives, layers, p, allReduce) { return collectives * (layers / p) * allReduce; }
   function ppMicrobatchS(p, send) { return 2.0 * Math.min(p - 1.0, 1.0) * send; }
+  function ppMicrobatchInterleavedS(p, v, send) { return 2.0 * Math.min(p - 1.0, 1.0) * v * send; }
 
   // ---- step.py -----------------------------------------------------------------------------
   var OVERLAP_WINDOW = [
     function (m, bwd) { return bwd; }, function (m, bwd) { return bwd; },
     function (m, bwd) { return m * bwd; }, function (m, bwd, fwd) { return m * (fwd + bwd); }];
   function slotsS(m, p, t) { return (m + p - 1.0) * t; }
+  function slotsInterleavedS(m, p, v, t) { return (m + (p - 1.0) / v) * t; }
+  function exposedTpS(tp, overlap, compute) { return tp - Math.min(overlap * tp, compute); }
   function exposedPartS(exposed, link, dp) { return dp <= 0.0 ? 0.0 : exposed * link / dp; }
   function bottleneck(fits, compute, intra, net) {
     if (!fits) { return "memory"; }
@@ -143,7 +172,8 @@
       atLeastOne(out, "node.nics_per_node", node.nics_per_node);
       positive(out, "node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s);
     }
-    ["tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size"]
+    ["tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size",
+     "virtual_pipeline", "context_parallel"]
       .forEach(function (k) { atLeastOne(out, "layout." + k, layout[k]); });
     if ([0, 1, 2, 3].indexOf(layout.zero_stage) < 0) {
       out.push(problem("zero-stage", "layout.zero_stage", "ZeRO 阶段只有 0、1、2、3"));
@@ -151,6 +181,7 @@
     if (["none", "selective", "full"].indexOf(layout.recompute) < 0) {
       out.push(problem("recompute", "layout.recompute", "重计算只能是 none、selective 或 full"));
     }
+    fraction(out, "layout.tp_overlap", layout.tp_overlap, true, true);
     if (layout.precision !== "bf16" && layout.precision !== "fp8") {
       out.push(problem("precision", "layout.precision", "精度只能是 bf16 或 fp8"));
     }
@@ -196,27 +227,44 @@
                        "张量并行 " + t + " 不能整除每节点的 " + g + " 块 GPU"));
     }
     shapeProblems(out, w, t);
-    if (w.layers % p) {
-      out.push(problem("pipeline-layers", "layout.pipeline_parallel", "流水线并行 " + p + " 不能整除 " + w.layers + " 层"));
+    var v = layout.virtual_pipeline;
+    if (p * v > w.layers) {
+      out.push(problem("pipeline-exceeds-layers", "layout.pipeline_parallel",
+                       "流水线并行 " + p + " × 虚拟流水线 " + v + " = " + (p * v) + " 个阶段多于 " + w.layers + " 层"));
+    }
+    if (v > 1 && p === 1) {
+      out.push(problem("interleave-without-pipeline", "layout.virtual_pipeline",
+                       "虚拟流水线 " + v + " 需要流水线并行大于 1"));
     }
     if (layout.precision === "fp8" && !((cluster.node.gpu.dense_fp8_flop_per_s || 0.0) > 0.0)) {
       out.push(problem("fp8-unavailable", "layout.precision", cluster.node.gpu.name + " 没有稠密 FP8 算力数据"));
     }
-    if (gpus % (t * p)) {
+    var c = layout.context_parallel;
+    if (layout.sequence_length % c) {
+      out.push(problem("context-parallel-sequence", "layout.context_parallel",
+                       "上下文并行 " + c + " 不能整除 " + layout.sequence_length + " 个 token 的序列"));
+    }
+    if (gpus % (t * p * c)) {
       out.push(problem("gpus-indivisible", "layout",
-                       gpus + " 块 GPU 不是 张量并行 × 流水线并行 = " + (t * p) + " 的整数倍"));
+                       gpus + " 块 GPU 不是 张量并行 × 流水线并行" + (c > 1 ? " × 上下文并行" : "") + " = " +
+                       (t * p * c) + " 的整数倍"));
       return out;
     }
-    var dp = Math.floor(gpus / (t * p)), stage = t * dp;
+    var dp = Math.floor(gpus / (t * p * c)), stage = t * c * dp;
     if (stage % g && g % stage) {
       out.push(problem("data-parallel-placement", "layout",
-                       "一个流水线阶段占 t × N_d = " + stage + " 块 GPU，既不能整除也不是每节点 " + g + " 块的整数倍"));
+                       "一个流水线阶段占 t × " + (c > 1 ? "c × " : "") + "N_d = " + stage +
+                       " 块 GPU，既不能整除也不是每节点 " + g + " 块的整数倍"));
     }
     var perStep = dp * layout.micro_batch_size;
     if (layout.global_batch_size % perStep) {
       out.push(problem("batch-indivisible", "layout.global_batch_size",
                        "全局批大小 " + layout.global_batch_size + " 不是 数据并行 " + dp + " × 微批 " +
                        layout.micro_batch_size + " = " + perStep + " 的整数倍"));
+    } else if (v > 1 && Math.floor(layout.global_batch_size / perStep) % p) {
+      out.push(problem("interleave-microbatches", "layout.virtual_pipeline",
+                       "交错调度要求每步微批数 " + Math.floor(layout.global_batch_size / perStep) +
+                       " 能被流水线并行 " + p + " 整除"));
     }
     return out;
   }
@@ -227,18 +275,24 @@
 
   // ---- wiring.py ---------------------------------------------------------------------------
   function dataParallelSize(cluster, layout) {
-    return Math.floor(cluster.node_count * cluster.node.gpus_per_node / (layout.tensor_parallel * layout.pipeline_parallel));
+    return Math.floor(cluster.node_count * cluster.node.gpus_per_node /
+                      (layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel));
   }
   function memoryPerGpu(w, cluster, layout, a, dp, m) {
     var t = layout.tensor_parallel, p = layout.pipeline_parallel, z = layout.zero_stage;
-    var psi = parametersPerGpu(w.parameter_count, t, p);
-    var parts = [[z >= 3, a.weight_bytes_per_parameter], [z >= 2, a.gradient_bytes_per_parameter],
+    var psi = paramsPerGpu(w, layout);
+    var c = layout.context_parallel, dpGrad = c > 1 ? dp * c : dp;
+    var parts = [[z >= 3, a.weight_bytes_per_parameter], [z >= 2, gradientBytes(layout, a)],
                  [z >= 1, a.optimizer_bytes_per_parameter]].map(function (x) {
-      return x[0] ? partitionedBytes(psi, x[1], dp) : replicatedBytes(psi, x[1]);
+      return x[0] ? partitionedBytes(psi, x[1], dpGrad) : replicatedBytes(psi, x[1]);
     });
-    var perLayer = ACTIVATIONS_PER_LAYER[layout.recompute + "," + Boolean(layout.sequence_parallel)](
+    var table = layout.flash_attention ? ACTIVATIONS_FLASH : ACTIVATIONS_PER_LAYER;
+    var perLayer = table[layout.recompute + "," + Boolean(layout.sequence_parallel)](
       layout.sequence_length, layout.micro_batch_size, w.hidden_size, w.attention_heads, t, widthRatioOf(w));
-    var held = activationLayersHeld(w.layers, p, m);
+    if (c > 1) { perLayer = perLayer / c; }
+    var Lp = layersOf(w, layout);
+    var held = layout.virtual_pipeline > 1 ? activationLayersHeldInterleaved(Lp, p, m, layout.virtual_pipeline)
+      : activationLayersHeld(Lp, p, m);
     var activations = perLayer * held;
     var total = parts[0] + parts[1] + parts[2] + activations;
     var usable = cluster.node.gpu.memory_capacity_bytes * (1.0 - a.memory_reserve_fraction);
@@ -254,25 +308,34 @@
     var V = w.vocabulary_size, t = layout.tensor_parallel, p = layout.pipeline_parallel;
     var peak = peakFlopPerS(cluster, layout), r = widthRatioOf(w);
     var perStep = modelFlop(layout.global_batch_size, s, L, h, V, r);
-    var modelMb = perGpu(modelFlop(b, s, L, h, V, r), t, p);
-    var executedMb = perGpu(EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r), t, p);
+    L = layersOf(w, layout);
+    var c = layout.context_parallel, sLocal = c > 1 ? s / c : s;
+    var split = c > 1 ? function (f) { return f / (t * p * c); } : function (f) { return perGpu(f, t, p); };
+    var modelMb = split(modelFlop(b, s, L, h, V, r));
+    var executed = EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r);
+    if (layout.flash_attention) { executed = executed + flashBackwardFlop(b, s, L, h); }
+    var executedMb = split(executed);
     var eta = gemmEfficiency(a.gemm_efficiency_max, h / t, a.gemm_half_width);
     var hbm = cluster.node.gpu.memory_bandwidth_bytes_per_s;
     var seconds = function (flop, passes) {
-      var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, s, h, L, p, passes, t)
-        : memoryBoundBytes(a.memory_bound_bytes, b, s, h, L, p, passes);
+      var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
+        : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
       return secondsAtRate(flop, peak, eta) + bound / hbm;
     };
     var forward = seconds(modelMb / 3.0, 1.0);
     var microbatch = seconds(executedMb, PASSES[layout.recompute]);
-    return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch};
+    // compute.py attention_flop: what the context-parallel ring hides behind
+    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), peak, eta) : null;
+    return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
+            attention: attention};
   }
   function dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet) {
     var t = layout.tensor_parallel, p = layout.pipeline_parallel;
-    var k = Math.min(dp, cluster.node.gpus_per_node / t);
-    var n = dp / k;
-    var psi = parametersPerGpu(w.parameter_count, t, p);
-    var grads = replicatedBytes(psi, a.gradient_bytes_per_parameter);
+    var dpGrad = layout.context_parallel > 1 ? dp * layout.context_parallel : dp;
+    var k = Math.min(dpGrad, cluster.node.gpus_per_node / t);
+    var n = dpGrad / k;
+    var psi = paramsPerGpu(w, layout);
+    var grads = replicatedBytes(psi, gradientBytes(layout, a));
     var weights = replicatedBytes(psi, a.weight_bytes_per_parameter);
     var ng = GRADIENT_PHASES[layout.zero_stage](m), nw = WEIGHT_PHASES[layout.zero_stage](m);
     var ai = a.intra_node_step_latency_s, an = a.network_step_latency_s;
@@ -285,30 +348,50 @@
     var bIntra = node.scale_up_per_direction_bytes_per_s * a.intra_node_collective_efficiency;
     var bNet = networkBandwidthPerGpu(node.nics_per_node, node.nic_port_per_direction_bytes_per_s, g,
                                       a.network_collective_efficiency, cluster.fabric_bandwidth_fraction);
-    var message = layout.micro_batch_size * layout.sequence_length * w.hidden_size * ACTIVATION_BYTES;
+    var c = layout.context_parallel, sLocal = c > 1 ? layout.sequence_length / c : layout.sequence_length;
+    var message = layout.micro_batch_size * sLocal * w.hidden_size * ACTIVATION_BYTES;
     var tpAr = ringAllReduceS(t, message, bIntra, a.intra_node_step_latency_s);
-    var tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), w.layers, p, tpAr);
+    var tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), layersOf(w, layout), p, tpAr);
+    if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
     var onNetwork = layout.pipeline_parallel > 1 && cluster.node_count > 1;
     var send = sendRecvS(message / t, onNetwork ? bNet : bIntra,
                          onNetwork ? a.network_step_latency_s : a.intra_node_step_latency_s);
-    var pp = ppMicrobatchS(p, send);
+    var v = layout.virtual_pipeline;
+    var pp = v > 1 ? ppMicrobatchInterleavedS(p, v, send) : ppMicrobatchS(p, send);
     var dpParts = dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet);
-    return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g);
+    var ring = null;
+    if (c > 1) {  // wiring.py context_ring
+      var ringOnNet = t * c > g;
+      var kv = 2.0 * layout.micro_batch_size * sLocal * kvWidth(w.hidden_size, w.attention_heads, kvHeads(w)) *
+        ACTIVATION_BYTES / t;
+      var cpSend = sendRecvS(kv, ringOnNet ? bNet : bIntra,
+                             ringOnNet ? a.network_step_latency_s : a.intra_node_step_latency_s);
+      var ringS = 3.0 * (layersOf(w, layout) / p) * (c - 1.0) * cpSend;
+      ring = [ringS - Math.min(ringS, work.attention), ringOnNet];
+    }
+    return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g, ring);
   }
-  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus) {
-    var p = layout.pipeline_parallel;
+  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus, ring) {
+    var p = layout.pipeline_parallel, v = layout.virtual_pipeline;
+    var slots = v > 1 ? function (per) { return slotsInterleavedS(m, p, v, per); }
+      : function (per) { return slotsS(m, p, per); };
     var dp = dpIntra + dpNet;
     var window = OVERLAP_WINDOW[layout.zero_stage](m, work.backward, work.forward);
     var exposed = dp - Math.min(a.dp_overlap_fraction * dp, window);
-    var slot = work.microbatch + tp + pp;
-    var step = slotsS(m, p, slot) + exposed;
-    var exposedComm = slotsS(m, p, tp + pp) + exposed;
+    var slot = ring ? work.microbatch + tp + pp + ring[0] : work.microbatch + tp + pp;
+    var step = slots(slot) + exposed;
+    var exposedComm = slots(ring ? (tp + pp) + ring[0] : tp + pp) + exposed;
     var ppIntra = onNetwork ? 0.0 : pp, ppNet = onNetwork ? pp : 0.0;
+    var intraMb = tp + ppIntra;
+    if (ring) {
+      intraMb = intraMb + (ring[1] ? 0.0 : ring[0]);
+      ppNet = ppNet + (ring[1] ? ring[0] : 0.0);
+    }
     return {
       microbatches: m, step: step, exposedComm: exposedComm, dpExposed: exposed,
-      compute: slotsS(m, p, work.microbatch), bubble: (p - 1.0) * slot,
-      intra: slotsS(m, p, tp + ppIntra) + exposedPartS(exposed, dpIntra, dp),
-      net: slotsS(m, p, ppNet) + exposedPartS(exposed, dpNet, dp),
+      compute: slots(work.microbatch), bubble: v > 1 ? (p - 1.0) / v * slot : (p - 1.0) * slot,
+      intra: slots(intraMb) + exposedPartS(exposed, dpIntra, dp),
+      net: slots(ppNet) + exposedPartS(exposed, dpNet, dp),
       commShare: exposedComm / step,
       tokens: layout.global_batch_size * layout.sequence_length / step,
       achievedMfu: work.perStep / (step * gpus * work.peak)
@@ -320,11 +403,23 @@
     copy[field] = value;
     return copy;
   }
+  // inputs.py Layout's defaults, for a layout that leaves the newer fields out
+  var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
+                         tp_overlap: 0.0, context_parallel: 1};
+  function withDefaults(layout) {
+    var out = layout;
+    Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
+      if (out[k] == null) { out = withField(out, k, LAYOUT_DEFAULTS[k]); }
+    });
+    return out;
+  }
   function oneNodeScaling(w, cluster, layout, a, step) {
     if (cluster.node_count === 1) { return [1.0, "集群只有一个节点"]; }
-    var g = cluster.node.gpus_per_node, replica = layout.tensor_parallel * layout.pipeline_parallel;
-    if (replica > g) { return [null, "没有单节点参照：一个模型副本需要 t × p = " + replica + " 块 GPU，多于每节点的 " + g + " 块"]; }
-    if (g % replica) { return [null, "没有单节点参照：t × p = " + replica + " 块 GPU 的模型副本不能整除每节点的 " + g + " 块"]; }
+    var g = cluster.node.gpus_per_node;
+    var replica = layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel;
+    var product = layout.context_parallel > 1 ? "t × p × c" : "t × p";
+    if (replica > g) { return [null, "没有单节点参照：一个模型副本需要 " + product + " = " + replica + " 块 GPU，多于每节点的 " + g + " 块"]; }
+    if (g % replica) { return [null, "没有单节点参照：" + product + " = " + replica + " 块 GPU 的模型副本不能整除每节点的 " + g + " 块"]; }
     var dp = Math.floor(cluster.node_count * g / replica);
     var perReplica = Math.floor(layout.global_batch_size / dp);
     var refLayout = withField(layout, "global_batch_size", perReplica * Math.floor(g / replica));
@@ -336,7 +431,7 @@
 
   /** report.outputs(): the documented keys, or {problems: [...]}. */
   function estimate(w, cluster, layout, a) {
-    layout = withField(layout, "precision", layout.precision || "bf16");
+    layout = withDefaults(layout);
     var problems = check(w, cluster, layout, a);
     if (problems.length) { return {problems: problems}; }
     var dp = dataParallelSize(cluster, layout);
@@ -393,8 +488,8 @@
 
   /**
    * The model's inputs for a choice ({workload, gpu, network: ids; node: an id or empty; gpus,
-   * gpus_per_node, nics_per_node, tp, pp, zero, micro_batch, seq, global_batch: whole numbers;
-   * recompute; sequence_parallel}), built from the exported data as `resolve` builds them from
+   * gpus_per_node, nics_per_node, tp, pp, zero, micro_batch, seq, global_batch, virtual_pipeline, cp:
+   * whole numbers; recompute; sequence_parallel, flash_attention, fp32_gradients; tp_overlap in [0, 1]}), built from the exported data as `resolve` builds them from
    * the knowledge base; or {problem} with a one-line reason.
    */
   function fromChoice(data, choice) {
@@ -437,7 +532,12 @@
                {tensor_parallel: choice.tp, pipeline_parallel: choice.pp, zero_stage: choice.zero,
                 micro_batch_size: choice.micro_batch, sequence_length: choice.seq,
                 global_batch_size: choice.global_batch, recompute: choice.recompute,
-                sequence_parallel: Boolean(choice.sequence_parallel), precision: "bf16"},
+                sequence_parallel: Boolean(choice.sequence_parallel), precision: "bf16",
+                flash_attention: choice.flash_attention == null ? true : Boolean(choice.flash_attention),
+                virtual_pipeline: choice.virtual_pipeline == null ? 1 : choice.virtual_pipeline,
+                fp32_gradients: Boolean(choice.fp32_gradients),
+                tp_overlap: choice.tp_overlap == null ? 0.0 : choice.tp_overlap,
+                context_parallel: choice.cp == null ? 1 : choice.cp},
                data.assumptions.values]
     };
   }

@@ -1,0 +1,133 @@
+"""The inputs of the model's one wiring (`wiring.py`) for one configuration: the workload, layout
+and cluster values several formulas read, named by the formulas' symbols, and the few figures that
+stand in for them when a layout knob is on (the paced layer count of uneven stages, the tokens per
+GPU and the gradient group of context parallelism, the FP32 gradient bytes), and the links'
+bandwidths and latencies. Read through an evaluator (`evaluate.py`), like the wiring itself.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, NamedTuple
+
+from . import collectives as co
+from . import compute as cp
+from . import memory as me
+from . import shape as sh
+from . import step as st
+from .evaluate import Evaluator, V
+from .inputs import Assumptions, Cluster, Layout, Workload
+
+
+class Leaves(NamedTuple, Generic[V]):
+    """The inputs of one configuration that several parts of the wiring read, named by the
+    formulas' symbols (Ψ, L, h, a, V, t, p, b, s, B, N_d, g, N, R, r; `vocab` for V), with v the
+    model chunks per stage and `L_paced` the layer count the per-stage formulas see: L itself when
+    p·v divides it (`uneven` False), else p·v·⌈L/(p·v)⌉, the largest stage's layers p·v times;
+    c the context-parallel GPUs of a sequence, `s_c` = s ÷ c the tokens each holds and `d_grad` =
+    N_d·c the ranks that reduce the gradients (s and N_d themselves when c = 1, `context` False)."""
+
+    psi: V
+    L: V
+    h: V
+    a: V
+    vocab: V
+    t: V
+    p: V
+    b: V
+    s: V
+    B: V
+    d: V
+    g: V
+    gpus: V
+    peak: V
+    r: V
+    v: V
+    L_paced: V
+    uneven: bool
+    c: V
+    s_c: V
+    d_grad: V
+    context: bool
+    h_kv: V
+
+
+class Links(NamedTuple, Generic[V]):
+    """Per-GPU bandwidth and latency of one ring step, inside a node and over the network."""
+
+    b_intra: V
+    b_net: V
+    alpha_intra: V
+    alpha_net: V
+
+def data_parallel_size(cluster: Cluster, layout: Layout) -> float:
+    gpus = cluster.node_count * cluster.node.gpus_per_node
+    return float(gpus // (layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel))
+
+
+def peak_flop_per_s(cluster: Cluster, layout: Layout) -> float:
+    gpu = cluster.node.gpu
+    return (gpu.dense_fp8_flop_per_s or 0.0) if layout.precision == "fp8" else gpu.dense_bf16_flop_per_s
+
+
+def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> Leaves[V]:
+    g = cluster.node.gpus_per_node
+    h = ev.given("workload.hidden_size", "1", workload.hidden_size, "workload")
+    heads = ev.given("workload.attention_heads", "1", workload.attention_heads, "workload")
+    layers = ev.given("workload.layers", "1", workload.layers, "workload")
+    p = ev.given("layout.pipeline_parallel", "1", layout.pipeline_parallel, "layout")
+    v = ev.given("layout.virtual_pipeline", "1", layout.virtual_pipeline, "layout")
+    uneven = workload.layers % (layout.pipeline_parallel * layout.virtual_pipeline) != 0
+    paced = ev.derive("pipeline.paced_layers", "1", cp.paced_layers)(layers, p, v) if uneven else layers
+    s = ev.given("layout.sequence_length", "1", layout.sequence_length, "layout")
+    d = ev.given("layout.data_parallel", "1", data_parallel_size(cluster, layout), "layout")
+    c = ev.given("layout.context_parallel", "1", layout.context_parallel, "layout")
+    context = layout.context_parallel > 1
+    s_c = ev.derive("local_sequence", "1", cp.local_sequence)(s, c) if context else s
+    d_grad = ev.derive("gradient_group", "1", me.gradient_group)(d, c) if context else d
+    return Leaves(
+        ev.given("workload.parameter_count", "1", workload.parameter_count, "workload"),
+        layers, h, heads,
+        ev.given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload"),
+        ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout"),
+        p,
+        ev.given("layout.micro_batch_size", "1", layout.micro_batch_size, "layout"),
+        s,
+        ev.given("layout.global_batch_size", "1", layout.global_batch_size, "layout"),
+        d,
+        ev.given("node.gpus_per_node", "1", g, "cluster"),
+        ev.given("cluster.gpus", "1", cluster.node_count * g, "cluster"),
+        ev.given(f"gpu.dense_{layout.precision}_flop_per_s", "FLOP/s", peak_flop_per_s(cluster, layout), "cluster"),
+        sh.width_ratio_from(ev, workload, h, heads),
+        v, paced, uneven, c, s_c, d_grad, context,
+        ev.derive("workload.kv_width", "1", sh.kv_width)(
+            h, heads, ev.given("workload.kv_heads", "1", sh.kv_heads(workload), "workload")),
+    )
+
+
+def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
+    return ev.derive("step.microbatches", "1", st.microbatches)(x.B, x.d, x.b)
+
+
+def parameters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V:
+    psi = ev.derive("paced_parameters", "1", me.paced_parameters)(x.psi, x.L_paced, x.L) if x.uneven else x.psi
+    return ev.derive("parameters_per_gpu", "1", me.parameters_per_gpu)(psi, x.t, x.p)
+
+
+def gradient_bytes_per_parameter(ev: Evaluator[V], layout: Layout, a: Assumptions) -> V:
+    if layout.fp32_gradients:
+        return ev.derive("fp32_gradient_bytes_per_parameter", "B", me.fp32_gradient_bytes)()
+    return ev.given("assumptions.gradient_bytes_per_parameter", "B", a.gradient_bytes_per_parameter, "assumption")
+
+def links(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, a: Assumptions) -> Links[V]:
+    node = cluster.node
+    b_intra = ev.derive("intra_node_bandwidth", "B/s", co.intra_node_bandwidth)(
+        ev.given("node.scale_up_per_direction_bytes_per_s", "B/s", node.scale_up_per_direction_bytes_per_s, "cluster"),
+        ev.given("assumptions.intra_node_collective_efficiency", "1", a.intra_node_collective_efficiency, "assumption"))
+    b_net = ev.derive("network_bandwidth_per_gpu", "B/s", co.network_bandwidth_per_gpu)(
+        ev.given("node.nics_per_node", "1", node.nics_per_node, "cluster"),
+        ev.given("node.nic_port_per_direction_bytes_per_s", "B/s", node.nic_port_per_direction_bytes_per_s, "cluster"),
+        x.g, ev.given("assumptions.network_collective_efficiency", "1", a.network_collective_efficiency, "assumption"),
+        ev.given("cluster.fabric_bandwidth_fraction", "1", cluster.fabric_bandwidth_fraction, "cluster"))
+    return Links(b_intra, b_net,
+                 ev.given("assumptions.intra_node_step_latency_s", "s", a.intra_node_step_latency_s, "assumption"),
+                 ev.given("assumptions.network_step_latency_s", "s", a.network_step_latency_s, "assumption"))

@@ -1,0 +1,138 @@
+"""The layout knobs of real runs: FlashAttention, interleaved 1F1B, uneven stages, FP32 gradients and
+tensor-parallel overlap, each against its paper's numbers, and their neutral values against the
+model as it was before them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator.costmodel import Assumptions, Cluster, GpuSpec, Layout, Node, Workload, estimate, explain
+from generator.costmodel import compute as cp
+from generator.costmodel import memory as me
+from generator.costmodel import step as st
+from generator.costmodel.chain import explain_lines
+from generator.costmodel.grid import configurations
+from generator.estimates.report import outputs
+
+BEFORE = Path(__file__).parent / "fixtures" / "costmodel_before_layouts.json"
+GPT3 = Workload("gpt-3", 175e9, 96, 12288, 96, 51200)
+NODE = Node("n", GpuSpec("g", 80e9, 2.039e12, 312e12, None), 8, 300e9, 8, 25e9)
+ASSUMPTIONS = Assumptions(0.8, 200.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+
+
+def _run(layout: Layout, workload: Workload = GPT3, nodes: int = 8):
+    result = estimate(workload, Cluster(NODE, nodes), layout, ASSUMPTIONS)
+    assert result.estimate is not None, result.problems
+    return result.estimate
+
+
+def test_neutral_knobs_reproduce_the_model_before_them() -> None:
+    """v = 1, c = 1, no TP overlap, 16-bit gradients and FlashAttention off give the earlier model's
+    outputs exactly, on a sample of the grid (fixture computed by the commit before the knobs)."""
+    configs = configurations(13824)
+    for case in json.loads(BEFORE.read_text(encoding="utf-8")):
+        workload, cluster, layout, assumptions = configs[case["index"]]
+        layout = replace(layout, flash_attention=False, virtual_pipeline=1, fp32_gradients=False, tp_overlap=0.0,
+                         context_parallel=1)
+        now = outputs(estimate(workload, cluster, layout, assumptions))
+        now.pop("scaling_note")
+        assert now == case["outputs"], case["index"]
+
+
+@pytest.mark.parametrize(("recompute", "sp", "coefficient"), [
+    ("none", False, lambda a, s, h, t: 10 + 24 / t + 5 * a * s / (h * t)),
+    ("none", True, lambda a, s, h, t: 34 / t + 5 * a * s / (h * t)),
+    ("selective", False, lambda a, s, h, t: 10 + 24 / t),
+    ("selective", True, lambda a, s, h, t: 34 / t),
+])
+def test_korthikanti_table_2_with_flash_attention_off(recompute: str, sp: bool, coefficient) -> None:  # type: ignore[no-untyped-def]
+    """FlashAttention off: Table 2's rows (GPT-3, s 2048, t 8); on: no 5as/(ht) term."""
+    s, h, a, t = 2048, 12288, 96, 8
+    layout = Layout(t, 8, 1, 1, s, 512, recompute, sp, flash_attention=False)  # type: ignore[arg-type]
+    assert _run(layout).memory.activation_per_layer_bytes == pytest.approx(s * h * coefficient(a, s, h, t))
+    flash = _run(replace(layout, flash_attention=True)).memory.activation_per_layer_bytes
+    assert flash == pytest.approx(s * h * (34 / t if sp else 10 + 24 / t))
+
+
+def test_flash_attention_adds_the_backward_recomputation_of_the_scores() -> None:
+    """Executed FLOPs gain 2·b·s²·h per layer (here per GPU of t·p); model FLOPs do not move."""
+    layout = Layout(8, 8, 1, 1, 2048, 512, "none", flash_attention=False)
+    off, on = _run(layout).compute, _run(replace(layout, flash_attention=True)).compute
+    assert on.executed_flop_per_microbatch_per_gpu - off.executed_flop_per_microbatch_per_gpu == pytest.approx(
+        2 * 2048**2 * 96 * 12288 / 64)
+    assert on.model_flop_per_step == off.model_flop_per_step
+
+
+def test_interleaved_bubble_and_traffic() -> None:
+    """Narayanan et al. 2021 §2.2.2: bubble (p − 1)/v slots, v × the point-to-point transfers,
+    Korthikanti §4.2.3: activations of L(1 + (p − 1)/(p·v)) layers on the first stage."""
+    layout = Layout(8, 8, 1, 1, 2048, 512)
+    plain, interleaved = _run(layout), _run(replace(layout, virtual_pipeline=4))
+    assert st.bubble_interleaved_s(8.0, 4.0, 1.0) == 7 / 4
+    assert interleaved.step.bubble_s == pytest.approx(7 / 4 * interleaved.step.slot_s)
+    assert interleaved.step.pp_microbatch_s == pytest.approx(4 * plain.step.pp_microbatch_s)
+    assert interleaved.memory.activation_layers_held == pytest.approx(96 * (1 + 7 / 32))
+    m = interleaved.step.microbatches
+    assert interleaved.step.pipeline_s == pytest.approx((m + 7 / 4) * interleaved.step.slot_s)
+
+
+def test_uneven_stages_pace_on_the_largest_stage() -> None:
+    """Llama 3 405B: 126 layers on 16 stages run at the pace of 8-layer stages."""
+    llama = Workload("llama-3-405b", 405e9, 126, 16384, 128, 128256, ffn_hidden_size=53248, kv_heads=8,
+                     gated_mlp=True, tied_embeddings=False, linear_biases=False, norm="rmsnorm")
+    assert cp.paced_layers(126.0, 16.0, 1.0) == 128.0
+    run = _run(Layout(8, 16, 1, 1, 8192, 256, "none", flash_attention=True), llama, nodes=32)
+    assert run.memory.activation_layers_held == 8 * 16
+    assert me.paced_parameters(405e9, 128.0, 126.0) / 128 == pytest.approx(run.memory.weights_bytes / 2)
+    bloom = Workload("bloom", 176e9, 70, 14336, 112, 250880)
+    assert _run(Layout(4, 12, 1, 2, 2048, 2048), bloom, nodes=48).memory.activation_layers_held == 6 * 12
+
+
+def test_fp32_gradients_hold_four_bytes() -> None:
+    """Weights 2 + FP32 gradients 4 + optimizer 12 = 18 bytes per parameter (Megatron, BLOOM)."""
+    layout = Layout(8, 8, 0, 1, 2048, 512, fp32_gradients=True)
+    run = _run(layout)
+    states = run.memory.weights_bytes + run.memory.gradients_bytes + run.memory.optimizer_bytes
+    assert states == pytest.approx(18 * 175e9 / 64)
+    assert run.step.dp_network_s == pytest.approx(2 * _run(replace(layout, fp32_gradients=False)).step.dp_network_s,
+                                                  rel=0.01)
+
+
+def test_tp_overlap_hides_its_share() -> None:
+    """A share o of the tensor-parallel time leaves the critical path, capped by the compute."""
+    layout = Layout(8, 8, 1, 1, 2048, 512)
+    plain, half = _run(layout), _run(replace(layout, tp_overlap=0.5))
+    assert half.step.tp_microbatch_s == pytest.approx(plain.step.tp_microbatch_s / 2)
+    assert st.exposed_tp_s(10.0, 1.0, 4.0) == 6.0
+
+
+def test_every_new_figure_is_explained() -> None:
+    """The chain names the new formulas with their sources."""
+    layout = Layout(8, 16, 1, 1, 2048, 512, virtual_pipeline=4, fp32_gradients=True, tp_overlap=0.3)
+    chains = explain(GPT3, Cluster(NODE, 16), layout, ASSUMPTIONS)
+    text = "\n".join(line for chain in chains.values() for line in explain_lines(chain))
+    for needle in ("(m + (p − 1)/v)·T", "p·v·⌈L/(p·v)⌉", "4 bytes (FP32 gradients)", "T_tp − min(o·T_tp, T_mb)",
+                   "2·B·s²·L·h", "1 + (p − 1)/(p·v)"):
+        assert needle in text, needle
+
+
+def test_context_parallel_splits_the_sequence() -> None:
+    """c = 2: half the activations and FLOPs per GPU, ZeRO over N_d·c, the ring's K and V chunk
+    2·b·(s/c)·h_kv·2 ÷ t bytes, exposed only beyond the attention compute."""
+    from generator.costmodel import traffic as tr
+    layout = Layout(4, 8, 1, 1, 8192, 512, "none")
+    plain, split = _run(layout, nodes=8), _run(replace(layout, context_parallel=2), nodes=8)
+    assert split.memory.activation_per_layer_bytes == pytest.approx(plain.memory.activation_per_layer_bytes / 2)
+    assert split.compute.executed_flop_per_microbatch_per_gpu == pytest.approx(
+        plain.compute.executed_flop_per_microbatch_per_gpu / 2)
+    assert split.memory.optimizer_bytes == pytest.approx(plain.memory.optimizer_bytes)  # N_d halves, c doubles
+    assert tr.kv_chunk_bytes(1.0, 4096.0, 12288.0, 4.0) == 2 * 4096 * 12288 * 2 / 4
+    assert tr.ring_kv_s(96.0, 8.0, 4.0, 1.0) == 3 * 12 * 3
+    assert st.exposed_ring_s(2.0, 3.0) == 0.0 and st.exposed_ring_s(5.0, 3.0) == 2.0
+    problems = estimate(GPT3, Cluster(NODE, 8), replace(layout, sequence_length=8191, context_parallel=2),
+                        ASSUMPTIONS).problems
+    assert [p.code for p in problems] == ["context-parallel-sequence"]
