@@ -82,8 +82,11 @@ def _assumptions(kb: KnowledgeBase) -> Assumptions:
 def test_a_workload_run_uses_the_workload_and_carries_its_extras() -> None:
     """The Llama fixture names a workload: its stated count is Ψ; FP32 gradients ride along."""
     kb, entity = _fixture("test-run-llama-70b")
-    got = run_inputs(kb, entity)
+    assert run_inputs(kb, entity) == "the run states no flash_attention"  # unstated, and nothing assumed
+    got = run_inputs(kb, entity, Assumed(flash_attention=True))
     assert isinstance(got, RunInputs)
+    assert got.assumed == ("flash_attention",) and got.layout.flash_attention is True
+    assert got.layout.fp32_gradients is True
     assert got.workload.parameter_count == 70553706496 and got.workload.kv_heads == 8
     assert (got.layout.tensor_parallel, got.layout.pipeline_parallel, got.layout.sequence_parallel) == (8, 2, True)
     assert got.extras.fp32_gradients is True and got.ids["workload"] == "test-llama-70b"
@@ -130,18 +133,28 @@ def test_an_unstated_convention_gives_no_step_time() -> None:
     assert measured_step(kb, entity) == "mfu_pct names no FLOP convention"
 
 
-@pytest.mark.parametrize(("edit", "reason"), [
-    (("  sequence_length: 2048\n", "  sequence_length: 2048\n  context_parallel: 1\n"), None),
-    (("  data_parallel: 32\n", "  data_parallel: 16\n  context_parallel: 2\n"), "context parallel 2: the model has no context parallelism"),
+@pytest.mark.parametrize(("edit", "fields"), [
+    (("  data_parallel: 32\n", "  data_parallel: 16\n  context_parallel: 2\n"), {"context_parallel": 2}),
     (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
       "  tensor_parallel: 1\n  pipeline_parallel: 2\n  data_parallel: 16\n  virtual_pipeline: 3\n"),
-     "interleaved pipeline (3 chunks per rank): the model has no interleaved schedule"),
+     {"pipeline_parallel": 2, "virtual_pipeline": 3}),
+    (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
+      "  tensor_parallel: 1\n  pipeline_parallel: 16\n  data_parallel: 2\n"), {"pipeline_parallel": 16}),
+])
+def test_layouts_the_model_holds_reach_it(edit: tuple[str, str], fields: dict[str, int]) -> None:
+    """Context parallelism, an interleaved schedule with its chunks stated and stages that do not
+    divide the 24 layers are expressed, and the model's layout carries them."""
+    kb, entity = _run(GPT, edit)
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs), got
+    assert {name: getattr(got.layout, name) for name in fields} == fields
+
+
+@pytest.mark.parametrize(("edit", "reason"), [
+    (("  sequence_length: 2048\n", "  sequence_length: 2048\n  context_parallel: 1\n"), None),
     (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
       "  tensor_parallel: 1\n  pipeline_parallel: 2\n  data_parallel: 16\n  virtual_pipeline: interleaved\n"),
-     "interleaved pipeline, chunks unstated: the model has no interleaved schedule"),
-    (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
-      "  tensor_parallel: 1\n  pipeline_parallel: 16\n  data_parallel: 2\n"),
-     "pipeline parallel 16 does not divide the 24 layers: the model has no uneven stages"),
+     "interleaved pipeline, chunks unstated: the schedule's bubble depends on them"),
     (("  zero_stage: 0\n", "  zero_stage: 3\n  shard_group: 8\n"),
      "hybrid sharding in groups of 8: the model shards over the whole data-parallel group"),
     (("  micro_batch: 4\n", ""), "the run states no micro_batch"),

@@ -128,7 +128,7 @@ def _filled(run: Run, assumed: Assumed) -> tuple[Assumed, tuple[str, ...]]:
     return replace(own, **{name: getattr(assumed, name) for name in taken}), taken
 
 
-def beyond_layout(run: Run, model: Workload) -> str | None:
+def beyond_layout(run: Run) -> str | None:
     """What the model's `Layout` cannot express about the run's layout, or None. Interleaving,
     uneven stages and context parallelism it has (`costmodel.inputs.Layout`); an interleaved
     schedule whose chunks the source does not give, and hybrid sharding, it has not."""
@@ -185,7 +185,7 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     assert tp is not None and pp is not None and cp is not None and batch is not None and got.gpus_per_node is not None
     assert got.zero_stage is not None and got.micro_batch is not None and got.recompute is not None
     assert got.precision is not None
-    beyond = beyond_layout(run, model)
+    beyond = beyond_layout(run)
     if beyond is not None:
         return beyond
     spec = kb.get(run.gpu, Gpu)

@@ -57,7 +57,9 @@ def accuracy(site: Site) -> dict[str, object]:
                                    _pct(r.error, signed=True), Cell.text(fits),
                                    Cell.text("、".join(ASSUMED_ZH.get(n, n) for n in r.assumed))]))
         if table.rows:
-            groups.append((s.title, site.link(s.source), table))
+            # An explicit id from the source's slug: a heading id slugged from its title would
+            # carry whatever the title holds.
+            groups.append((s.source, s.title, site.link(s.source), table))
     reasons: dict[str, list[str]] = {}
     for r in report.runs:
         if r.error is None:
