@@ -132,6 +132,6 @@ def statement(summary: Summary) -> str:
 
 
 def accuracy_record(summary: Summary) -> dict[str, object]:
-    """The accuracy every estimate carries (`estimate --format json`, data/costmodel.json)."""
+    """The accuracy `estimate --format json` carries under `accuracy` (the calculator page states it too)."""
     return {"runs": summary.expressed, "mean_abs_error": summary.mean_abs_error, "bias": summary.bias,
             "error": "measured step time ÷ predicted step time − 1", "statement": statement(summary)}
