@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from navigation import settle
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_reader import _contrast
@@ -143,7 +144,7 @@ def test_calculator_follows_inputs_and_equals_the_cli(browser: Browser, base_url
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base_url + "/calculator/", wait_until="networkidle")
+    settle(page, base_url + "/calculator/")
     _wait_until_ready(page)
     before: dict[str, str] = {}
     for layout in ids["layouts"]:  # type: ignore[attr-defined]
@@ -172,7 +173,7 @@ def test_each_input_links_to_its_row(page: Page, base_url: str, site_dir: Path) 
     """The workload, GPU, network and scale-up link and every assumption link to an anchor that
     exists on the page they point to."""
     ids = _pick(_data(site_dir))
-    page.goto(base_url + "/calculator/", wait_until="networkidle")
+    settle(page, base_url + "/calculator/")
     _wait_until_ready(page)
     _set(page, ids, ids["layouts"][0])  # type: ignore[index]
     hrefs = page.eval_on_selector_all("#calc a.calc-ref[href], #calc-assumption-items a", "els => els.map(e => e.href)")
@@ -219,7 +220,7 @@ def test_a_node_sets_the_inputs_and_equals_estimate_node(page: Page, base_url: s
     size = int(node["gpus_per_node"])  # type: ignore[call-overload]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base_url + "/calculator/", wait_until="networkidle")
+    settle(page, base_url + "/calculator/")
     _wait_until_ready(page)
     free = ids["layouts"][0]  # type: ignore[index]
     _set(page, ids, free)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from navigation import settle
 from payloads import URL_PAYLOADS
 from playwright.sync_api import Browser, Dialog, Page
 
@@ -63,7 +64,7 @@ def test_no_payload_runs_or_appears_in_chromium(page: Page, hostile_url: tuple[s
     paths = sorted("/" + str(p.relative_to(site)).removesuffix("index.html") for p in site.rglob("index.html"))
     assert "/sources/" in paths and len(paths) > 10
     for path in paths:
-        page.goto(base_url + path, wait_until="networkidle")
+        settle(page, base_url + path)
         result = page.evaluate(_PROBE, URL_PAYLOADS)
         assert not result["ran"], f"a payload script ran on {path}"
         assert not result["found"], (path, result["found"][:5])
@@ -72,7 +73,7 @@ def test_no_payload_runs_or_appears_in_chromium(page: Page, hostile_url: tuple[s
     # The payloads are on the pages, as text (a probe that sees nothing would pass anyway).
     links, text = 0, ""
     for group, _title, _roles in SOURCE_GROUPS:  # the pages that list the sources in full
-        page.goto(f"{base_url}/{group}/", wait_until="networkidle")
+        settle(page, f"{base_url}/{group}/")
         links += page.locator("a[rel='noopener noreferrer'][href^='https://xss.example/']").count()
         text += page.inner_text("body")
     assert links >= 2 and "<script>window.__xss=1</script>" in text
@@ -88,7 +89,7 @@ def test_no_payload_runs_in_the_questionnaire(browser: Browser, hostile_url: tup
     errors: list[str] = []
     page.on("dialog", lambda d: (errors.append(f"dialog {d.message}"), d.dismiss()))
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    settle(page, base_url + "/flowchart/")
     page.locator(".quiz.quiz-ready").wait_for()
     pending: list[list[int]] = [[]]
     leaves = 0

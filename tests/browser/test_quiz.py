@@ -10,6 +10,7 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from navigation import settle
 from playwright.sync_api import Browser, Page
 from test_reader import AXE_THEME_ALLOWED
 
@@ -105,7 +106,7 @@ def test_flowchart_fits_the_column_at_1280(page: Page, base_url: str, kb: Knowle
     """At 1280x800 the drawing needs no sideways scrolling: every box lies within the content
     column, every line of text within its box, and the questionnaire stays out of the way."""
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    settle(page, base_url + "/flowchart/")
     geometry = page.evaluate("""() => {
       const column = document.querySelector('article').getBoundingClientRect();
       const wrapper = document.querySelector('.flowchart');
@@ -137,7 +138,7 @@ def test_questionnaire_on_a_phone_gives_the_commands_answer(browser: Browser, ba
     another answer changes the result; restart returns to the first question."""
     sel = _tree(kb)
     page = _phone(browser, scheme)
-    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    settle(page, base_url + "/flowchart/")
     quiz = page.locator(".quiz.quiz-ready")
     quiz.wait_for()
     assert not page.locator("svg#flowchart").is_visible()
@@ -192,7 +193,7 @@ def test_questionnaire_by_keyboard(browser: Browser, base_url: str, kb: Knowledg
     serious in the result."""
     sel = _tree(kb)
     page = _phone(browser, "light")
-    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    settle(page, base_url + "/flowchart/")
     page.locator(".quiz.quiz-ready").wait_for()
     path = next(iter(leaf_paths(sel).values()))
     page.locator(".quiz .quiz-answer").first.focus()
@@ -253,7 +254,7 @@ def test_questionnaire_shows_an_estimate_and_a_leaf_without_picks(browser: Brows
         route.fulfill(json=tree)
 
     page.route("**/data/tree.json", rewrite)
-    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    settle(page, base_url + "/flowchart/")
     page.locator(".quiz.quiz-ready").wait_for()
     for step in first_path:
         _answer(page, _label(sel, step))

@@ -12,6 +12,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from navigation import settle
 from playwright.sync_api import Browser, Frame, Page, Request
 
 from generator.derive import FigureIndex
@@ -74,7 +75,7 @@ def walk(browser: Browser, base_url: str, site_dir: Path) -> Iterator[Walk]:
     axe = Axe()
     for path in _pages(site_dir):
         left.update(made)  # the page being left (its fetches may end before the new one commits)
-        page.goto(base_url + path, wait_until="networkidle")
+        settle(page, base_url + path)
         seen.titles[path] = page.title()
         seen.texts[path] = page.inner_text("article")
         for violation in axe.run(page).response["violations"]:
@@ -100,7 +101,7 @@ def test_every_page_loads_without_errors_or_foreign_requests(walk: Walk) -> None
                                                 ("胖树", "/topologies/"), ("论断", "/claims/"), ("流程图", "/flowchart/")])
 def test_chinese_search_finds_the_page(page: Page, base_url: str, term: str, expected: str) -> None:
     """jieba-segmented search returns the page that is about the term."""
-    page.goto(base_url + "/", wait_until="networkidle")
+    settle(page, base_url + "/")
     page.click("input.md-search__input")
     # Material searches on key events; Chinese text arrives as an IME commit, so fill it and
     # send one key, as a reader's input method would.
@@ -118,7 +119,7 @@ def test_chinese_search_finds_the_page(page: Page, base_url: str, term: str, exp
 def test_tables_sort_numerically(page: Page, base_url: str, kb: KnowledgeBase, figures: FigureIndex) -> None:
     """Clicking a figure column sorts its rows by number, both ways (a GPU whose vendor publishes
     no figure has an empty cell, which the check leaves aside)."""
-    page.goto(base_url + "/gpus/", wait_until="networkidle")
+    settle(page, base_url + "/gpus/")
     table = page.locator("article .data-table table").first
     header = table.locator("th", has_text="显存带宽")
     index = table.locator("th").all_inner_texts().index("显存带宽")
@@ -142,7 +143,7 @@ def test_tables_sort_numerically(page: Page, base_url: str, kb: KnowledgeBase, f
 
 def test_flowchart_renders_and_leaf_links_navigate(page: Page, base_url: str, kb: KnowledgeBase) -> None:
     """The SVG is inline with real text; clicking a pick in a leaf opens that hardware's row."""
-    page.goto(base_url + "/flowchart/", wait_until="networkidle")
+    settle(page, base_url + "/flowchart/")
     svg = page.locator("svg#flowchart")
     assert svg.is_visible()
     tree = kb.of_kind("selection")[0].model
@@ -184,7 +185,7 @@ _COLOURS = """() => {
 def _colours(browser: Browser, base_url: str, path: str, scheme: str) -> dict[str, str]:
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})  # type: ignore[arg-type]
     page = context.new_page()
-    page.goto(base_url + path, wait_until="networkidle")
+    settle(page, base_url + path)
     colours = page.evaluate(_COLOURS) if path == "/flowchart/" else page.evaluate(
         "() => ({body: getComputedStyle(document.body).backgroundColor,"
         " text: getComputedStyle(document.querySelector('.chart-svg text')).fill})")
@@ -212,7 +213,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, base_url: str, si
                                   has_touch=True)
     page = context.new_page()
     for path in _pages(site_dir):
-        page.goto(base_url + path, wait_until="networkidle")
+        settle(page, base_url + path)
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, (path, overflow)
     context.close()
@@ -222,7 +223,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, base_url: str, si
 def test_wide_table_keeps_its_first_column_in_view(page: Page, base_url: str, path: str) -> None:
     """A comparison table wider than the column scrolls in its own box, and the name column stays
     put while the figures move under it, so every number keeps its row's name beside it."""
-    page.goto(base_url + path, wait_until="networkidle")
+    settle(page, base_url + path)
     box = page.locator("article .data-table .md-typeset__scrollwrap").first
     assert box.evaluate("b => b.scrollWidth > b.clientWidth"), "expected a table wider than the column"
     name, figure = (box.locator(f"tbody tr:first-child td:nth-child({n})") for n in (1, 3))
@@ -239,7 +240,7 @@ def test_wide_table_keeps_its_first_column_in_view(page: Page, base_url: str, pa
 
 def test_downloads_table_fits_the_column(page: Page, base_url: str) -> None:
     """At a laptop's width the downloads table shows every link without scrolling."""
-    page.goto(base_url + "/downloads/", wait_until="networkidle")
+    settle(page, base_url + "/downloads/")
     box = page.locator("article .md-typeset__scrollwrap").first
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth")
     assert box.locator("a", has_text="JSON Schema").count() >= 12
@@ -247,10 +248,10 @@ def test_downloads_table_fits_the_column(page: Page, base_url: str) -> None:
 
 def test_chinese_heading_anchor_from_a_link(page: Page, base_url: str) -> None:
     """A link to a Chinese heading lands on it (Unicode slugs)."""
-    page.goto(base_url + "/reading/", wait_until="networkidle")
+    settle(page, base_url + "/reading/")
     ids = page.eval_on_selector_all("article h2[id]", "els => els.map(e => e.id)")
     chinese = next(i for i in ids if re.search(r"[\u4e00-\u9fff]", i))
-    page.goto(f"{base_url}/reading/#{quote(chinese)}", wait_until="networkidle")
+    settle(page, f"{base_url}/reading/#{quote(chinese)}")
     top = page.evaluate(f"() => document.getElementById({chinese!r}).getBoundingClientRect().top")
     assert 0 <= top < 200, top
 
@@ -278,7 +279,7 @@ def test_verdict_badges_show_what_they_were_checked_against(page: Page, base_url
     from generator.model.entities import Claim, Pitfall
     from generator.render.trust import BASIS_ZH, VERDICT_ZH
 
-    page.goto(base_url + "/pitfalls/", wait_until="networkidle")
+    settle(page, base_url + "/pitfalls/")
     restated = {r.claim for p in kb.of_type(Pitfall) for r in p.model.restates}
     assert restated
     for claim_id in sorted(restated):
@@ -294,7 +295,7 @@ def test_verdict_badges_show_what_they_were_checked_against(page: Page, base_url
 def test_provenance_summary_comes_before_the_first_figure(page: Page, base_url: str) -> None:
     """On the home page and the GPU page a reader meets the summary before any figure."""
     for path in ("/", "/gpus/"):
-        page.goto(base_url + path, wait_until="networkidle")
+        settle(page, base_url + path)
         summary = page.locator(".provenance-summary")
         assert summary.is_visible(), path
         box = summary.bounding_box()

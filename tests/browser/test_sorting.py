@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from navigation import settle
 from playwright.sync_api import Page
 from support import BASE, fixture_project, read_tree
 
@@ -56,7 +57,7 @@ def _column(page: Page, header: str) -> list[tuple[str, float]]:
 
 
 def test_memory_bandwidth_sorts_across_units(page: Page, mixed_url: str) -> None:
-    page.goto(mixed_url + "/gpus/", wait_until="networkidle")
+    settle(page, mixed_url + "/gpus/")
     header = page.locator("article .data-table table").first.locator("th", has_text="显存带宽")
     orders = []
     for _ in range(2):
