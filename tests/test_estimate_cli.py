@@ -5,15 +5,17 @@ edit of specs/ never fails these tests."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 from support import ROOT
 
 from generator.costmodel import estimate
-from generator.edge.cli import run_check
+from generator.edge.cli import main, run_check
 from generator.estimates.calibration import accuracy_record, calibrate
 from generator.estimates.choice import Choice, resolve
 from generator.estimates.records import gpus, networks, workloads
@@ -23,9 +25,24 @@ from generator.model.costs import PARAMETERS
 from generator.model.entities import Gpu
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _process(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command as a reader runs it: a new interpreter, `python -m generator estimate`."""
     return subprocess.run([sys.executable, "-m", "generator", "estimate", *args], cwd=ROOT, capture_output=True,
                           text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=60)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    """The same command through `main` in this process (the interpreter's start is what
+    `_process` adds): its exit status, standard output and standard error. An exception would
+    fail the test, as a traceback would."""
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["estimate", "--specs", str(ROOT / "specs"), *args]
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:  # argparse's own exit, e.g. a flag without its value
+            code = int(stop.code or 0)
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +73,7 @@ def test_json_has_the_documented_keys_and_the_models_numbers(kb: KnowledgeBase) 
     workload, gpu, network = _pick(kb)
     flags = ["--workload", workload, "--gpu", gpu, "--gpus", "64", "--network", network, "--tp", "8", "--pp", "2",
              "--zero", "1", "--global-batch", "512", "--format", "json"]
-    done = _run(*flags)
+    done = _process(*flags)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert isinstance(data["fits"], bool)
