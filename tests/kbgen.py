@@ -156,7 +156,9 @@ def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str 
     with a figure at the new precision, and the base's first network copied onto a new network
     family. Only YAML: nothing of the generator names any of these. `memory=False`: the GPU
     states no memory figure at all (a vendor that publishes none)."""
-    base = {f.kind: [yaml.safe_load(x.raw) for x in base_files() if x.kind == f.kind] for f in base_files()}
+    base: dict[str, list[dict[str, Any]]] = {}
+    for f in base_files():  # each file parsed once (a copy per call: the caller edits it)
+        base.setdefault(f.kind, []).append(yaml.safe_load(f.raw))
     gpu = copy.deepcopy(next(g for g in base["gpus"] if g.get("scale_up") and not g["scale_up"].get("bridge")))
     source = gpu["power"]["source"]  # a primary source, of the revision the copied GPU already cites
     ids = {k: f"test-gen-{tag}-{k}" for k in ("vendor", "arch", "form", "link", "prec", "net", "gpu", "network")}
