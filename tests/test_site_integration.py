@@ -14,9 +14,11 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from support import (
     ROOT,
     add_bit_byte_slip,
@@ -188,69 +190,79 @@ def _lists_problems(url: str) -> bool:
     return "kb-problems" in fetch(url)[1]
 
 
-def test_serve_lists_problems_and_keeps_answering(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, Path]]:
+    """One `mkdocs serve` of one project copy, shared by the serve tests below (a server's start
+    is a full build): (project, base URL, server log). Each test puts back what it breaks and
+    waits for its own page states, so none depends on another having run."""
+    root = tmp_path_factory.mktemp("serve")
+    project, log = copy_project(root), root / "serve.log"
+    with mkdocs_serve(project, log) as url:
+        yield project, url, log
+
+
+def test_serve_lists_problems_and_keeps_answering(served: tuple[Path, str, Path]) -> None:
     """Under `mkdocs serve`, a spec that does not validate gives every page the list of its
     diagnostics, escaped, and every request an answer; fixing it brings the pages back. The same
     for a bad figure reference in a hand-written page, on that page."""
-    project, log = copy_project(tmp_path), tmp_path / "serve.log"
+    project, url, log = served
     hostile = project / "specs" / "gpus" / "test-hostile.yaml"
-    with mkdocs_serve(project, log) as url:
-        hostile.write_text(f'id: test-hostile\n"{HOSTILE_KEY}": 1\n', encoding="utf-8")
-        expected = f"specs/gpus/test-hostile.yaml:2:1 错误：unknown key '{HOSTILE_KEY}'"
-        # Wait for this diagnostic, not for any problem list: the watcher may rebuild first from
-        # the file as created (still empty), whose list says something else.
-        wait_for(lambda: expected in "".join(_read(url + "/gpus/")[2].text), "no problem list after breaking a spec",
-                 log)
-        for path in ("/", "/gpus/", "/flowchart/", "/reading/", "/contributing/"):
-            status, body, page = _read(url + path)
-            text = "".join(page.text)
-            assert status == 200 and "kb-problems" in body, path
-            assert expected in text, path
-            assert "[schema-unknown-key]" in text and "[schema-required]" in text, path
-            assert not [t for t, attributes in page.tags if t == "img" or "onerror" in attributes], path
-        hostile.unlink()
-        wait_for(lambda: not _lists_problems(url + "/gpus/"), "the problem list stayed after the fix", log)
-        reading = project / "docs" / "reading.md"
-        original = reading.read_text(encoding="utf-8")
-        reading.write_text(original + "\n不存在的数字：[[test-no-such-entity#port_rate]]\n", encoding="utf-8")
-        wait_for(lambda: "[refs-unknown-figure]" in "".join(_read(url + "/reading/")[2].text),
-                 "no problem list on a page with a bad reference", log)
-        text = "".join(_read(url + "/reading/")[2].text)
-        assert "docs/reading.md:" in text and "[refs-unknown-figure]" in text
-        assert not _lists_problems(url + "/gpus/")
-        reading.write_text(original, encoding="utf-8")
-        wait_for(lambda: not _lists_problems(url + "/reading/"), "the problem list stayed on the fixed page", log)
+    hostile.write_text(f'id: test-hostile\n"{HOSTILE_KEY}": 1\n', encoding="utf-8")
+    expected = f"specs/gpus/test-hostile.yaml:2:1 错误：unknown key '{HOSTILE_KEY}'"
+    # Wait for this diagnostic, not for any problem list: the watcher may rebuild first from
+    # the file as created (still empty), whose list says something else.
+    wait_for(lambda: expected in "".join(_read(url + "/gpus/")[2].text), "no problem list after breaking a spec",
+             log)
+    for path in ("/", "/gpus/", "/flowchart/", "/reading/", "/contributing/"):
+        status, body, page = _read(url + path)
+        text = "".join(page.text)
+        assert status == 200 and "kb-problems" in body, path
+        assert expected in text, path
+        assert "[schema-unknown-key]" in text and "[schema-required]" in text, path
+        assert not [t for t, attributes in page.tags if t == "img" or "onerror" in attributes], path
+    hostile.unlink()
+    wait_for(lambda: not _lists_problems(url + "/gpus/"), "the problem list stayed after the fix", log)
+    reading = project / "docs" / "reading.md"
+    original = reading.read_text(encoding="utf-8")
+    reading.write_text(original + "\n不存在的数字：[[test-no-such-entity#port_rate]]\n", encoding="utf-8")
+    wait_for(lambda: "[refs-unknown-figure]" in "".join(_read(url + "/reading/")[2].text),
+             "no problem list on a page with a bad reference", log)
+    text = "".join(_read(url + "/reading/")[2].text)
+    assert "docs/reading.md:" in text and "[refs-unknown-figure]" in text
+    assert not _lists_problems(url + "/gpus/")
+    reading.write_text(original, encoding="utf-8")
+    wait_for(lambda: not _lists_problems(url + "/reading/"), "the problem list stayed on the fixed page", log)
     assert "Traceback" not in log.read_text(encoding="utf-8")
 
 
-def test_serve_lists_warnings_on_every_page(tmp_path: Path) -> None:
+def test_serve_lists_warnings_on_every_page(served: tuple[Path, str, Path]) -> None:
     """Under `mkdocs serve`, a knowledge base with a warning is built as usual, with the warning
     listed at the top of every page, generated or hand-written; fixing it removes the list."""
-    project, log = copy_project(tmp_path), tmp_path / "serve.log"
-    with mkdocs_serve(project, log) as url:
-        added = project / add_implausible_lane(project / "specs")
-        wait_for(lambda: "[plausibility-range]" in "".join(_read(url + "/networks/")[2].text),
-                 "no warning list after an implausible figure", log)
-        for path in ("/", "/networks/", "/reading/", "/contributing/"):
-            status, body, page = _read(url + path)
-            text = "".join(page.text)
-            assert status == 200 and "kb-problems" in body and "admonition warning" in body, path
-            assert "specs/networks/test-implausible.yaml:" in text and "[plausibility-range]" in text, path
-            assert " 警告：" in text, path
-        assert "Test implausible" in _read(url + "/networks/")[1]  # the page itself is there too
-        added.unlink()
-        wait_for(lambda: not _lists_problems(url + "/networks/"), "the warning list stayed after the fix", log)
+    project, url, log = served
+    added = project / add_implausible_lane(project / "specs")
+    wait_for(lambda: "[plausibility-range]" in "".join(_read(url + "/networks/")[2].text),
+             "no warning list after an implausible figure", log)
+    for path in ("/", "/networks/", "/reading/", "/contributing/"):
+        status, body, page = _read(url + path)
+        text = "".join(page.text)
+        assert status == 200 and "kb-problems" in body and "admonition warning" in body, path
+        assert "specs/networks/test-implausible.yaml:" in text and "[plausibility-range]" in text, path
+        assert " 警告：" in text, path
+    assert "Test implausible" in _read(url + "/networks/")[1]  # the page itself is there too
+    added.unlink()
+    wait_for(lambda: not _lists_problems(url + "/networks/"), "the warning list stayed after the fix", log)
     assert "Traceback" not in log.read_text(encoding="utf-8")
 
 
-def test_serve_picks_up_an_edit_to_the_generator(tmp_path: Path) -> None:
+def test_serve_picks_up_an_edit_to_the_generator(served: tuple[Path, str, Path]) -> None:
     """Under `mkdocs serve`, an edit to generator/ (a template here) shows after the rebuild it
     triggers: MkDocs keeps the hook file loaded, so the hook imports the generator afresh."""
-    project, log = copy_project(tmp_path), tmp_path / "serve.log"
+    project, url, log = served
     template = project / "generator" / "templates" / "gpus.md.j2"
-    with mkdocs_serve(project, log) as url:
-        assert "test-generator-edit" not in fetch(url + "/gpus/")[1]
-        text = template.read_text(encoding="utf-8")
-        template.write_text(text.replace("# GPU 对比\n", "# GPU 对比\n\ntest-generator-edit\n", 1), encoding="utf-8")
-        wait_for(lambda: "test-generator-edit" in fetch(url + "/gpus/")[1], "the template edit never showed", log)
+    assert "test-generator-edit" not in fetch(url + "/gpus/")[1]
+    text = template.read_text(encoding="utf-8")
+    template.write_text(text.replace("# GPU 对比\n", "# GPU 对比\n\ntest-generator-edit\n", 1), encoding="utf-8")
+    wait_for(lambda: "test-generator-edit" in fetch(url + "/gpus/")[1], "the template edit never showed", log)
+    template.write_text(text, encoding="utf-8")
+    wait_for(lambda: "test-generator-edit" not in fetch(url + "/gpus/")[1], "the template's undo never showed", log)
     assert "Traceback" not in log.read_text(encoding="utf-8")
