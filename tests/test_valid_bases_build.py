@@ -36,9 +36,10 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 HOSTILE = "".join(TOKENS)
 
 
-def _renders(files: list[SpecFile], rendered: tuple[Result, dict[str, str] | None] | None = None
-             ) -> dict[str, str]:
-    result, pages = rendered or validate_and_render(files)
+def _renders(rendered: tuple[Result, dict[str, str] | None]) -> dict[str, str]:
+    """The pages of what `validate_and_render` gave, after checking it passed and that every leaf
+    the chart links to has its section."""
+    result, pages = rendered
     assert result.ok and pages is not None, [d.as_text() for d in result.diagnostics][:5]
     linked, present = leaf_anchors(pages["flowchart.md"])
     assert linked <= present, sorted(linked - present)[:5]  # every leaf the chart links to has its section
@@ -53,7 +54,7 @@ def test_every_base_that_passes_check_renders(files: list[SpecFile]) -> None:
     """A generated base either fails `check` or renders every page, each leaf with its section."""
     rendered = validate_and_render(files)  # validates once: a base that fails is not rendered
     assume(rendered[0].ok)
-    _renders(files, rendered)
+    _renders(rendered)
 
 
 def _text(limit: int) -> str:
@@ -74,7 +75,7 @@ def test_sample_builds_with_mkdocs(tmp_path: Path, name: str) -> None:
     passes `check`, and `mkdocs build --strict` builds it without a traceback (the wide tree, whose
     only warnings are leaves the model cannot judge, without --strict)."""
     files = SAMPLES[name]()
-    _renders(files)
+    _renders(validate_and_render(files))
     # Three hundred one-billion-wide model-size bands: most hold no published workload, so their
     # leaves cannot be judged by the cost model, which `check` warns about (and `--strict`
     # refuses; past fifty, one warning counts the rest). That is the only warning such a tree may

@@ -68,4 +68,3 @@ def page(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
-

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Page, Request
 
 SETTLE_LIMIT_S = 10.0
@@ -26,11 +28,10 @@ def settle(page: Page, url: str) -> None:
     page.on("requestfailed", ended)
     try:
         page.goto(url, wait_until="load")
-        waited = 0.0
+        deadline = time.monotonic() + SETTLE_LIMIT_S
         while pending:
-            assert waited < SETTLE_LIMIT_S, f"{url}: still loading {sorted(r.url for r in pending)[:3]}"
+            assert time.monotonic() < deadline, f"{url}: still loading {sorted(r.url for r in pending)[:3]}"
             page.wait_for_timeout(10)
-            waited += 0.01
     finally:
         page.remove_listener("request", made)
         page.remove_listener("requestfinished", ended)
