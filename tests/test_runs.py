@@ -195,6 +195,20 @@ def test_one_node_needs_no_network() -> None:
     assert estimate(got.workload, got.cluster, got.layout, _assumptions(kb)).estimate is not None
 
 
+def test_a_run_naming_no_network_may_take_its_reference_servers() -> None:
+    """A multi-node run that names neither network nor NICs: unexpressed unless the caller
+    assumes the reference server's; then the fixture server's 8 compute ports of its HDR network,
+    both listed as assumed. A run that states its NICs described a network: it keeps its gap."""
+    kb, entity = _run(GPT, ("network: test-ib-hdr\n", ""), ("nics_per_node: 8\n", ""))
+    assert run_inputs(kb, entity) == "the run spans nodes but names no network"
+    got = run_inputs(kb, entity, Assumed(reference_network=True))
+    assert isinstance(got, RunInputs)
+    assert (got.cluster.node.nics_per_node, got.cluster.node.nic_port_per_direction_bytes_per_s) == (8, 25e9)
+    assert {"network", "nics_per_node"} <= set(got.assumed) and got.ids["network"] == "test-ib-hdr"
+    kb, entity = _run(GPT, ("network: test-ib-hdr\n", ""), ("nics_per_node: 8\n", "nics_per_node: 4\n"))
+    assert run_inputs(kb, entity, Assumed(reference_network=True)) == "the run spans nodes but names no network"
+
+
 def test_every_convention_has_a_count_and_every_metric_a_place() -> None:
     """A convention added to the vocabulary needs its FLOP count here; every metric but peak
     memory gives a step time, in a stated order of preference."""

@@ -21,7 +21,7 @@ from .records import assumptions
 from .runs import Assumed, measured_step, run_inputs
 
 ASSUMED = Assumed(micro_batch=1, gpus_per_node=8, nics_per_node=8, zero_stage=1, recompute="selective",
-                  sequence_parallel=False, flash_attention=True)
+                  sequence_parallel=False, flash_attention=True, reference_network=True)
 """What the suite assumes where a run leaves a field unstated, never where it states one; every
 run that takes a value from here lists it (`RunError.assumed`):
 - one sequence per micro-batch (Narayanan 2021 Table 1 states none; Megatron-LM's default);
@@ -32,7 +32,9 @@ run that takes a value from here lists it (`RunError.assumed`):
 - no sequence parallelism;
 - FlashAttention, where the run does not say (every stack the later runs name uses it; the
   2021-22 Megatron and DeepSpeed runs state that they do not).
-A multi-node run that names no network stays unexpressed: its port rate is not assumed."""
+- where a multi-node run names no network: the compute network and NIC count of its GPU's
+  reference server in specs/nodes/ (DGX A100: 8 × HDR 200G; DGX H100: 8 × NDR 400G), the
+  network the HGX boards of the suite's cloud and lab clusters are built with."""
 
 
 @dataclass(frozen=True)

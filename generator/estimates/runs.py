@@ -17,7 +17,7 @@ from ..costmodel import parameters_from_shape
 from ..costmodel.inputs import Cluster, GpuSpec, Layout, Node, Recompute, Workload
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
-from ..model.entities import Gpu, Network
+from ..model.entities import ComputeNode, Gpu, Network
 from ..model.runs import Convention, Measured, Run, RunPrecision, RunShape
 from .records import gpu, network_port, scale_up, workload
 
@@ -86,6 +86,25 @@ class Assumed:
     gpus_per_node: int | None = None
     nics_per_node: int | None = None
     flash_attention: bool | None = None
+    reference_network: bool = False
+    """A multi-node run that names neither network nor NICs takes the compute network and NIC
+    count of its GPU's reference server (`reference_node`), and lists both as assumed."""
+
+
+def reference_node(kb: KnowledgeBase, gpu_id: str) -> tuple[str, Network, int] | None:
+    """The vendor's reference server for a GPU (a `server` node of specs/nodes/ holding that
+    GPU, the GPU vendor's own first, then by id) with its GPU-to-GPU network and NIC count: the
+    network an 8-GPU HGX or DGX board of that GPU is built and sold with."""
+    spec = kb.get(gpu_id, Gpu)
+    vendor = None if spec is None else spec.model.vendor
+    candidates = sorted((n for n in kb.of_type(ComputeNode) if n.model.kind == "server" and n.model.gpu == gpu_id),
+                        key=lambda n: (n.model.vendor != vendor, n.id))
+    for node in candidates:
+        for nic in node.model.nics:
+            network = kb.get(nic.network or "", Network)
+            if nic.role == "scale_out" and network is not None:
+                return node.id, network.model, nic.count.value * (nic.ports.value if nic.ports else 1)
+    return None
 
 
 @dataclass(frozen=True)
@@ -145,7 +164,7 @@ def beyond_layout(run: Run) -> str | None:
 
 
 def _cluster(kb: KnowledgeBase, run: Run, spec: Gpu, chip: GpuSpec, gpus_per_node: int,
-             nics: int | None) -> Cluster | str:
+             nics: int | None, network: Network | None) -> Cluster | str:
     per_node = min(gpus_per_node, run.gpus)
     if run.gpus % per_node:
         return f"{run.gpus} GPUs do not fill whole nodes of {per_node}"
@@ -155,12 +174,11 @@ def _cluster(kb: KnowledgeBase, run: Run, spec: Gpu, chip: GpuSpec, gpus_per_nod
     nodes = run.gpus // per_node
     port, ports = 0.0, 0  # one node: no network to cross
     if nodes > 1:
-        network = kb.get(run.network or "", Network)
         if network is None:
             return "the run spans nodes but names no network"
         if nics is None:
             return "the run spans nodes but states no NICs per node"
-        rate = network_port(network.model)
+        rate = network_port(network)
         if isinstance(rate, str):
             return rate
         port, ports = rate, nics
@@ -194,7 +212,16 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     chip = gpu(kb, spec.model)
     if isinstance(chip, str):
         return chip
-    cluster = _cluster(kb, run, spec.model, chip, got.gpus_per_node, got.nics_per_node)
+    stated = kb.get(run.network or "", Network)
+    network, nics = (None if stated is None else stated.model), got.nics_per_node
+    # A run that states its NICs has described a network (BLOOM's Omni-Path), which the
+    # knowledge base may lack: a reference server's network would replace it, not fill a gap.
+    if network is None and assumed.reference_network and run.nics_per_node is None and run.gpus > got.gpus_per_node:
+        reference = reference_node(kb, run.gpu)
+        if reference is not None:
+            network, nics = reference[1], reference[2]
+            taken = (*(name for name in taken if name != "nics_per_node"), "network", "nics_per_node")
+    cluster = _cluster(kb, run, spec.model, chip, got.gpus_per_node, nics, network)
     if isinstance(cluster, str):
         return cluster
     chunks = lay.virtual_pipeline if isinstance(lay.virtual_pipeline, int) else 1  # str: refused above
@@ -207,8 +234,8 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     ids = {"run": entity.id, "gpu": run.gpu}
     if run.workload is not None:
         ids["workload"] = run.workload
-    if run.network is not None and cluster.node_count > 1:
-        ids["network"] = run.network
+    if network is not None and cluster.node_count > 1:
+        ids["network"] = network.id
     return RunInputs(model, cluster, layout, extras, taken, ids)
 
 

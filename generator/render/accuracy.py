@@ -16,7 +16,7 @@ from .table import Cell, Row, Table
 # The fields `estimates.calibration.ASSUMED` may fill in, as the page names them.
 ASSUMED_ZH = {"micro_batch": "微批", "gpus_per_node": "每节点 GPU 数", "nics_per_node": "每节点网卡数",
               "zero_stage": "ZeRO 阶段", "recompute": "重计算", "sequence_parallel": "序列并行", "precision": "精度",
-              "flash_attention": "FlashAttention"}
+              "flash_attention": "FlashAttention", "network": "网络（取该 GPU 参考服务器的计算网络）"}
 
 
 def _pct(value: float | None, signed: bool = False) -> Cell:
