@@ -1,5 +1,6 @@
-"""The compute time's physics: matrix multiplications at a GEMM efficiency that grows with the
-per-rank width h ÷ t, plus memory-bound elementwise work at the GPU's memory bandwidth."""
+"""The compute time's physics: matrix multiplications at a GEMM efficiency set by the roofline (the
+GEMM's FLOPs per operand byte against the GPU's peak ÷ memory bandwidth), plus memory-bound
+elementwise work at the GPU's memory bandwidth."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from generator.costmodel.result import Estimate
 
 A100_LIKE = GpuSpec("a100-like", 80e9, 2.0e12, 1e15)
 H100_LIKE = replace(A100_LIKE, name="h100-like", memory_bandwidth_bytes_per_s=1.0e12)
-ASSUMPTIONS = Assumptions(0.6, 100.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+ASSUMPTIONS = Assumptions(0.6, 2.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
 LAYOUT = Layout(1, 1, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=8)
 
 
@@ -29,37 +30,62 @@ def _share_of_peak(e: Estimate) -> float:
     return e.compute.executed_flop_per_microbatch_per_gpu / (e.compute.microbatch_s * e.compute.peak_flop_per_s)
 
 
+def _roofline(tokens: float, h: float, ffn: float, peak: float, bandwidth: float, eta_max: float = 0.6,
+              rho: float = 2.0, element_bytes: float = 2.0) -> float:
+    """η for the up-projection GEMM of `tokens` × h × ffn, restated here from the docstring's formula."""
+    intensity = 2 * tokens * h * ffn / (element_bytes * (tokens * h + h * ffn + tokens * ffn))
+    return eta_max * intensity / (intensity + rho * peak / bandwidth)
+
+
 def test_gemm_efficiency_saturates_at_its_maximum() -> None:
-    """η = η_max·x ÷ (x + x_half): half of η_max at x = x_half, rising towards η_max."""
-    assert cp.gemm_efficiency(0.6, 100.0, 100.0) == pytest.approx(0.3)
-    assert cp.gemm_efficiency(0.6, 1e9, 100.0) == pytest.approx(0.6, rel=1e-6)
-    assert cp.gemm_efficiency(0.6, 512.0, 0.0) == 0.6
+    """η = η_max·I ÷ (I + ρ·I_ridge): half of η_max at I = ρ·I_ridge, rising towards η_max."""
+    assert cp.gemm_efficiency(0.6, 1000.0, 2.0, 500.0) == pytest.approx(0.3)
+    assert cp.gemm_efficiency(0.6, 1e12, 2.0, 500.0) == pytest.approx(0.6, rel=1e-6)
+    assert cp.gemm_efficiency(0.6, 512.0, 0.0, 500.0) == 0.6
+
+
+def test_gemm_intensity_is_flops_per_operand_byte() -> None:
+    """A square n × n × n GEMM in 16 bits does 2n³ FLOPs on 3n² elements of 2 bytes: n ÷ 3 FLOPs a byte;
+    in FP8 (1 byte an element) twice that."""
+    assert cp.gemm_intensity(3000.0, 3000.0, 3000.0, 2.0) == pytest.approx(1000.0)
+    assert cp.gemm_intensity(3000.0, 3000.0, 3000.0, 1.0) == pytest.approx(2000.0)
+    assert cp.ridge_intensity(1e15, 2e12) == 500.0
 
 
 def test_wider_gemm_computes_at_a_higher_share_of_peak() -> None:
-    """Without memory-bound work the share of peak is η_gemm itself, higher for a wider GEMM."""
+    """Without memory-bound work the share of peak is η_gemm itself: higher for a wider layer, lower
+    when tensor parallelism splits the FFN width or the micro-batch has fewer tokens."""
     matmul_only = replace(ASSUMPTIONS, memory_bound_bytes=0.0)
     narrow = _estimate(Workload("narrow", 1e9, 8, 1024, 8, 1000), assumptions=matmul_only)
     wide = _estimate(Workload("wide", 1e9, 8, 8192, 64, 1000), assumptions=matmul_only)
-    assert _share_of_peak(narrow) == pytest.approx(0.6 * 1024 / 1124, rel=1e-12)
-    assert _share_of_peak(wide) == pytest.approx(0.6 * 8192 / 8292, rel=1e-12)
+    assert _share_of_peak(narrow) == pytest.approx(_roofline(2048, 1024, 4096, 1e15, 2e12), rel=1e-12)
+    assert _share_of_peak(wide) == pytest.approx(_roofline(2048, 8192, 32768, 1e15, 2e12), rel=1e-12)
+    assert _share_of_peak(narrow) < _share_of_peak(wide) < 0.6
     split = _estimate(Workload("wide", 1e9, 8, 8192, 64, 1000), layout=replace(LAYOUT, tensor_parallel=8),
                       assumptions=matmul_only)
-    assert _share_of_peak(split) == pytest.approx(0.6 * 1024 / 1124, rel=1e-12)  # h ÷ t is the width
+    assert _share_of_peak(split) == pytest.approx(_roofline(2048, 8192, 4096, 1e15, 2e12), rel=1e-12)
+    assert _share_of_peak(split) < _share_of_peak(wide)
+    short = _estimate(Workload("wide", 1e9, 8, 8192, 64, 1000), layout=replace(LAYOUT, sequence_length=256),
+                      assumptions=matmul_only)
+    assert _share_of_peak(short) == pytest.approx(_roofline(256, 8192, 32768, 1e15, 2e12), rel=1e-12)
+    assert _share_of_peak(short) < _share_of_peak(wide)
 
 
 def test_less_memory_bandwidth_is_slower_at_the_same_peak() -> None:
-    """An H100-like GPU (same peak, less HBM bandwidth, more FLOPs per byte) computes at a lower share of peak."""
+    """An H100-like GPU (same peak, less HBM bandwidth, more FLOPs per byte) computes at a lower share
+    of peak: its GEMMs sit nearer the ridge point, and its memory-bound work takes longer."""
     workload = Workload("w", 1e9, 8, 2048, 16, 1000)
     a100, h100 = _estimate(workload), _estimate(workload, H100_LIKE)
     assert h100.compute.microbatch_s > a100.compute.microbatch_s and h100.step.step_s > a100.step.step_s
-    assert _share_of_peak(h100) < _share_of_peak(a100) < 0.6 * 2048 / 2148
+    assert _share_of_peak(h100) < _share_of_peak(a100) < _roofline(2048, 2048, 8192, 1e15, 2e12)
 
 
 def test_memory_bound_time_is_bytes_over_bandwidth() -> None:
-    """Only the memory-bound part depends on the bandwidth: c·b·s·h·(L ÷ p)·3 bytes at B_hbm."""
+    """With ρ = 0 (GEMMs at η_max whatever the ridge point) only the memory-bound part depends on
+    the bandwidth: c·b·s·h·(L ÷ p)·3 bytes at B_hbm."""
     workload = Workload("w", 1e9, 8, 2048, 16, 1000)
-    a100, h100 = _estimate(workload), _estimate(workload, H100_LIKE)
+    flat = replace(ASSUMPTIONS, gemm_half_intensity=0.0)
+    a100, h100 = _estimate(workload, assumptions=flat), _estimate(workload, H100_LIKE, assumptions=flat)
     bound = 16.0 * 1 * 2048 * 2048 * 8 * 3
     assert h100.compute.microbatch_s - a100.compute.microbatch_s == pytest.approx(bound / 1e12 - bound / 2e12, rel=1e-9)
     assert h100.compute.forward_s - a100.compute.forward_s == pytest.approx((bound / 1e12 - bound / 2e12) / 3, rel=1e-9)

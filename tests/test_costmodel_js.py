@@ -73,7 +73,7 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
             virtual_pipeline=rng.choice((1, 1, 2, 3)), fp32_gradients=rng.random() < 0.3,
             tp_overlap=rng.choice((0.0, 0.0, rng.uniform(0.0, 1.0))), context_parallel=rng.choice((1, 1, 2, 4)))
         assumptions = dataclasses.replace(
-            base, gemm_efficiency_max=rng.uniform(0.3, 0.8), gemm_half_width=rng.choice((0.0, rng.uniform(0.0, 400.0))),
+            base, gemm_efficiency_max=rng.uniform(0.3, 0.8), gemm_half_intensity=rng.choice((0.0, rng.uniform(0.0, 5.0))),
             memory_bound_bytes=rng.uniform(0.0, 40.0), network_collective_efficiency=rng.uniform(0.5, 0.95),
             dp_overlap_fraction=rng.uniform(0.0, 1.0), memory_reserve_fraction=rng.uniform(0.0, 0.2),
             network_step_latency_s=rng.uniform(1e-6, 2e-5))

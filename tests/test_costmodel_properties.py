@@ -54,7 +54,7 @@ def configs(draw: st.DrawFn) -> Config:
                     recompute=draw(st.sampled_from(["none", "selective", "full"])),
                     sequence_parallel=draw(st.booleans()), precision=draw(st.sampled_from(["bf16", "fp8"])))
     assumptions = Assumptions(
-        gemm_efficiency_max=draw(st.floats(0.05, 1.0)), gemm_half_width=draw(st.floats(0.0, 500.0)),
+        gemm_efficiency_max=draw(st.floats(0.05, 1.0)), gemm_half_intensity=draw(st.floats(0.0, 5.0)),
         memory_bound_bytes=draw(st.floats(0.0, 50.0)), intra_node_collective_efficiency=draw(st.floats(0.3, 1.0)),
         network_collective_efficiency=draw(st.floats(0.3, 1.0)),
         intra_node_step_latency_s=draw(st.floats(0.0, 2e-5)), network_step_latency_s=draw(st.floats(0.0, 5e-5)),
@@ -128,7 +128,7 @@ def test_faster_links_never_slow_a_step(config: Config) -> None:
 @SETTINGS
 @given(configs())
 def test_faster_memory_or_a_higher_gemm_efficiency_never_slows_a_step(config: Config) -> None:
-    """More memory bandwidth, a higher GEMM efficiency or a smaller half width never lengthens a step."""
+    """More memory bandwidth, a higher GEMM efficiency or a smaller half intensity never lengthens a step."""
     workload, cluster, layout, assumptions = config
     base = _run(config).step.step_s
     gpu = cluster.node.gpu
@@ -137,7 +137,7 @@ def test_faster_memory_or_a_higher_gemm_efficiency_never_slows_a_step(config: Co
     assert _non_increasing([base, _run((workload, faster, layout, assumptions)).step.step_s])
     higher = replace(assumptions, gemm_efficiency_max=min(1.0, 1.5 * assumptions.gemm_efficiency_max))
     assert _non_increasing([base, _run((workload, cluster, layout, higher)).step.step_s])
-    narrower = replace(assumptions, gemm_half_width=assumptions.gemm_half_width / 2)
+    narrower = replace(assumptions, gemm_half_intensity=assumptions.gemm_half_intensity / 2)
     assert _non_increasing([base, _run((workload, cluster, layout, narrower)).step.step_s])
 
 
@@ -241,7 +241,7 @@ def test_never_raises(t: int, p: int, zero: int, batch: int, nodes: int, efficie
     workload = Workload("w", 1e9, 24, 2048, 16, 50000)
     layout = Layout(t, p, zero, micro_batch_size=1, sequence_length=2048, global_batch_size=batch,
                     recompute=mode)  # type: ignore[arg-type]
-    result = estimate(workload, Cluster(node, nodes), layout, Assumptions(efficiency, 100.0, 16.0, 0.8, 0.8, 1e-6, 1e-6, 0.5, 0.1))
+    result = estimate(workload, Cluster(node, nodes), layout, Assumptions(efficiency, 2.0, 16.0, 0.8, 0.8, 1e-6, 1e-6, 0.5, 0.1))
     assert (result.estimate is None) == bool(result.problems)
 
 

@@ -32,10 +32,18 @@ logit layer is counted as spread over the stages). Their time is that of the GPU
 from two costs that depend on the hardware in different ways (an end-to-end MFU is an output of the
 whole model, never this input: the bubble, exposed communication and recomputation come on top):
 
-    T = F ÷ (R·η_gemm) + M ÷ B_hbm,   η_gemm = η_max · x ÷ (x + x_half),   x = h ÷ t
+    T = F ÷ (R·η_gemm) + M ÷ B_hbm,   η_gemm = η_max · I ÷ (I + ρ·I_ridge)
 
-- matrix multiplications run at a share η_gemm of the dense peak R that grows with the per-rank
-  GEMM width x (a narrow GEMM cannot fill the GPU's tiles and waves) and saturates at η_max;
+- matrix multiplications run at a share η_gemm of the dense peak R. It is set by the roofline
+  (Williams, Waterman and Patterson 2009): a GEMM whose arithmetic intensity I (FLOPs per byte of
+  operands it reads and writes) is low against the GPU's ridge point I_ridge = R ÷ B_hbm spends
+  its time on memory, not on the tensor cores. The smooth form I ÷ (I + ρ·I_ridge) gives half of
+  η_max at I = ρ·I_ridge and η_max for I ≫ I_ridge; ρ and η_max are fitted on the published runs
+  (`specs/assumptions/`). I is that of the layer's MLP up-projection on one rank, the GEMM of
+  M = b·s ÷ c tokens by K = h by N = f ÷ t (the FFN width split t ways), with e bytes per operand
+  element (2 for 16-bit, 1 for FP8):  I = 2·M·K·N ÷ (e·(M·K + K·N + M·N)).
+  So narrow layers, high tensor-parallel degrees and short micro-batches lower η_gemm, and more on
+  a GPU with more FLOPs per byte of HBM (H100 against A100) than on one with fewer;
 - the elementwise work that tensor parallelism does not split unless sequence parallelism is on
   (norms, activations, dropout, residual adds, softmax) is bound by memory bandwidth: it moves
   M = c·b·s·h·(L ÷ p)·n ÷ t_sp bytes, with n = 3 passes (a forward and a backward twice as long)
@@ -138,14 +146,34 @@ def forward_flop(model: float) -> float:
     return model / 3.0
 
 
-@formula("h ÷ t", "h t", "per-rank GEMM width: tensor parallelism splits every weight matrix t ways")
-def gemm_width(h: float, tensor: float) -> float:
-    return h / tensor
+ROOFLINE = "roofline (Williams, Waterman and Patterson 2009)"
 
 
-@formula("η_max · x ÷ (x + x_half)", "η_max x x_half", "assumptions: gemm_efficiency_max, gemm_half_width")
-def gemm_efficiency(efficiency_max: float, width: float, half_width: float) -> float:
-    return efficiency_max * width / (width + half_width)
+@formula("2·M·K·N ÷ (e·(M·K + K·N + M·N))", "M K N e", ROOFLINE + ": a GEMM's FLOPs per operand byte")
+def gemm_intensity(tokens: float, hidden: float, ffn_per_rank: float, element_bytes: float) -> float:
+    return (2.0 * tokens * hidden * ffn_per_rank
+            / (element_bytes * (tokens * hidden + hidden * ffn_per_rank + tokens * ffn_per_rank)))
+
+
+@formula("R ÷ B_hbm", "R B_hbm", ROOFLINE + ": the ridge point, FLOPs per byte at which compute and memory balance")
+def ridge_intensity(peak: float, bandwidth: float) -> float:
+    return peak / bandwidth
+
+
+@formula("η_max · I ÷ (I + ρ·I_ridge)", "η_max I ρ I_ridge",
+         "assumptions: gemm_efficiency_max, gemm_half_intensity (" + ROOFLINE + ")")
+def gemm_efficiency(efficiency_max: float, intensity: float, half_intensity: float, ridge: float) -> float:
+    return efficiency_max * intensity / (intensity + half_intensity * ridge)
+
+
+@formula("b·s_c", "b s_c", "tokens of a micro-batch on one GPU")
+def microbatch_tokens(b: float, local_sequence: float) -> float:
+    return b * local_sequence
+
+
+@formula("f ÷ t", "f t", "the FFN width on one tensor-parallel rank")
+def ffn_per_rank(ffn: float, tensor: float) -> float:
+    return ffn / tensor
 
 
 @formula("F ÷ (R·η)", "F R η", "matmul FLOPs at the GEMM efficiency")

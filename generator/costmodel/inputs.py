@@ -144,10 +144,12 @@ class Assumptions:
     the defaults of the last three are the ZeRO paper's mixed-precision Adam (§3.1: 2 + 2 + 12
     bytes per parameter).
 
-    - `gemm_efficiency_max`, `gemm_half_width`: the share of the dense peak a GPU's matrix
-      multiplications reach, η = η_max · x ÷ (x + x_half) with x = h ÷ t the per-rank GEMM width
-      (a narrow GEMM cannot fill the GPU). It is the efficiency while computing, not an end-to-end
-      MFU: the bubble, exposed communication and recomputation are counted on top (`compute.py`).
+    - `gemm_efficiency_max`, `gemm_half_intensity`: the share of the dense peak a GPU's matrix
+      multiplications reach, η = η_max · I ÷ (I + ρ·I_ridge) with I the layer's GEMM intensity
+      (FLOPs per operand byte) and I_ridge = peak ÷ HBM bandwidth the GPU's ridge point (a GEMM
+      with little work per byte waits on memory). It is the efficiency while computing, not an
+      end-to-end MFU: the bubble, exposed communication and recomputation are counted on top
+      (`compute.py`).
     - `memory_bound_bytes`: c, the HBM bytes the elementwise work (norms, activations, dropout,
       residuals, softmax) moves per token, hidden unit, layer and pass, at the datasheet's
       bandwidth (the achievable share of that bandwidth is folded into c).
@@ -160,7 +162,7 @@ class Assumptions:
     """
 
     gemm_efficiency_max: float
-    gemm_half_width: float
+    gemm_half_intensity: float
     memory_bound_bytes: float
     intra_node_collective_efficiency: float
     network_collective_efficiency: float

@@ -24,7 +24,8 @@ class Leaves(NamedTuple, Generic[V]):
     model chunks per stage and `L_paced` the layer count the per-stage formulas see: L itself when
     p·v divides it (`uneven` False), else p·v·⌈L/(p·v)⌉, the largest stage's layers p·v times;
     c the context-parallel GPUs of a sequence, `s_c` = s ÷ c the tokens each holds and `d_grad` =
-    N_d·c the ranks that reduce the gradients (s and N_d themselves when c = 1, `context` False)."""
+    N_d·c the ranks that reduce the gradients (s and N_d themselves when c = 1, `context` False);
+    f the FFN width (4h unless the workload states it)."""
 
     psi: V
     L: V
@@ -49,6 +50,7 @@ class Leaves(NamedTuple, Generic[V]):
     d_grad: V
     context: bool
     h_kv: V
+    f: V
 
 
 class Links(NamedTuple, Generic[V]):
@@ -101,6 +103,7 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         v, paced, uneven, c, s_c, d_grad, context,
         ev.derive("workload.kv_width", "1", sh.kv_width)(
             h, heads, ev.given("workload.kv_heads", "1", sh.kv_heads(workload), "workload")),
+        ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload"),
     )
 
 

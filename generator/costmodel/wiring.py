@@ -111,12 +111,16 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         executed_mb = ev.derive("compute.executed_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu)(
             executed, x.t, x.p)
     forward_flop = ev.derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop)(model_mb)
-    eta = ev.derive("gemm_efficiency", "1", cp.gemm_efficiency)(
-        ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
-        ev.derive("gemm_width", "1", cp.gemm_width)(x.h, x.t),
-        ev.given("assumptions.gemm_half_width", "1", a.gemm_half_width, "assumption"))
     hbm = ev.given("gpu.memory_bandwidth_bytes_per_s", "B/s", cluster.node.gpu.memory_bandwidth_bytes_per_s,
                    "cluster")
+    eta = ev.derive("gemm_efficiency", "1", cp.gemm_efficiency)(
+        ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
+        ev.derive("gemm_intensity", "FLOP/B", cp.gemm_intensity)(
+            ev.derive("microbatch_tokens", "1", cp.microbatch_tokens)(x.b, x.s_c), x.h,
+            ev.derive("ffn_per_rank", "1", cp.ffn_per_rank)(x.f, x.t),
+            ev.given("layout.operand_bytes", "B", 1.0 if layout.precision == "fp8" else 2.0, "layout")),
+        ev.given("assumptions.gemm_half_intensity", "1", a.gemm_half_intensity, "assumption"),
+        ev.derive("ridge_intensity", "FLOP/B", cp.ridge_intensity)(x.peak, hbm))
     per_token = ev.given("assumptions.memory_bound_bytes", "B", a.memory_bound_bytes, "assumption")
 
     def seconds(name: str, flop: V, passes: V) -> V:

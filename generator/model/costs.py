@@ -17,7 +17,7 @@ from pydantic import Field
 from .common import NUMBER_OUT, Entity, SourceRef, Strict, Text
 
 Parameter = Literal[
-    "gemm_efficiency_max", "gemm_half_width", "memory_bound_bytes", "intra_node_collective_efficiency",
+    "gemm_efficiency_max", "gemm_half_intensity", "memory_bound_bytes", "intra_node_collective_efficiency",
     "network_collective_efficiency", "intra_node_step_latency_s", "network_step_latency_s", "dp_overlap_fraction",
     "memory_reserve_fraction", "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold",
     "calibration_error_threshold", "calibration_source_error_threshold"]
@@ -48,7 +48,7 @@ class Domain:
 _FRACTION = ("1", 0.0, 1.0, True, False)
 PARAMETERS: dict[str, Domain] = {
     "gemm_efficiency_max": Domain(*_FRACTION, "矩阵乘法效率上限"),
-    "gemm_half_width": Domain("1", 0.0, None, False, True, "矩阵乘法半效宽度"),
+    "gemm_half_intensity": Domain("1", 0.0, None, False, True, "矩阵乘法半效强度比"),
     "memory_bound_bytes": Domain("B", 0.0, None, False, True, "访存受限字节数"),
     "intra_node_collective_efficiency": Domain(*_FRACTION, "机内集合通信效率"),
     "network_collective_efficiency": Domain(*_FRACTION, "网络集合通信效率"),

@@ -87,7 +87,9 @@
   };
   function flashBackwardFlop(B, s, L, h) { return 2.0 * B * s * s * L * h; }
   function perGpu(flop, t, p) { return flop / (t * p); }
-  function gemmEfficiency(max, width, half) { return max * width / (width + half); }
+  function gemmIntensity(M, K, N, e) { return 2.0 * M * K * N / (e * (M * K + K * N + M * N)); }
+  function ridgeIntensity(peak, bandwidth) { return peak / bandwidth; }
+  function gemmEfficiency(max, intensity, half, ridge) { return max * intensity / (intensity + half * ridge); }
   function secondsAtRate(flop, peak, efficiency) { return flop / (peak * efficiency); }
   var PASSES = {none: 3.0, selective: 3.0, full: 4.0};
   function memoryBoundBytes(c, b, s, h, L, p, n) { return c * b * s * h * (L / p) * n; }
@@ -190,7 +192,7 @@
     });
     fraction(out, "assumptions.dp_overlap_fraction", a.dp_overlap_fraction, true, true);
     fraction(out, "assumptions.memory_reserve_fraction", a.memory_reserve_fraction, true, false);
-    ["gemm_half_width", "memory_bound_bytes", "intra_node_step_latency_s", "network_step_latency_s",
+    ["gemm_half_intensity", "memory_bound_bytes", "intra_node_step_latency_s", "network_step_latency_s",
      "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"].forEach(function (k) {
       if (!(a[k] >= 0.0)) { out.push(problem("negative", "assumptions." + k, "assumptions." + k + " 不能为负")); }
     });
@@ -315,8 +317,10 @@
     var executed = EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r);
     if (layout.flash_attention) { executed = executed + flashBackwardFlop(b, s, L, h); }
     var executedMb = split(executed);
-    var eta = gemmEfficiency(a.gemm_efficiency_max, h / t, a.gemm_half_width);
     var hbm = cluster.node.gpu.memory_bandwidth_bytes_per_s;
+    var operandBytes = layout.precision === "fp8" ? 1.0 : 2.0;
+    var eta = gemmEfficiency(a.gemm_efficiency_max, gemmIntensity(b * sLocal, h, ffnHiddenSize(w) / t, operandBytes),
+                             a.gemm_half_intensity, ridgeIntensity(peak, hbm));
     var seconds = function (flop, passes) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
