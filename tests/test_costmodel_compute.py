@@ -114,3 +114,24 @@ def test_the_chain_shows_both_costs() -> None:
     keys = {figure.key for _symbol, child in root.inputs for _s, figure in child.inputs}
     assert {"compute.executed_flop_per_microbatch_per_gpu", "gemm_efficiency", "microbatch_memory_bound_bytes",
             "gpu.memory_bandwidth_bytes_per_s"} <= keys
+
+
+def test_fp8_runs_the_attention_core_at_the_bf16_peak() -> None:
+    """FP8 covers the linear layers' GEMMs; the attention core's 12·b·s²·h per layer (14 with
+    FlashAttention's recomputed scores) runs at the BF16 peak, so FP8 gains less at long sequences."""
+    gpu = replace(A100_LIKE, dense_fp8_flop_per_s=2e15)
+    flat = replace(ASSUMPTIONS, gemm_half_intensity=0.0, memory_bound_bytes=0.0)
+    workload = Workload("w", 1e9, 8, 2048, 16, 1000)
+    for flash, coefficient in ((False, 12), (True, 14)):
+        layout = replace(LAYOUT, sequence_length=8192, precision="fp8", flash_attention=flash)
+        e = _estimate(workload, gpu, layout, flat)
+        core = coefficient * 8192**2 * 8 * 2048
+        executed = e.compute.executed_flop_per_microbatch_per_gpu
+        assert e.compute.microbatch_s == pytest.approx((executed - core) / (2e15 * 0.6) + core / (1e15 * 0.6), rel=1e-12)
+        forward = e.compute.model_flop_per_microbatch_per_gpu / 3
+        assert e.compute.forward_s == pytest.approx((forward - 4 * 8192**2 * 8 * 2048) / (2e15 * 0.6)
+                                                    + 4 * 8192**2 * 8 * 2048 / (1e15 * 0.6), rel=1e-12)
+    speedup = [_estimate(workload, gpu, replace(LAYOUT, sequence_length=s), flat).compute.microbatch_s
+               / _estimate(workload, gpu, replace(LAYOUT, sequence_length=s, precision="fp8"), flat).compute.microbatch_s
+               for s in (512, 32768)]
+    assert 1.0 < speedup[1] < speedup[0] < 2.0

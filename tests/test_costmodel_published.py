@@ -54,12 +54,23 @@ def _assumptions(**changes: float) -> Assumptions:
     return Assumptions(**values)
 
 
-def _dp_seconds(zero_stage: int, nodes: int) -> float:
+def _dp_seconds(zero_stage: int, nodes: int, **assumed: float) -> float:
     workload = Workload("w", 1e9, 8, 1024, 8, 1000)
     layout = Layout(1, 1, zero_stage, micro_batch_size=1, sequence_length=128, global_batch_size=8 * nodes)
-    result = estimate(workload, Cluster(_node(), nodes), layout, _assumptions())
+    result = estimate(workload, Cluster(_node(), nodes), layout, _assumptions(**assumed))
     assert result.estimate is not None
     return result.estimate.step.dp_intra_node_s + result.estimate.step.dp_network_s
+
+
+@pytest.mark.parametrize("nodes", [1, 4])
+def test_zero_3_pays_the_ring_latency_once_per_layer(nodes: int) -> None:
+    """ZeRO-3 gathers and reduces each of the 8 layers on its own: its three phases per micro-batch
+    pay NCCL's ring latency ((N − n)·α_intra + (n − 1)·α_net, N = 8n ranks) 8 times each; stage 1's
+    two phases pay it once."""
+    alphas = {"intra_node_step_latency_s": 3e-6, "network_step_latency_s": 11e-6}
+    ring = (8 * nodes - nodes) * 3e-6 + (nodes - 1) * 11e-6
+    assert _dp_seconds(3, nodes, **alphas) - _dp_seconds(3, nodes) == pytest.approx(3 * 8 * ring, rel=1e-9)
+    assert _dp_seconds(1, nodes, **alphas) - _dp_seconds(1, nodes) == pytest.approx(2 * ring, rel=1e-9)
 
 
 @pytest.mark.parametrize("nodes", [1, 4])
@@ -72,9 +83,14 @@ def test_zero_section_7_communication_volume(nodes: int) -> None:
     assert _dp_seconds(3, nodes) == pytest.approx(1.5 * plain, rel=1e-15)
 
 
+def _ring_phase_s(ranks: float, size: float, bandwidth: float, alpha: float) -> float:
+    """One reduce-scatter or all-gather on one node's ring: n − 1 steps of latency α."""
+    return co.collectives_phase_s(1.0, co.ring_intra_latency_s(ranks, 1.0, alpha), ranks, size, bandwidth)
+
+
 @pytest.mark.parametrize("ranks", [2, 3, 8, 64, 1000])
 @pytest.mark.parametrize(("operation", "seconds"), [
-    ("all_reduce", co.ring_all_reduce_s), ("reduce_scatter", co.ring_phase_s), ("all_gather", co.ring_phase_s)])
+    ("all_reduce", co.ring_all_reduce_s), ("reduce_scatter", _ring_phase_s), ("all_gather", _ring_phase_s)])
 def test_nccl_tests_bus_bandwidth(ranks: int, operation: co.Operation, seconds: Callable[..., float]) -> None:
     """nccl-tests doc/PERFORMANCE.md: busbw = algbw × 2(n−1)/n (all-reduce), × (n−1)/n (reduce-scatter,
     all-gather; S is the whole array); at zero latency the modelled busbw is the link bandwidth B."""
@@ -93,8 +109,16 @@ def test_nccl_tests_point_to_point(operation: co.Operation) -> None:
 def test_nccl_tests_time_is_latency_plus_size_over_bandwidth() -> None:
     """nccl-tests doc/PERFORMANCE.md, Time: t ≈ overhead + size / bw; an all-reduce is a reduce-scatter
     plus an all-gather (2(n−1) ring steps)."""
-    assert co.ring_all_reduce_s(8.0, 1e9, 1e11, 5e-6) == pytest.approx(2 * co.ring_phase_s(8.0, 1e9, 1e11, 5e-6))
-    assert co.ring_phase_s(8.0, 0.0, 1e11, 5e-6) == pytest.approx(7 * 5e-6)
+    assert co.ring_all_reduce_s(8.0, 1e9, 1e11, 5e-6) == pytest.approx(2 * _ring_phase_s(8.0, 1e9, 1e11, 5e-6))
+    assert _ring_phase_s(8.0, 0.0, 1e11, 5e-6) == pytest.approx(7 * 5e-6)
+
+
+def test_nccl_ring_latency_counts_every_rank() -> None:
+    """NCCL src/graph/tuning.cc: a ring all-gather or reduce-scatter over N ranks on n nodes has N − 1
+    steps, n − 1 of them across the network: 64 ranks on 8 nodes make 56 steps inside nodes and 7 across."""
+    assert co.ring_intra_latency_s(64.0, 8.0, 5e-6) == pytest.approx(56 * 5e-6)
+    assert co.ring_network_latency_s(8.0, 10e-6) == pytest.approx(7 * 10e-6)
+    assert co.ring_intra_latency_s(8.0, 8.0, 5e-6) == 0.0  # one GPU per node: every step crosses the network
 
 
 def test_korthikanti_equation_1_components() -> None:

@@ -13,11 +13,18 @@ collective efficiency and α the latency of one ring step:
 
 A ring all-reduce is one reduce-scatter and one all-gather, so its time is two ring phases.
 
-Across nodes the reduction is hierarchical (as NCCL does it on rail-optimised clusters): a
-reduce-scatter among the k ranks of the group inside a node on the scale-up link, then the same
-collective across the n nodes on each rank's 1/k shard over the network, then an all-gather inside
-the node. All g GPUs of a node do their inter-node step at once, so each gets 1/g of the node's
-NICs × port rate (rail-aligned NICs, one flow per GPU), times the fabric's bandwidth fraction.
+Across nodes the bandwidth is that of a hierarchical reduction (what NCCL's rings achieve on
+rail-optimised clusters): a reduce-scatter among the k ranks of the group inside a node on the
+scale-up link, then the same collective across the n nodes on each rank's 1/k shard over the
+network, then an all-gather inside the node. All g GPUs of a node do their inter-node step at once,
+so each gets 1/g of the node's NICs × port rate (rail-aligned NICs, one flow per GPU), times the
+fabric's bandwidth fraction.
+
+The latency of a data-parallel collective is that of NCCL's ring, which passes through every rank
+of the group: of a reduce-scatter's or all-gather's N − 1 steps, n − 1 cross the network and the
+other N − n stay inside a node (NCCL src/graph/tuning.cc, the ring's latency since 2.7: (nsteps −
+nInterSteps)·intraLat + nInterSteps·interLat). It matters when a step runs many collectives: ZeRO-3
+gathers and reduces each layer on its own (`traffic.py`).
 """
 
 from __future__ import annotations
@@ -38,13 +45,6 @@ def bus_bandwidth_factor(operation: Operation, ranks: int) -> float:
     if operation in ("reduce_scatter", "all_gather"):
         return (n - 1.0) / n
     return 1.0
-
-
-@formula("(n−1)·α + (n−1)/n · S/B", "n S B α", NCCL_TESTS + " (reduce-scatter, all-gather)")
-def ring_phase_s(ranks: float, size_bytes: float, bandwidth: float, step_latency_s: float) -> float:
-    if ranks <= 1.0:
-        return 0.0  # nothing to exchange (and a link that need not exist)
-    return (ranks - 1.0) * step_latency_s + (ranks - 1.0) / ranks * size_bytes / bandwidth
 
 
 @formula("2(n−1)·α + 2(n−1)/n · S/B", "n S B α", NCCL_TESTS + " (all-reduce)")
@@ -82,3 +82,24 @@ def dp_nodes(data_parallel: float, peers_per_node: float) -> float:
 @formula("S ÷ k", "S k", "each rank's shard after the intra-node reduce-scatter")
 def shard_bytes(size_bytes: float, peers_per_node: float) -> float:
     return size_bytes / peers_per_node
+
+
+NCCL_TUNING = "NCCL src/graph/tuning.cc (ring latency)"
+
+
+@formula("(N − n)·α_intra", "N n α_intra", NCCL_TUNING + ": the ring's steps inside a node")
+def ring_intra_latency_s(ranks: float, nodes: float, intra_latency_s: float) -> float:
+    return (ranks - nodes) * intra_latency_s
+
+
+@formula("(n − 1)·α_net", "n α_net", NCCL_TUNING + ": the ring's steps across nodes")
+def ring_network_latency_s(nodes: float, network_latency_s: float) -> float:
+    return (nodes - 1.0) * network_latency_s
+
+
+@formula("c·λ + (n−1)/n · S/B", "c λ n S B", NCCL_TESTS + ": c collectives of one phase, each with latency λ")
+def collectives_phase_s(collectives: float, latency_s: float, ranks: float, size_bytes: float,
+                        bandwidth: float) -> float:
+    if ranks <= 1.0:
+        return collectives * latency_s  # no bytes to move on this link (and one that need not exist)
+    return collectives * latency_s + (ranks - 1.0) / ranks * size_bytes / bandwidth

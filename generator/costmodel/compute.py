@@ -57,6 +57,15 @@ the rest of the micro-batch (recomputed forward included).
 FlashAttention (Dao et al. 2022, §3.1): the backward pass recomputes the scores QKᵀ from the
 stored softmax statistics, 2·B·s²·h FLOPs per layer: executed, not model FLOPs.
 
+FP8 (Transformer Engine's fp8_autocast, as Megatron-LM, NeMo and llm-foundry use it) runs the
+linear layers' GEMMs at the FP8 peak; the attention core (QKᵀ and attention over V, in the
+FlashAttention kernel) stays in 16 bits. So of a micro-batch's executed FLOPs F, the attention
+core's A = κ·b·s²·(L ÷ p)·h ÷ (t·c) run at the BF16 peak, with κ = 12 for a forward and backward
+pass, 16 when recomputation repeats the forward, 2 more with FlashAttention, and 4 for the forward
+alone: T = (F − A) ÷ (R_8·η) + A ÷ (R_16·η) + M ÷ B_hbm. η is the same at both precisions (an FP8
+operand is half the bytes and the FP8 peak twice the BF16 one, so I ÷ I_ridge does not change).
+At long sequences, where the attention core is most of the FLOPs, FP8 thus gains little.
+
 Context parallelism (c GPUs per sequence): each GPU runs 1/c of the micro-batch's FLOPs (causal
 load balancing assumed, as Megatron-LM's split of the sequence into 2c chunks gives) and its
 memory-bound work is that of s ÷ c tokens. The attention core's FLOPs, 12·b·s²·h per layer for the
@@ -179,6 +188,46 @@ def ffn_per_rank(ffn: float, tensor: float) -> float:
 @formula("F ÷ (R·η)", "F R η", "matmul FLOPs at the GEMM efficiency")
 def seconds_at_rate(flop: float, peak_flop_per_s: float, efficiency: float) -> float:
     return flop / (peak_flop_per_s * efficiency)
+
+
+FP8_SCOPE = "FP8 covers the linear layers' GEMMs (Transformer Engine's fp8_autocast), not the attention core"
+
+
+@formula("4 (QKᵀ and attention over V, forward)", "", "the attention core's FLOPs, in b·s²·h per layer")
+def attention_forward_coefficient() -> float:
+    return 4.0
+
+
+@formula("12 (forward 4, backward 8)", "", "the attention core's FLOPs, in b·s²·h per layer")
+def attention_core_coefficient() -> float:
+    return 12.0
+
+
+@formula("16 (forward 4, backward 8, recomputed forward 4)", "",
+         "the attention core's FLOPs, in b·s²·h per layer; selective or full recomputation")
+def attention_recomputed_coefficient() -> float:
+    return 16.0
+
+
+ATTENTION_COEFFICIENT = {"none": attention_core_coefficient, "selective": attention_recomputed_coefficient,
+                         "full": attention_recomputed_coefficient}
+
+
+@formula("κ + 2 (FlashAttention's backward recomputes QKᵀ)", "κ", "Dao et al. 2022 §3.1")
+def flash_attention_coefficient(coefficient: float) -> float:
+    return coefficient + 2.0
+
+
+@formula("κ·b·s²·(L ÷ p)·h ÷ (t·c)", "κ b s L p h t c", "the attention core's FLOPs per GPU and micro-batch")
+def attention_core_flop(coefficient: float, b: float, s: float, layers: float, pipeline: float, h: float,
+                        tensor: float, context: float) -> float:
+    return coefficient * b * s * s * (layers / pipeline) * h / (tensor * context)
+
+
+@formula("(F − A) ÷ (R_8·η) + A ÷ (R_16·η)", "F A R_8 R_16 η", FP8_SCOPE)
+def fp8_seconds_at_rate(flop: float, attention_flop: float, fp8_peak: float, bf16_peak: float,
+                        efficiency: float) -> float:
+    return (flop - attention_flop) / (fp8_peak * efficiency) + attention_flop / (bf16_peak * efficiency)
 
 
 @formula("1 pass (forward)", "", "memory-bound passes")

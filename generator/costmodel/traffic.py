@@ -9,6 +9,10 @@ bytes per GPU, with m micro-batches per step:
   as its backward pass makes them (m phases on S_g), then one all-gather of the weights;
 - stage 3: per micro-batch, all-gather the weights for the forward and again for the backward
   pass, and reduce-scatter the gradients (§7.2.2: 3Ψ per micro-batch, 1.5× stage 0 when m = 1).
+  Each layer is gathered and reduced on its own (PyTorch FSDP's unit is a transformer block; the
+  ZeRO paper's §7.2.2 gathers "in a pipelined manner" layer by layer), so each phase is L ÷ p
+  collectives and pays the ring's latency that many times; the other stages move their state in
+  one collective per phase (bucketing makes a few, whose latency is negligible).
 
 Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 §4.2.2): per layer
 and micro-batch two all-reduces in the forward and two in the backward pass, of b·s·h 16-bit
@@ -71,6 +75,19 @@ def _per_microbatch(microbatches: float) -> float:
 def _twice_per_microbatch(microbatches: float) -> float:
     return 2.0 * microbatches
 
+
+@formula("1 collective per phase", "L p", ZERO_COMM)
+def _one_collective(layers: float, pipeline: float) -> float:
+    return 1.0
+
+
+@formula("L ÷ p (a collective per layer of the stage)", "L p", ZERO_COMM + ".2.2; PyTorch FSDP's per-block units")
+def _per_layer(layers: float, pipeline: float) -> float:
+    return layers / pipeline
+
+
+COLLECTIVES_PER_PHASE: dict[int, Callable[[float, float], float]] = {
+    0: _one_collective, 1: _one_collective, 2: _one_collective, 3: _per_layer}
 
 GRADIENT_PHASES: dict[int, Callable[[float], float]] = {0: _two_phases, 1: _one_phase, 2: _per_microbatch, 3: _per_microbatch}
 WEIGHT_PHASES: dict[int, Callable[[float], float]] = {0: _no_phase, 1: _one_phase, 2: _one_phase, 3: _twice_per_microbatch}

@@ -19,6 +19,7 @@ as a direct call.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Generic, NamedTuple
 
@@ -123,23 +124,41 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         ev.derive("ridge_intensity", "FLOP/B", cp.ridge_intensity)(x.peak, hbm))
     per_token = ev.given("assumptions.memory_bound_bytes", "B", a.memory_bound_bytes, "assumption")
 
-    def seconds(name: str, flop: V, passes: V) -> V:
-        """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes."""
+    fp8 = layout.precision == "fp8"
+    bf16_peak = (ev.given("gpu.dense_bf16_flop_per_s", "FLOP/s", cluster.node.gpu.dense_bf16_flop_per_s, "cluster")
+                 if fp8 else x.peak)
+
+    def attention_core(name: str, coefficient: V) -> V:
+        return ev.derive(f"{name}_attention_flop_per_gpu", "FLOP", cp.attention_core_flop)(
+            coefficient, x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c)
+
+    def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V]) -> V:
+        """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes; with
+        FP8 the attention core's FLOPs (`coefficient` × b·s²·h per layer) at the BF16 peak."""
         key = f"{name}_memory_bound_bytes"
         layers = x.L_paced
         bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s_c, x.h, layers, x.p, passes, x.t)
                  if layout.sequence_parallel
                  else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s_c, x.h, layers, x.p, passes))
+        gemm = (ev.derive(f"{name}_gemm_s", "s", cp.fp8_seconds_at_rate)(
+                    flop, attention_core(name, coefficient()), x.peak, bf16_peak, eta) if fp8
+                else ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta))
         return ev.derive(f"compute.{name}_s", "s", cp.compute_s)(
-            ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta),
-            ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
+            gemm, ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
 
-    forward = seconds("forward", forward_flop, ev.derive("forward_passes", "1", cp.one_pass)())
-    microbatch = seconds("microbatch", executed_mb, ev.derive("microbatch_passes", "1", cp.PASSES[layout.recompute])())
+    def executed_coefficient() -> V:
+        core = ev.derive("attention_coefficient", "1", cp.ATTENTION_COEFFICIENT[layout.recompute])()
+        return (ev.derive("attention_flash_coefficient", "1", cp.flash_attention_coefficient)(core)
+                if layout.flash_attention else core)
+
+    forward = seconds("forward", forward_flop, ev.derive("forward_passes", "1", cp.one_pass)(),
+                      lambda: ev.derive("attention_forward_coefficient", "1", cp.attention_forward_coefficient)())
+    microbatch = seconds("microbatch", executed_mb, ev.derive("microbatch_passes", "1", cp.PASSES[layout.recompute])(),
+                         executed_coefficient)
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
     attention = (ev.derive("attention_s", "s", cp.seconds_at_rate)(
         ev.derive("attention_flop_per_microbatch_per_gpu", "FLOP", cp.attention_flop)(
-            x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c), x.peak, eta) if x.context else None)
+            x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c), bf16_peak, eta) if x.context else None)
     return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch, attention)
 
 
@@ -195,16 +214,19 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
         "assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption"))
     n_g = ev.derive("dp_gradient_phases", "1", tr.GRADIENT_PHASES[layout.zero_stage])(m)
     n_w = ev.derive("dp_weight_phases", "1", tr.WEIGHT_PHASES[layout.zero_stage])(m)
-    b_i, b_n, alpha_i, alpha_n = link.b_intra, link.b_net, link.alpha_intra, link.alpha_net
-    ring = co.ring_phase_s
+    b_i, b_n = link.b_intra, link.b_net
+    c = ev.derive("dp_collectives_per_phase", "1", tr.COLLECTIVES_PER_PHASE[layout.zero_stage])(x.L_paced, x.p)
+    lat_i = ev.derive("dp_ring_intra_latency_s", "s", co.ring_intra_latency_s)(x.d_grad, n, link.alpha_intra)
+    lat_n = ev.derive("dp_ring_network_latency_s", "s", co.ring_network_latency_s)(n, link.alpha_net)
+    phase = co.collectives_phase_s
     intra = ev.derive("step.dp_intra_node_s", "s", tr.phases_s)(
-        n_g, ev.derive("dp_gradient_phase_intra_s", "s", ring)(k, grads, b_i, alpha_i),
-        n_w, ev.derive("dp_weight_phase_intra_s", "s", ring)(k, weights, b_i, alpha_i))
+        n_g, ev.derive("dp_gradient_phase_intra_s", "s", phase)(c, lat_i, k, grads, b_i),
+        n_w, ev.derive("dp_weight_phase_intra_s", "s", phase)(c, lat_i, k, weights, b_i))
     grad_shard = ev.derive("gradient_shard_bytes", "B", co.shard_bytes)(grads, k)
     weight_shard = ev.derive("weight_shard_bytes", "B", co.shard_bytes)(weights, k)
     net = ev.derive("step.dp_network_s", "s", tr.phases_s)(
-        n_g, ev.derive("dp_gradient_phase_network_s", "s", ring)(n, grad_shard, b_n, alpha_n),
-        n_w, ev.derive("dp_weight_phase_network_s", "s", ring)(n, weight_shard, b_n, alpha_n))
+        n_g, ev.derive("dp_gradient_phase_network_s", "s", phase)(c, lat_n, n, grad_shard, b_n),
+        n_w, ev.derive("dp_weight_phase_network_s", "s", phase)(c, lat_n, n, weight_shard, b_n))
     return intra, net
 
 

@@ -21,7 +21,7 @@ from .records import assumptions
 from .runs import Assumed, measured_step, run_inputs
 
 ASSUMED = Assumed(micro_batch=1, gpus_per_node=8, nics_per_node=8, zero_stage=1, recompute="selective",
-                  sequence_parallel=False, flash_attention=True, reference_network=True)
+                  sequence_parallel=True, flash_attention=True, reference_network=True)
 """What the suite assumes where a run leaves a field unstated, never where it states one; every
 run that takes a value from here lists it (`RunError.assumed`):
 - one sequence per micro-batch (Narayanan 2021 Table 1 states none; Megatron-LM's default);
@@ -29,7 +29,10 @@ run that takes a value from here lists it (`RunError.assumed`):
   baseboards, rail-optimised with one compute NIC per GPU (llm-foundry states neither);
 - ZeRO stage 1, Megatron's distributed optimizer, which NeMo and Megatron-Core turn on by default;
 - selective recomputation, Megatron-LM's recommended setting since Korthikanti et al. 2022;
-- no sequence parallelism;
+- sequence parallelism wherever tensor parallelism is used (it only acts with t > 1): Korthikanti et
+  al. 2022 pair it with selective recomputation, and NeMo's recipes for the suite's Llama and GPT
+  layouts turn it on with tensor parallelism; the runs that predate it (Narayanan 2021) or compare
+  against it (Korthikanti's baselines) state that they do not use it;
 - FlashAttention, where the run does not say (every stack the later runs name uses it; the
   2021-22 Megatron and DeepSpeed runs state that they do not).
 - where a multi-node run names no network: the compute network and NIC count of its GPU's

@@ -92,13 +92,14 @@
   function gemmEfficiency(max, intensity, half, ridge) { return max * intensity / (intensity + half * ridge); }
   function secondsAtRate(flop, peak, efficiency) { return flop / (peak * efficiency); }
   var PASSES = {none: 3.0, selective: 3.0, full: 4.0};
+  var ATTENTION_COEFFICIENT = {none: 12.0, selective: 16.0, full: 16.0};
   function memoryBoundBytes(c, b, s, h, L, p, n) { return c * b * s * h * (L / p) * n; }
   function memoryBoundBytesSplit(c, b, s, h, L, p, n, t) { return c * b * s * h * (L / p) * n / t; }
 
   // ---- collectives.py ----------------------------------------------------------------------
-  function ringPhaseS(n, size, bandwidth, alpha) {
-    if (n <= 1.0) { return 0.0; }
-    return (n - 1.0) * alpha + (n - 1.0) / n * size / bandwidth;
+  function collectivesPhaseS(c, latency, n, size, bandwidth) {
+    if (n <= 1.0) { return c * latency; }
+    return c * latency + (n - 1.0) / n * size / bandwidth;
   }
   function ringAllReduceS(n, size, bandwidth, alpha) {
     if (n <= 1.0) { return 0.0; }
@@ -321,15 +322,20 @@
     var operandBytes = layout.precision === "fp8" ? 1.0 : 2.0;
     var eta = gemmEfficiency(a.gemm_efficiency_max, gemmIntensity(b * sLocal, h, ffnHiddenSize(w) / t, operandBytes),
                              a.gemm_half_intensity, ridgeIntensity(peak, hbm));
-    var seconds = function (flop, passes) {
+    // compute.py: with FP8 the attention core (κ·b·s²·h per layer) runs at the BF16 peak
+    var fp8 = layout.precision === "fp8", bf16Peak = fp8 ? cluster.node.gpu.dense_bf16_flop_per_s : peak;
+    var seconds = function (flop, passes, coefficient) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
-      return secondsAtRate(flop, peak, eta) + bound / hbm;
+      var core = coefficient * b * s * s * (L / p) * h / (t * c);
+      var gemm = fp8 ? (flop - core) / (peak * eta) + core / (bf16Peak * eta) : secondsAtRate(flop, peak, eta);
+      return gemm + bound / hbm;
     };
-    var forward = seconds(modelMb / 3.0, 1.0);
-    var microbatch = seconds(executedMb, PASSES[layout.recompute]);
+    var executedCoefficient = ATTENTION_COEFFICIENT[layout.recompute] + (layout.flash_attention ? 2.0 : 0.0);
+    var forward = seconds(modelMb / 3.0, 1.0, 4.0);
+    var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient);
     // compute.py attention_flop: what the context-parallel ring hides behind
-    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), peak, eta) : null;
+    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), bf16Peak, eta) : null;
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
             attention: attention};
   }
@@ -342,9 +348,13 @@
     var grads = replicatedBytes(psi, gradientBytes(layout, a));
     var weights = replicatedBytes(psi, a.weight_bytes_per_parameter);
     var ng = GRADIENT_PHASES[layout.zero_stage](m), nw = WEIGHT_PHASES[layout.zero_stage](m);
-    var ai = a.intra_node_step_latency_s, an = a.network_step_latency_s;
-    var intra = phasesS(ng, ringPhaseS(k, grads, bIntra, ai), nw, ringPhaseS(k, weights, bIntra, ai));
-    var net = phasesS(ng, ringPhaseS(n, grads / k, bNet, an), nw, ringPhaseS(n, weights / k, bNet, an));
+    // traffic.py COLLECTIVES_PER_PHASE; collectives.py: NCCL's ring latency over every rank
+    var c = layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
+    var latIntra = (dpGrad - n) * a.intra_node_step_latency_s, latNet = (n - 1.0) * a.network_step_latency_s;
+    var intra = phasesS(ng, collectivesPhaseS(c, latIntra, k, grads, bIntra),
+                        nw, collectivesPhaseS(c, latIntra, k, weights, bIntra));
+    var net = phasesS(ng, collectivesPhaseS(c, latNet, n, grads / k, bNet),
+                      nw, collectivesPhaseS(c, latNet, n, weights / k, bNet));
     return [intra, net];
   }
   function stepTime(w, cluster, layout, a, work, dp, m) {
