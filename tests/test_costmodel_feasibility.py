@@ -46,6 +46,20 @@ def test_impossible_layouts(layout: Layout, code: str) -> None:
     assert code in _codes(layout=layout)
 
 
+@pytest.mark.parametrize(("nodes", "layout", "code"), [
+    (4, replace(LAYOUT, shard_group=3), "shard-group"),
+    (4, replace(LAYOUT, shard_group=-2), "shard-group"),
+    (6, replace(LAYOUT, tensor_parallel=1, pipeline_parallel=1, global_batch_size=48, shard_group=12),
+     "shard-group-placement"),
+    (4, replace(LAYOUT, zero_stage=0, shard_group=2), "shard-group-without-zero"),
+])
+def test_impossible_shard_groups(nodes: int, layout: Layout, code: str) -> None:
+    """A shard group divides the ranks that reduce the gradients, sits whole in a node or spans
+    whole nodes (12 ranks on nodes of 8 do neither), and needs a ZeRO stage to shard."""
+    assert _codes(cluster=replace(CLUSTER, node_count=nodes), layout=layout) == [code]
+    assert _codes(cluster=replace(CLUSTER, node_count=nodes), layout=replace(layout, shard_group=0)) == []
+
+
 def test_tensor_parallel_must_divide_heads() -> None:
     """Megatron splits attention heads over the tensor-parallel GPUs."""
     assert _codes(workload=replace(WORKLOAD, attention_heads=20, hidden_size=5120), layout=replace(LAYOUT, tensor_parallel=8)) == ["tensor-parallel-heads"]

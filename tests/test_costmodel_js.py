@@ -78,6 +78,12 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
             dp_overlap_fraction=rng.uniform(0.0, 1.0), memory_reserve_fraction=rng.uniform(0.0, 0.2),
             network_step_latency_s=rng.uniform(1e-6, 2e-5))
         cluster = Cluster(node, rng.choice((1, 2, 4, 8, 16, 32)), rng.choice((1.0, 0.5)))
+        gpus, replica = cluster.node_count * node.gpus_per_node, layout.tensor_parallel * layout.pipeline_parallel
+        ranks = gpus // replica if gpus % (replica * layout.context_parallel) == 0 else 0
+        groups = [d for d in (1, 2, 4, 8, 16, 32, 64) if ranks and ranks % d == 0] or [3]
+        # a quarter of the cases shard in groups, mostly ones that divide the ranks (some that do not)
+        hybrid = layout.zero_stage > 0 and rng.random() < 1 / 3  # and a few stage-0 ones, which are refused
+        layout = dataclasses.replace(layout, shard_group=rng.choice(groups + [3]) if hybrid or rng.random() < 0.02 else 0)
         out.append((rng.choice(synthetic_workloads()), cluster, layout, assumptions))
     return out
 
@@ -106,6 +112,8 @@ def test_script_equals_python_model_on_generated_cases() -> None:
                  for w, c, layout, a in cases])
     feasible = sum("problems" not in p for p in python)
     assert feasible >= 200, f"only {feasible} of {CASES} generated cases are feasible"
+    hybrid = sum("problems" not in p and case[2].shard_group > 0 for p, case in zip(python, cases, strict=True))
+    assert hybrid >= 40, f"only {hybrid} feasible cases shard in groups"
     assert len({p["bottleneck"] for p in python if "bottleneck" in p}) == 4, "every bottleneck should occur"
     differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
     assert not differences, differences[:10]

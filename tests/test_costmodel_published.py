@@ -232,3 +232,33 @@ def test_pipeline_bubble_fraction(pipeline: int, microbatches: int) -> None:
     pipeline_s = st.slots_s(float(microbatches), float(pipeline), slot)
     assert bubble / (microbatches * slot) == pytest.approx((pipeline - 1) / microbatches, rel=1e-14)
     assert bubble / pipeline_s == pytest.approx((pipeline - 1) / (microbatches + pipeline - 1), rel=1e-14)
+
+
+def _hybrid(shard_group: int, nodes: int = 4, **assumed: float):  # type: ignore[no-untyped-def]
+    workload = Workload("w", 7.5e9, 8, 1024, 8, 1000)
+    layout = Layout(1, 1, 3, micro_batch_size=1, sequence_length=128, global_batch_size=8 * nodes,
+                    shard_group=shard_group)
+    result = estimate(workload, Cluster(_node(), nodes), layout, _assumptions(**assumed))
+    assert result.estimate is not None, result.problems
+    return result.estimate
+
+
+def test_hybrid_sharding_partitions_over_the_group() -> None:
+    """ZeRO-3 in groups of 8 of the 32 ranks: each GPU holds 1/8 of the 7.5B model's 16 bytes a
+    parameter (15 GB) instead of 1/32; a group as large as the data-parallel group is plain ZeRO-3."""
+    whole, grouped = _hybrid(0).memory, _hybrid(8).memory
+    assert grouped.weights_bytes + grouped.gradients_bytes + grouped.optimizer_bytes == pytest.approx(15 * GB)
+    assert whole.weights_bytes + whole.gradients_bytes + whole.optimizer_bytes == pytest.approx(15 * GB / 4)
+    assert _hybrid(32).step == _hybrid(0).step and _hybrid(32).memory == _hybrid(0).memory
+
+
+def test_hybrid_sharding_keeps_zero_3_in_the_node_and_all_reduces_shards_across() -> None:
+    """Groups of one node's 8 GPUs: ZeRO-3's three phases per micro-batch stay on the scale-up link;
+    the network carries only the all-reduce of each GPU's gradient shard (S_g ÷ 8) across the 4
+    replicas, 2 ring phases of 3 network steps, once a step."""
+    alpha = {"network_step_latency_s": 7e-6}
+    grouped = _hybrid(8, **alpha).step
+    shard = 7.5e9 * 2.0 / 8
+    assert grouped.dp_network_s == pytest.approx(2 * (3 * 7e-6 + 3 / 4 * shard / 25e9), rel=1e-12)
+    plain = _hybrid(0, **alpha).step
+    assert grouped.dp_network_s < plain.dp_network_s

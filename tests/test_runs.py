@@ -140,10 +140,11 @@ def test_an_unstated_convention_gives_no_step_time() -> None:
      {"pipeline_parallel": 2, "virtual_pipeline": 3}),
     (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
       "  tensor_parallel: 1\n  pipeline_parallel: 16\n  data_parallel: 2\n"), {"pipeline_parallel": 16}),
+    (("  zero_stage: 0\n", "  zero_stage: 3\n  shard_group: 8\n"), {"zero_stage": 3, "shard_group": 8}),
 ])
 def test_layouts_the_model_holds_reach_it(edit: tuple[str, str], fields: dict[str, int]) -> None:
-    """Context parallelism, an interleaved schedule with its chunks stated and stages that do not
-    divide the 24 layers are expressed, and the model's layout carries them."""
+    """Context parallelism, an interleaved schedule with its chunks stated, stages that do not
+    divide the 24 layers and hybrid sharding are expressed, and the model's layout carries them."""
     kb, entity = _run(GPT, edit)
     got = run_inputs(kb, entity)
     assert isinstance(got, RunInputs), got
@@ -155,8 +156,6 @@ def test_layouts_the_model_holds_reach_it(edit: tuple[str, str], fields: dict[st
     (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
       "  tensor_parallel: 1\n  pipeline_parallel: 2\n  data_parallel: 16\n  virtual_pipeline: interleaved\n"),
      "interleaved pipeline, chunks unstated: the schedule's bubble depends on them"),
-    (("  zero_stage: 0\n", "  zero_stage: 3\n  shard_group: 8\n"),
-     "hybrid sharding in groups of 8: the model shards over the whole data-parallel group"),
     (("  micro_batch: 4\n", ""), "the run states no micro_batch"),
     (("  precision: 16bit\n", ""), "the run states no precision"),
     (("  tensor_parallel: 1\n", ""), "the run states no tensor_parallel"),

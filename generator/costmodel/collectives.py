@@ -103,3 +103,18 @@ def collectives_phase_s(collectives: float, latency_s: float, ranks: float, size
     if ranks <= 1.0:
         return collectives * latency_s  # no bytes to move on this link (and one that need not exist)
     return collectives * latency_s + (ranks - 1.0) / ranks * size_bytes / bandwidth
+
+
+@formula("min(G, k)", "G k", "hybrid sharding: a shard group's ranks in one node (groups of consecutive ranks)")
+def group_peers_per_node(group: float, peers: float) -> float:
+    return min(group, peers)
+
+
+@formula("N_d ÷ G", "N_d G", "hybrid sharding: replicas of each shard")
+def replicas(ranks: float, group: float) -> float:
+    return ranks / group
+
+
+@formula("k ÷ k_G", "k k_G", "hybrid sharding: a shard's replicas in one node (the groups a node holds)")
+def replica_peers_per_node(peers: float, group_peers: float) -> float:
+    return peers / group_peers

@@ -140,6 +140,26 @@ def placement(workload: Workload, gpu: GpuSpec, gpus_per_node: int, node_count: 
         yield Problem("gpus-indivisible", "layout", f"the {gpus} GPUs are not a multiple of {what} = {t * p * c}")
         return
     yield from _data_parallel(g, layout, gpus // (t * p * c))
+    yield from _shard_group(g, layout, gpus // (t * p * c))
+
+
+def _shard_group(g: int, layout: Layout, data_parallel: int) -> Iterator[Problem]:
+    """Hybrid sharding: groups of G ranks that divide the gradient group (N_d·c ranks) and sit
+    whole in a node or span whole nodes, so every group has the same ring."""
+    size = layout.shard_group
+    if size == 0:
+        return
+    ranks = data_parallel * layout.context_parallel
+    peers = min(ranks, g // layout.tensor_parallel)
+    if size < 0 or ranks % size:
+        yield Problem("shard-group", "layout.shard_group",
+                      f"shard group {size} does not divide the {ranks} ranks that reduce the gradients")
+    elif size % peers and peers % size:
+        yield Problem("shard-group-placement", "layout.shard_group",
+                      f"shard group {size} neither divides nor is a multiple of the {peers} data-parallel ranks in a node")
+    elif layout.zero_stage == 0:
+        yield Problem("shard-group-without-zero", "layout.shard_group",
+                      "a shard group needs a ZeRO stage of 1 or more: stage 0 partitions nothing")
 
 
 def _shape(workload: Workload, t: int) -> Iterator[Problem]:

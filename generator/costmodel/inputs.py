@@ -118,7 +118,11 @@ class Layout:
       --tp-comm-overlap), 0 for none;
     - `context_parallel` c: the sequence split over c GPUs (ring attention; Megatron-LM's
       --context-parallel-size), ranks placed tensor-parallel, then context-parallel, then
-      data-parallel, so GPUs = t·p·c·N_d; gradients are reduced over N_d·c.
+      data-parallel, so GPUs = t·p·c·N_d; gradients are reduced over N_d·c;
+    - `shard_group` G: hybrid sharding (PyTorch FSDP's HYBRID_SHARD, DeepSpeed's MiCS): the ZeRO
+      stage partitions the states over groups of G consecutive data-parallel ranks, the groups
+      hold replicas, and the gradient shards are all-reduced across them once a step; 0 (the
+      default) shards over the whole data-parallel group.
     A pipeline whose stages p (× v) does not divide the layers runs stages that differ by one layer
     (`compute.paced_layers`)."""
 
@@ -136,6 +140,7 @@ class Layout:
     fp32_gradients: bool = False
     tp_overlap: float = 0.0
     context_parallel: int = 1
+    shard_group: int = 0
 
 
 @dataclass(frozen=True)

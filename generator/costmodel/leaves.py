@@ -25,7 +25,8 @@ class Leaves(NamedTuple, Generic[V]):
     p·v divides it (`uneven` False), else p·v·⌈L/(p·v)⌉, the largest stage's layers p·v times;
     c the context-parallel GPUs of a sequence, `s_c` = s ÷ c the tokens each holds and `d_grad` =
     N_d·c the ranks that reduce the gradients (s and N_d themselves when c = 1, `context` False);
-    f the FFN width (4h unless the workload states it)."""
+    f the FFN width (4h unless the workload states it); `shard` the ranks a ZeRO stage partitions
+    the states over: the shard group G of hybrid sharding, else d_grad."""
 
     psi: V
     L: V
@@ -51,6 +52,7 @@ class Leaves(NamedTuple, Generic[V]):
     context: bool
     h_kv: V
     f: V
+    shard: V
 
 
 class Links(NamedTuple, Generic[V]):
@@ -104,6 +106,7 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         ev.derive("workload.kv_width", "1", sh.kv_width)(
             h, heads, ev.given("workload.kv_heads", "1", sh.kv_heads(workload), "workload")),
         ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload"),
+        ev.given("layout.shard_group", "1", layout.shard_group, "layout") if layout.shard_group else d_grad,
     )
 
 

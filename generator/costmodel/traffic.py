@@ -7,6 +7,9 @@ bytes per GPU, with m micro-batches per step:
 - stage 1: reduce-scatter of the gradients, all-gather of the updated weights (§7.2.1: 2Ψ);
 - stage 2: the gradients are partitioned, so each micro-batch's gradients are reduce-scattered
   as its backward pass makes them (m phases on S_g), then one all-gather of the weights;
+- hybrid sharding (shard groups of G ranks): the stage's phases run inside a group, on the same
+  S_g and S_w (each rank holds 1/G of the states), and once a step each rank all-reduces its
+  gradient shard, S_g ÷ G, with its N_d·c ÷ G replicas in the other groups (2 phases);
 - stage 3: per micro-batch, all-gather the weights for the forward and again for the backward
   pass, and reduce-scatter the gradients (§7.2.2: 3Ψ per micro-batch, 1.5× stage 0 when m = 1).
   Each layer is gathered and reduced on its own (PyTorch FSDP's unit is a transformer block; the
@@ -91,6 +94,12 @@ COLLECTIVES_PER_PHASE: dict[int, Callable[[float, float], float]] = {
 
 GRADIENT_PHASES: dict[int, Callable[[float], float]] = {0: _two_phases, 1: _one_phase, 2: _per_microbatch, 3: _per_microbatch}
 WEIGHT_PHASES: dict[int, Callable[[float], float]] = {0: _no_phase, 1: _one_phase, 2: _one_phase, 3: _twice_per_microbatch}
+
+
+@formula("2·T (a ring all-reduce: a reduce-scatter, then an all-gather)", "T",
+         "hybrid sharding: the gradient shards across the replicas, once a step")
+def all_reduce_s(phase_s: float) -> float:
+    return 2.0 * phase_s
 
 
 @formula("n_g·T_g + n_w·T_w", "n_g T_g n_w T_w", ZERO_COMM)

@@ -71,7 +71,7 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
             ("memory.optimizer_bytes", ev.given("assumptions.optimizer_bytes_per_parameter", "B",
                                                 a.optimizer_bytes_per_parameter, "assumption"))),
             me.partitions(layout.zero_stage), strict=True):
-        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.d_grad) if partitioned
+        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.shard) if partitioned
                       else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
     weights, gradients, optimizer = states
     table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
@@ -205,9 +205,13 @@ def tp_exposed(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], layout: Layo
 
 def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: Layout,
                   a: Assumptions) -> tuple[V, V]:
-    """Seconds of data-parallel communication per step: (intra-node part, network part)."""
-    k = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d_grad, x.g, x.t)
-    n = ev.derive("dp_nodes", "1", co.dp_nodes)(x.d_grad, k)
+    """Seconds of data-parallel communication per step: (intra-node part, network part). With
+    hybrid sharding the stage's collectives run inside a shard group, and the gradient shards are
+    all-reduced across the groups' replicas once a step."""
+    hybrid = layout.shard_group > 0
+    peers = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d_grad, x.g, x.t)
+    k = ev.derive("shard_peers_per_node", "1", co.group_peers_per_node)(x.shard, peers) if hybrid else peers
+    n = ev.derive("shard_nodes" if hybrid else "dp_nodes", "1", co.dp_nodes)(x.shard, k)
     psi = parameters_per_gpu(ev, x)
     grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, gradient_bytes_per_parameter(ev, layout, a))
     weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
@@ -216,18 +220,41 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
     n_w = ev.derive("dp_weight_phases", "1", tr.WEIGHT_PHASES[layout.zero_stage])(m)
     b_i, b_n = link.b_intra, link.b_net
     c = ev.derive("dp_collectives_per_phase", "1", tr.COLLECTIVES_PER_PHASE[layout.zero_stage])(x.L_paced, x.p)
-    lat_i = ev.derive("dp_ring_intra_latency_s", "s", co.ring_intra_latency_s)(x.d_grad, n, link.alpha_intra)
+    lat_i = ev.derive("dp_ring_intra_latency_s", "s", co.ring_intra_latency_s)(x.shard, n, link.alpha_intra)
     lat_n = ev.derive("dp_ring_network_latency_s", "s", co.ring_network_latency_s)(n, link.alpha_net)
     phase = co.collectives_phase_s
-    intra = ev.derive("step.dp_intra_node_s", "s", tr.phases_s)(
+    intra = ev.derive("shard_group_intra_node_s" if hybrid else "step.dp_intra_node_s", "s", tr.phases_s)(
         n_g, ev.derive("dp_gradient_phase_intra_s", "s", phase)(c, lat_i, k, grads, b_i),
         n_w, ev.derive("dp_weight_phase_intra_s", "s", phase)(c, lat_i, k, weights, b_i))
     grad_shard = ev.derive("gradient_shard_bytes", "B", co.shard_bytes)(grads, k)
     weight_shard = ev.derive("weight_shard_bytes", "B", co.shard_bytes)(weights, k)
-    net = ev.derive("step.dp_network_s", "s", tr.phases_s)(
+    net = ev.derive("shard_group_network_s" if hybrid else "step.dp_network_s", "s", tr.phases_s)(
         n_g, ev.derive("dp_gradient_phase_network_s", "s", phase)(c, lat_n, n, grad_shard, b_n),
         n_w, ev.derive("dp_weight_phase_network_s", "s", phase)(c, lat_n, n, weight_shard, b_n))
-    return intra, net
+    if not hybrid:
+        return intra, net
+    return replica_all_reduce(ev, x, link, grads, peers, k, intra, net)
+
+
+def replica_all_reduce(ev: Evaluator[V], x: Leaves[V], link: Links[V], grads: V, peers: V, shard_peers: V,
+                       intra: V, net: V) -> tuple[V, V]:
+    """Hybrid sharding's all-reduce of each gradient shard (S_g ÷ G) across the N_d·c ÷ G replicas,
+    once a step, added to the shard group's (`intra`, `net`) seconds."""
+    r = ev.derive("replicas", "1", co.replicas)(x.d_grad, x.shard)
+    k = ev.derive("replica_peers_per_node", "1", co.replica_peers_per_node)(peers, shard_peers)
+    n = ev.derive("replica_nodes", "1", co.dp_nodes)(r, k)
+    size = ev.derive("replica_gradient_bytes", "B", co.shard_bytes)(grads, x.shard)
+    one = ev.derive("replica_collectives_per_phase", "1", tr.COLLECTIVES_PER_PHASE[0])(x.L_paced, x.p)
+    lat_i = ev.derive("replica_ring_intra_latency_s", "s", co.ring_intra_latency_s)(r, n, link.alpha_intra)
+    lat_n = ev.derive("replica_ring_network_latency_s", "s", co.ring_network_latency_s)(n, link.alpha_net)
+    phase = co.collectives_phase_s
+    intra_r = ev.derive("replica_intra_node_s", "s", tr.all_reduce_s)(
+        ev.derive("replica_phase_intra_s", "s", phase)(one, lat_i, k, size, link.b_intra))
+    net_r = ev.derive("replica_network_s", "s", tr.all_reduce_s)(
+        ev.derive("replica_phase_network_s", "s", phase)(
+            one, lat_n, n, ev.derive("replica_shard_bytes", "B", co.shard_bytes)(size, k), link.b_net))
+    return (ev.derive("step.dp_intra_node_s", "s", st.sum_s)(intra, intra_r),
+            ev.derive("step.dp_network_s", "s", st.sum_s)(net, net_r))
 
 
 def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tuple[V, V, V, V], on_network: bool,

@@ -214,7 +214,8 @@ def _estimate(args: argparse.Namespace) -> int:
     choice = Choice(args.gpu or "", args.gpus, args.network, args.workload, params, args.gpus_per_node,
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
-                    not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp)
+                    not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
+                    args.shard_group)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -297,6 +298,9 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--tp-overlap", type=float, default=0.0, metavar="F",
                      help="share of tensor-parallel communication hidden behind compute, in [0, 1] (default 0)")
     est.add_argument("--cp", type=int, default=1, metavar="N", help="context parallel: GPUs per sequence (default 1)")
+    est.add_argument("--shard-group", type=int, default=0, metavar="N",
+                     help="hybrid sharding: the ZeRO stage shards over groups of N data-parallel ranks, "
+                          "replicated across groups (default 0: the whole data-parallel group)")
     est.add_argument("--format", choices=("text", "json"), default="text")
     est.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     est.set_defaults(func=_estimate)

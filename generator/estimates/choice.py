@@ -83,6 +83,7 @@ class Choice:
     fp32_gradients: bool = False
     tp_overlap: float = 0.0
     context_parallel: int = 1
+    shard_group: int = 0
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
     layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
                     choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel,
                     choice.precision, choice.flash_attention, choice.virtual_pipeline, choice.fp32_gradients,
-                    choice.tp_overlap, choice.context_parallel)
+                    choice.tp_overlap, choice.context_parallel, choice.shard_group)
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}

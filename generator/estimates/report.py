@@ -66,6 +66,7 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "sequence_parallel": layout.sequence_parallel, "precision": layout.precision,
         "flash_attention": layout.flash_attention, "virtual_pipeline": layout.virtual_pipeline,
         "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
+        "shard_group": layout.shard_group,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -85,6 +86,7 @@ def _knobs(layout: Layout) -> str:
     knobs += ["FP32 gradients"] if layout.fp32_gradients else []
     knobs += [f"tp overlap {layout.tp_overlap:g}"] if layout.tp_overlap else []
     knobs += [f"cp {layout.context_parallel}"] if layout.context_parallel != 1 else []
+    knobs += [f"shard group {layout.shard_group}"] if layout.shard_group else []
     return "".join(f", {knob}" for knob in knobs)
 
 

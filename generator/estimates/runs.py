@@ -149,8 +149,8 @@ def _filled(run: Run, assumed: Assumed) -> tuple[Assumed, tuple[str, ...]]:
 
 def beyond_layout(run: Run) -> str | None:
     """What the model's `Layout` cannot express about the run's layout, or None. Interleaving,
-    uneven stages and context parallelism it has (`costmodel.inputs.Layout`); an interleaved
-    schedule whose chunks the source does not give, and hybrid sharding, it has not."""
+    uneven stages, context parallelism and hybrid sharding it has (`costmodel.inputs.Layout`); an
+    interleaved schedule whose chunks the source does not give it has not."""
     lay = run.layout
     pp = lay.pipeline_parallel or 1
     if lay.context_parallel is None:
@@ -158,8 +158,6 @@ def beyond_layout(run: Run) -> str | None:
     if pp > 1 and isinstance(lay.virtual_pipeline, str):
         return ("interleaving unstated" if lay.virtual_pipeline == "unstated"
                 else "interleaved pipeline, chunks unstated") + ": the schedule's bubble depends on them"
-    if lay.shard_group is not None:
-        return f"hybrid sharding in groups of {lay.shard_group}: the model shards over the whole data-parallel group"
     return None
 
 
@@ -228,7 +226,8 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     layout = Layout(tp, pp, got.zero_stage, got.micro_batch, lay.sequence_length, batch, got.recompute,
                     bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16",
                     flash_attention=bool(got.flash_attention), virtual_pipeline=chunks if pp > 1 else 1,
-                    fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1)
+                    fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1,
+                    shard_group=lay.shard_group or 0)
     extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
                     lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision)
     ids = {"run": entity.id, "gpu": run.gpu}

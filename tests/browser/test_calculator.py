@@ -44,11 +44,12 @@ def _pick(data: dict[str, object]) -> dict[str, object]:
     pp = 2 if w["layers"] % 2 == 0 else 1
     first = {"gpus": 8, "gpus_per_node": 8, "nics_per_node": 8, "tp": 1, "pp": 1, "zero": 1, "micro_batch": 1,
              "seq": 4096, "global_batch": 512, "recompute": "selective", "sequence_parallel": False,
-             "flash_attention": True, "virtual_pipeline": 1, "cp": 1, "tp_overlap": 0.0, "fp32_gradients": False}
+             "flash_attention": True, "virtual_pipeline": 1, "cp": 1, "tp_overlap": 0.0, "fp32_gradients": False,
+             "shard_group": 0}
     second = {"gpus": 16, "gpus_per_node": 8, "nics_per_node": 4, "tp": tp, "pp": pp, "zero": 3, "micro_batch": 2,
               "seq": 2048, "global_batch": 256, "recompute": "full", "sequence_parallel": True,
               "flash_attention": False, "virtual_pipeline": 2 if pp == 2 else 1, "cp": 2, "tp_overlap": 0.3,
-              "fp32_gradients": True}
+              "fp32_gradients": True, "shard_group": 2}
     return {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"], "layouts": (first, second)}
 
 
@@ -58,7 +59,8 @@ def _cli(ids: dict[str, object], layout: dict[str, object]) -> dict[str, object]
     for key, flag in (("gpus", "--gpus"), ("gpus_per_node", "--gpus-per-node"), ("nics_per_node", "--nics-per-node"),
                       ("tp", "--tp"), ("pp", "--pp"), ("zero", "--zero"), ("micro_batch", "--micro-batch"),
                       ("seq", "--seq"), ("global_batch", "--global-batch"), ("recompute", "--recompute"),
-                      ("virtual_pipeline", "--virtual-pipeline"), ("cp", "--cp"), ("tp_overlap", "--tp-overlap")):
+                      ("virtual_pipeline", "--virtual-pipeline"), ("cp", "--cp"), ("tp_overlap", "--tp-overlap"),
+                      ("shard_group", "--shard-group")):
         flags += [flag, str(layout[key])]
     for key, flag in (("sequence_parallel", "--sequence-parallel"), ("fp32_gradients", "--fp32-gradients")):
         if layout[key]:
@@ -79,7 +81,7 @@ def _set(page: Page, ids: dict[str, object], layout: dict[str, object]) -> None:
     for name in ("gpus_per_node", "tp", "zero", "recompute"):
         page.select_option(f"#calc select[name={name}]", str(layout[name]))
     for name in ("gpus", "nics_per_node", "pp", "micro_batch", "seq", "global_batch", "virtual_pipeline", "cp",
-                 "tp_overlap"):
+                 "tp_overlap", "shard_group"):
         page.fill(f"#calc input[name={name}]", str(layout[name]))
     for name in ("sequence_parallel", "flash_attention", "fp32_gradients"):
         page.set_checked(f"#calc input[name={name}]", bool(layout[name]))

@@ -60,6 +60,7 @@
     for (var key in names) {
       if (!(whole(key) >= 1)) { return {problem: names[key] + "应为不小于 1 的整数"}; }
     }
+    if (!(whole("shard_group") >= 0)) { return {problem: "分片组应为不小于 0 的整数"}; }
     return {workload: field("workload").value, node: field("node").value, gpu: field("gpu").value,
             network: field("network").value,
             gpus: whole("gpus"), gpus_per_node: Number(field("gpus_per_node").value),
@@ -69,7 +70,7 @@
             sequence_parallel: field("sequence_parallel").checked,
             flash_attention: field("flash_attention").checked, virtual_pipeline: whole("virtual_pipeline"),
             fp32_gradients: field("fp32_gradients").checked, tp_overlap: Number(field("tp_overlap").value),
-            cp: whole("cp")};
+            cp: whole("cp"), shard_group: whole("shard_group")};
   }
 
   function resolve() {
@@ -254,6 +255,7 @@
     field("flash_attention").checked = d.flash_attention;
     field("virtual_pipeline").value = d.virtual_pipeline;
     field("cp").value = d.context_parallel;
+    field("shard_group").value = d.shard_group;
     field("tp_overlap").value = d.tp_overlap;
     field("fp32_gradients").checked = d.fp32_gradients;
     field("node").addEventListener("input", applyNode);

@@ -269,6 +269,19 @@
                        "交错调度要求每步微批数 " + Math.floor(layout.global_batch_size / perStep) +
                        " 能被流水线并行 " + p + " 整除"));
     }
+    // feasibility.py _shard_group
+    var size = layout.shard_group, ranks = dp * c, peers = Math.min(ranks, g / t);
+    if (size === 0) { return out; }
+    if (size < 0 || ranks % size) {
+      out.push(problem("shard-group", "layout.shard_group",
+                       "分片组 " + size + " 不能整除归约梯度的 " + ranks + " 个数据并行 rank"));
+    } else if (size % peers && peers % size) {
+      out.push(problem("shard-group-placement", "layout.shard_group",
+                       "分片组 " + size + " 既不能整除也不是一个节点内 " + peers + " 个数据并行 rank 的整数倍"));
+    } else if (layout.zero_stage === 0) {
+      out.push(problem("shard-group-without-zero", "layout.shard_group",
+                       "分片组需要 ZeRO 阶段 1 或以上：阶段 0 不切分任何状态"));
+    }
     return out;
   }
   function check(w, cluster, layout, a) {
@@ -285,9 +298,10 @@
     var t = layout.tensor_parallel, p = layout.pipeline_parallel, z = layout.zero_stage;
     var psi = paramsPerGpu(w, layout);
     var c = layout.context_parallel, dpGrad = c > 1 ? dp * c : dp;
+    var shard = layout.shard_group ? layout.shard_group : dpGrad;
     var parts = [[z >= 3, a.weight_bytes_per_parameter], [z >= 2, gradientBytes(layout, a)],
                  [z >= 1, a.optimizer_bytes_per_parameter]].map(function (x) {
-      return x[0] ? partitionedBytes(psi, x[1], dpGrad) : replicatedBytes(psi, x[1]);
+      return x[0] ? partitionedBytes(psi, x[1], shard) : replicatedBytes(psi, x[1]);
     });
     var table = layout.flash_attention ? ACTIVATIONS_FLASH : ACTIVATIONS_PER_LAYER;
     var perLayer = table[layout.recompute + "," + Boolean(layout.sequence_parallel)](
@@ -342,20 +356,27 @@
   function dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet) {
     var t = layout.tensor_parallel, p = layout.pipeline_parallel;
     var dpGrad = layout.context_parallel > 1 ? dp * layout.context_parallel : dp;
-    var k = Math.min(dpGrad, cluster.node.gpus_per_node / t);
-    var n = dpGrad / k;
+    var peers = Math.min(dpGrad, cluster.node.gpus_per_node / t);
+    var hybrid = layout.shard_group > 0, shard = hybrid ? layout.shard_group : dpGrad;
+    var k = hybrid ? Math.min(shard, peers) : peers;
+    var n = shard / k;
     var psi = paramsPerGpu(w, layout);
     var grads = replicatedBytes(psi, gradientBytes(layout, a));
     var weights = replicatedBytes(psi, a.weight_bytes_per_parameter);
     var ng = GRADIENT_PHASES[layout.zero_stage](m), nw = WEIGHT_PHASES[layout.zero_stage](m);
     // traffic.py COLLECTIVES_PER_PHASE; collectives.py: NCCL's ring latency over every rank
     var c = layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
-    var latIntra = (dpGrad - n) * a.intra_node_step_latency_s, latNet = (n - 1.0) * a.network_step_latency_s;
+    var latIntra = (shard - n) * a.intra_node_step_latency_s, latNet = (n - 1.0) * a.network_step_latency_s;
     var intra = phasesS(ng, collectivesPhaseS(c, latIntra, k, grads, bIntra),
                         nw, collectivesPhaseS(c, latIntra, k, weights, bIntra));
     var net = phasesS(ng, collectivesPhaseS(c, latNet, n, grads / k, bNet),
                       nw, collectivesPhaseS(c, latNet, n, weights / k, bNet));
-    return [intra, net];
+    if (!hybrid) { return [intra, net]; }
+    // wiring.py replica_all_reduce: each gradient shard across the replicas, once a step
+    var r = dpGrad / shard, kr = peers / k, nr = r / kr, size = grads / shard;
+    var rIntra = (r - nr) * a.intra_node_step_latency_s, rNet = (nr - 1.0) * a.network_step_latency_s;
+    return [intra + 2.0 * collectivesPhaseS(1.0, rIntra, kr, size, bIntra),
+            net + 2.0 * collectivesPhaseS(1.0, rNet, nr, size / kr, bNet)];
   }
   function stepTime(w, cluster, layout, a, work, dp, m) {
     var node = cluster.node, t = layout.tensor_parallel, p = layout.pipeline_parallel, g = node.gpus_per_node;
@@ -419,7 +440,7 @@
   }
   // inputs.py Layout's defaults, for a layout that leaves the newer fields out
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
-                         tp_overlap: 0.0, context_parallel: 1};
+                         tp_overlap: 0.0, context_parallel: 1, shard_group: 0};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
@@ -551,7 +572,8 @@
                 virtual_pipeline: choice.virtual_pipeline == null ? 1 : choice.virtual_pipeline,
                 fp32_gradients: Boolean(choice.fp32_gradients),
                 tp_overlap: choice.tp_overlap == null ? 0.0 : choice.tp_overlap,
-                context_parallel: choice.cp == null ? 1 : choice.cp},
+                context_parallel: choice.cp == null ? 1 : choice.cp,
+                shard_group: choice.shard_group == null ? 0 : choice.shard_group},
                data.assumptions.values]
     };
   }
