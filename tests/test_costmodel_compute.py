@@ -135,3 +135,21 @@ def test_fp8_runs_the_attention_core_at_the_bf16_peak() -> None:
                / _estimate(workload, gpu, replace(LAYOUT, sequence_length=s, precision="fp8"), flat).compute.microbatch_s
                for s in (512, 32768)]
     assert 1.0 < speedup[1] < speedup[0] < 2.0
+
+
+def test_flash_attention_runs_the_attention_core_at_its_architecture_figure() -> None:
+    """With FlashAttention on a GPU whose architecture publishes FlashAttention-2's utilization, the
+    attention core (14·b·s²·h per layer with its recomputed scores) runs at that share of the 16-bit
+    peak and the rest at η; FlashAttention off, or no figure, keeps one η for all."""
+    flat = replace(ASSUMPTIONS, gemm_half_intensity=0.0, memory_bound_bytes=0.0)
+    workload = Workload("w", 1e9, 8, 2048, 16, 1000)
+    gpu = replace(A100_LIKE, flash_attention_efficiency=0.35)
+    layout = replace(LAYOUT, sequence_length=8192)
+    e = _estimate(workload, gpu, layout, flat)
+    core = 14 * 8192**2 * 8 * 2048
+    executed = e.compute.executed_flop_per_microbatch_per_gpu
+    assert e.compute.microbatch_s == pytest.approx((executed - core) / (1e15 * 0.6) + core / (1e15 * 0.35), rel=1e-12)
+    off = replace(layout, flash_attention=False)
+    assert _estimate(workload, gpu, off, flat).compute.microbatch_s == pytest.approx(
+        _estimate(workload, A100_LIKE, off, flat).compute.microbatch_s, rel=1e-15)
+    assert _share_of_peak(_estimate(workload, A100_LIKE, layout, flat)) == pytest.approx(0.6, rel=1e-12)

@@ -102,3 +102,22 @@ def test_gpu_without_memory_bandwidth_is_not_modelled() -> None:
     spec = result.kb.get("test-no-bandwidth-gpu", Gpu)
     assert spec is not None
     assert gpu(result.kb, spec.model) == "Test GPU without memory figures states no memory bandwidth"
+
+
+def test_the_cost_model_takes_flash_attentions_figure_from_the_architecture() -> None:
+    """A GPU's FlashAttention efficiency is its architecture's published FlashAttention-2 figure as a
+    fraction, and None where the architecture publishes none (then the GEMM efficiency applies)."""
+    from generator.model.entities import Architecture
+    from generator.units import to_base
+    result = validate_with("specs/gpus/test-sparse-gpu.yaml", SPARSE)
+    assert result.kb is not None
+    seen = set()
+    for entity in result.kb.of_type(Gpu):
+        chip = gpu(result.kb, entity.model)
+        if isinstance(chip, str):
+            continue
+        seen.add(chip.flash_attention_efficiency)
+        arch = result.kb.get(entity.model.architecture, Architecture)
+        figure = None if arch is None else arch.model.flash_attention_2
+        assert chip.flash_attention_efficiency == (None if figure is None else float(to_base(figure.value, figure.unit)))
+    assert None in seen and len(seen) > 1  # the fixture has architectures with and without the figure

@@ -66,6 +66,19 @@ alone: T = (F − A) ÷ (R_8·η) + A ÷ (R_16·η) + M ÷ B_hbm. η is the same
 operand is half the bytes and the FP8 peak twice the BF16 one, so I ÷ I_ridge does not change).
 At long sequences, where the attention core is most of the FLOPs, FP8 thus gains little.
 
+The attention core under FlashAttention is one fused kernel, not a GEMM: it runs at the share
+η_attn of the dense 16-bit peak that FlashAttention-2 reaches on the GPU's architecture, as its
+authors publish it (`specs/architectures/`: 73 % on Ampere, Dao 2023; 35 % on Hopper, which
+FlashAttention-2 does not program for, Shah et al. 2024), in place of η. The model counts the core's
+FLOPs in full (12·b·s²·h per layer, as the MFU conventions do), and a causal kernel skips about
+half of them; applied to the full count, the published utilization thus stands for half of it on
+the FLOPs a causal kernel runs. That is what llm-foundry's 216 runs measure: counting half the
+FLOPs at the published figure predicts their steps a fifth too fast. NeMo's five H100 runs, whose
+attention is cuDNN's fused kernel rather than FlashAttention-2, fit the half count instead; the
+model predicts them a sixth too slow. Where the architecture publishes no figure, or FlashAttention
+is off, the core runs at η. So
+T = (F − A) ÷ (R·η) + A ÷ (R_16·η_attn) + M ÷ B_hbm, with R the precision's peak.
+
 Context parallelism (c GPUs per sequence): each GPU runs 1/c of the micro-batch's FLOPs (causal
 load balancing assumed, as Megatron-LM's split of the sequence into 2c chunks gives) and its
 memory-bound work is that of s ÷ c tokens. The attention core's FLOPs, 12·b·s²·h per layer for the
@@ -224,10 +237,11 @@ def attention_core_flop(coefficient: float, b: float, s: float, layers: float, p
     return coefficient * b * s * s * (layers / pipeline) * h / (tensor * context)
 
 
-@formula("(F − A) ÷ (R_8·η) + A ÷ (R_16·η)", "F A R_8 R_16 η", FP8_SCOPE)
-def fp8_seconds_at_rate(flop: float, attention_flop: float, fp8_peak: float, bf16_peak: float,
-                        efficiency: float) -> float:
-    return (flop - attention_flop) / (fp8_peak * efficiency) + attention_flop / (bf16_peak * efficiency)
+@formula("(F − A) ÷ (R·η) + A ÷ (R_16·η_attn)", "F A R R_16 η η_attn",
+         "the attention core apart: at the 16-bit peak (" + FP8_SCOPE + ") and at FlashAttention's efficiency")
+def split_seconds_at_rate(flop: float, attention_flop: float, peak: float, bf16_peak: float, efficiency: float,
+                          attention_efficiency: float) -> float:
+    return (flop - attention_flop) / (peak * efficiency) + attention_flop / (bf16_peak * attention_efficiency)
 
 
 @formula("1 pass (forward)", "", "memory-bound passes")

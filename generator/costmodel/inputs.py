@@ -65,13 +65,16 @@ class Workload:
 @dataclass(frozen=True)
 class GpuSpec:
     """One GPU variant: memory capacity, memory bandwidth (the datasheet's aggregate figure per
-    GPU, reads and writes together) and dense (not 2:4-sparse) tensor rates."""
+    GPU, reads and writes together), dense (not 2:4-sparse) tensor rates, and the share of the
+    dense 16-bit peak that the FlashAttention kernel reaches on its attention core (None: not
+    published; the attention core then runs at the GEMM efficiency)."""
 
     name: str
     memory_capacity_bytes: float
     memory_bandwidth_bytes_per_s: float
     dense_bf16_flop_per_s: float
     dense_fp8_flop_per_s: float | None = None
+    flash_attention_efficiency: float | None = None
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,9 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     fp8 = layout.precision == "fp8"
     bf16_peak = (ev.given("gpu.dense_bf16_flop_per_s", "FLOP/s", cluster.node.gpu.dense_bf16_flop_per_s, "cluster")
                  if fp8 else x.peak)
+    flash = cluster.node.gpu.flash_attention_efficiency if layout.flash_attention else None
+    eta_attn = (ev.given("gpu.flash_attention_efficiency", "1", flash, "cluster") if flash is not None else eta)
+    split = fp8 or flash is not None
 
     def attention_core(name: str, coefficient: V) -> V:
         return ev.derive(f"{name}_attention_flop_per_gpu", "FLOP", cp.attention_core_flop)(
@@ -134,14 +137,15 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
 
     def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V]) -> V:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes; with
-        FP8 the attention core's FLOPs (`coefficient` × b·s²·h per layer) at the BF16 peak."""
+        FP8 or FlashAttention's own efficiency, the attention core's FLOPs (`coefficient` × b·s²·h
+        per layer) apart, at the 16-bit peak and η_attn."""
         key = f"{name}_memory_bound_bytes"
         layers = x.L_paced
         bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s_c, x.h, layers, x.p, passes, x.t)
                  if layout.sequence_parallel
                  else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s_c, x.h, layers, x.p, passes))
-        gemm = (ev.derive(f"{name}_gemm_s", "s", cp.fp8_seconds_at_rate)(
-                    flop, attention_core(name, coefficient()), x.peak, bf16_peak, eta) if fp8
+        gemm = (ev.derive(f"{name}_gemm_s", "s", cp.split_seconds_at_rate)(
+                    flop, attention_core(name, coefficient()), x.peak, bf16_peak, eta, eta_attn) if split
                 else ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta))
         return ev.derive(f"compute.{name}_s", "s", cp.compute_s)(
             gemm, ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
@@ -158,7 +162,7 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
     attention = (ev.derive("attention_s", "s", cp.seconds_at_rate)(
         ev.derive("attention_flop_per_microbatch_per_gpu", "FLOP", cp.attention_flop)(
-            x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c), bf16_peak, eta) if x.context else None)
+            x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c), bf16_peak, eta_attn) if x.context else None)
     return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch, attention)
 
 

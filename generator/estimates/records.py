@@ -20,6 +20,7 @@ from ..model.common import Quantity
 from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import (
+    Architecture,
     ComputeNode,
     Gpu,
     Network,
@@ -103,7 +104,8 @@ def _formats(kb: KnowledgeBase, named: tuple[str, ...], bits: int) -> tuple[str,
 def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
     """Memory capacity, memory bandwidth (aggregate, per GPU: the schema allows no other) and the
     dense tensor rates of the training formats (compute by precision: a 16-bit rate is required,
-    FP8 only where the GPU states one)."""
+    FP8 only where the GPU states one), and the share of the 16-bit peak FlashAttention-2 reaches on
+    its architecture, where published."""
     sixteen = _dense(spec, _formats(kb, SIXTEEN_BIT, 16))
     if sixteen is None:
         return f"{spec.name} states no dense 16-bit ({' or '.join(k.upper() for k in SIXTEEN_BIT)}) tensor rate"
@@ -111,8 +113,11 @@ def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
         return f"{spec.name} states no memory capacity"
     if spec.memory.bandwidth is None:
         return f"{spec.name} states no memory bandwidth"
+    architecture = kb.get(spec.architecture, Architecture)
+    attention = None if architecture is None else architecture.model.flash_attention_2
     return GpuSpec(spec.name, _bytes(spec.memory.capacity), _bytes(spec.memory.bandwidth), sixteen,
-                   _dense(spec, _formats(kb, EIGHT_BIT, 8)))
+                   _dense(spec, _formats(kb, EIGHT_BIT, 8)),
+                   None if attention is None else float(to_base(attention.value, attention.unit)))
 
 
 @dataclass(frozen=True)

@@ -113,6 +113,10 @@ class Vendor(VocabularyValue):
 class Architecture(VocabularyValue):
     vendor: VendorRef
     released: Annotated[int, Field(ge=1990, le=2100)]  # year announced: pages list older first
+    # The share of the dense 16-bit tensor peak that FlashAttention-2's attention kernel reaches on
+    # this architecture, as its authors publish it (the cost model runs the attention core at it).
+    # 1-100 %: no kernel does better than the peak, and a published figure below 1 % is a typo.
+    flash_attention_2: Annotated[Ratio, Allows((), ()), Plausible(1, 100, "%")] | None = None  # None: not published
 
 
 class FormFactor(VocabularyValue):

@@ -336,20 +336,23 @@
     var operandBytes = layout.precision === "fp8" ? 1.0 : 2.0;
     var eta = gemmEfficiency(a.gemm_efficiency_max, gemmIntensity(b * sLocal, h, ffnHiddenSize(w) / t, operandBytes),
                              a.gemm_half_intensity, ridgeIntensity(peak, hbm));
-    // compute.py: with FP8 the attention core (κ·b·s²·h per layer) runs at the BF16 peak
+    // compute.py: with FP8 the attention core (κ·b·s²·h per layer) runs at the BF16 peak, and under
+    // FlashAttention at the kernel's published efficiency on the GPU's architecture
     var fp8 = layout.precision === "fp8", bf16Peak = fp8 ? cluster.node.gpu.dense_bf16_flop_per_s : peak;
+    var flash = layout.flash_attention ? cluster.node.gpu.flash_attention_efficiency : null;
+    var hasFlash = flash != null, etaAttn = hasFlash ? flash : eta, split = fp8 || hasFlash;
     var seconds = function (flop, passes, coefficient) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
       var core = coefficient * b * s * s * (L / p) * h / (t * c);
-      var gemm = fp8 ? (flop - core) / (peak * eta) + core / (bf16Peak * eta) : secondsAtRate(flop, peak, eta);
+      var gemm = split ? (flop - core) / (peak * eta) + core / (bf16Peak * etaAttn) : secondsAtRate(flop, peak, eta);
       return gemm + bound / hbm;
     };
     var executedCoefficient = ATTENTION_COEFFICIENT[layout.recompute] + (layout.flash_attention ? 2.0 : 0.0);
     var forward = seconds(modelMb / 3.0, 1.0, 4.0);
     var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient);
     // compute.py attention_flop: what the context-parallel ring hides behind
-    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), bf16Peak, eta) : null;
+    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), bf16Peak, etaAttn) : null;
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
             attention: attention};
   }
