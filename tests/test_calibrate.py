@@ -91,3 +91,51 @@ def test_cli_text_and_errors() -> None:
     assert "worst 3:" in done.stdout and "not expressed:" in done.stdout
     bad = _run("--bogus")
     assert bad.returncode == 2 and bad.stderr.strip() == "calibrate: unrecognized arguments: --bogus"
+
+
+def test_a_scan_point_is_the_calibration_with_that_value() -> None:
+    """Each point of `scan` is what `calibrate` reports once specs/assumptions/ holds that value;
+    the best point has the least error, and a held-out source is fitted without its own runs."""
+    from pathlib import Path
+
+    from generator.estimates.fit import scan
+    kb = base_result().kb
+    assert kb is not None
+    found = scan(kb, {"gemm_efficiency_max": [0.45, 0.6]})
+    assert not isinstance(found, str)
+    path = Path(ROOT) / "tests/fixtures/base/specs/assumptions/test-gemm-efficiency-max.yaml"
+    for point in found.points:
+        raw = path.read_text(encoding="utf-8").replace("value: 0.5", f"value: {point.values[0]}")
+        edited = validate_with("specs/assumptions/test-gemm-efficiency-max.yaml", raw.encode())
+        assert edited.kb is not None
+        assert point.summary() == calibrate(edited.kb).overall
+    maes = [p.summary().mean_abs_error or 0.0 for p in found.points]
+    assert found.best().summary().mean_abs_error == min(maes)
+    for held in found.held_out():
+        assert held.summary == held.fitted.summary(only=held.source)
+        others = [m for p in found.points if (m := p.summary(without=held.source).mean_abs_error) is not None]
+        if others:  # a base with one source has no other runs to fit on
+            assert held.fitted.summary(without=held.source).mean_abs_error == min(others)
+
+
+@pytest.mark.parametrize(("flags", "says"), [
+    (("--scan", "gemm_efficiency_max=0.5,0.6"), None),
+    (("--scan", "no_such_thing=1"), "'no_such_thing' is not an assumption of the cost model"),
+    (("--scan", "gemm_efficiency_max=1.5"), "gemm_efficiency_max = 1.5 lies outside its domain"),
+    (("--scan", "gemm_efficiency_max=a,b"), "is not NAME=V1,V2,... with numbers"),
+    (("--scan", "gemm_efficiency_max=" + ",".join(str(0.01 * i) for i in range(1, 30)),
+      "--scan", "gemm_half_intensity=" + ",".join(str(i) for i in range(15))), "the grid has 435 points; at most 400"),
+])
+def test_cli_scan(flags: tuple[str, ...], says: str | None) -> None:
+    """`calibrate --scan` prints the grid, the best point and each source held out; a bad grid is
+    one line and exit 2."""
+    done = _run(*flags)
+    if says is None:
+        assert done.returncode == 0, done.stderr
+        assert "best: gemm_efficiency_max" in done.stdout and "each source held out" in done.stdout
+        data = json.loads(_run(*flags, "--format", "json").stdout)
+        assert [p["values"] for p in data["points"]] == [{"gemm_efficiency_max": 0.5}, {"gemm_efficiency_max": 0.6}]
+        assert {"best", "held_out", "names", "error"} <= set(data)
+    else:
+        assert done.returncode == 2, done.stdout
+        assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -68,8 +68,9 @@ At long sequences, where the attention core is most of the FLOPs, FP8 thus gains
 
 The attention core under FlashAttention is one fused kernel, not a GEMM: it runs at the share
 η_attn of the dense 16-bit peak that FlashAttention-2 reaches on the GPU's architecture, as its
-authors publish it (`specs/architectures/`: 73 % on Ampere, Dao 2023; 35 % on Hopper, which
-FlashAttention-2 does not program for, Shah et al. 2024), in place of η. The model counts the core's
+authors publish it (`specs/architectures/`: Ampere's from Dao 2023, Hopper's, far lower because
+FlashAttention-2 does not use Hopper's asynchronous tensor cores, from Shah et al. 2024), in place
+of η. The model counts the core's
 FLOPs in full (12·b·s²·h per layer, as the MFU conventions do), and a causal kernel skips about
 half of them; applied to the full count, the published utilization thus stands for half of it on
 the FLOPs a causal kernel runs. That is what llm-foundry's 216 runs measure: counting half the

@@ -8,6 +8,7 @@ import json
 from collections import Counter
 
 from ..estimates.calibration import Calibration, RunError, Summary
+from ..estimates.fit import Point, Scan
 
 
 def _pct(value: float | None, signed: bool = False) -> str:
@@ -57,3 +58,45 @@ def to_text(cal: Calibration, worst: int = 10) -> str:
     lines += ["", f"not expressed: {sum(reasons.values())}"]
     lines += [f"  {count:4d}  {why}" for why, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0] or ""))]
     return "\n".join(lines)
+
+
+def _point_values(scan: Scan, point: Point) -> str:
+    return ", ".join(f"{name} {value:g}" for name, value in zip(scan.names, point.values, strict=True))
+
+
+def scan_text(scan: Scan) -> str:
+    """The grid as a table (one row a point, with its overall error and each source's), the best
+    point, and each source held out in turn."""
+    sources = scan.sources()
+    head = "  ".join(f"{name[:24]:>24}" for name in scan.names)
+    lines = [f"calibration at {len(scan.points)} points of {' × '.join(scan.names)} "
+             "(mean absolute error; error = measured ÷ predicted − 1)", "",
+             "sources: " + ", ".join(f"[{i + 1}] {s}" for i, s in enumerate(sources)), "",
+             f"{head}  {'MAE':>7} {'bias':>7}  " + " ".join(f"{'[' + str(i + 1) + ']':>7}" for i in range(len(sources)))]
+    for point in scan.points:
+        overall = point.summary()
+        cells = "  ".join(f"{value:24g}" for value in point.values)
+        per = " ".join(f"{_pct(point.summary(only=s).mean_abs_error):>7}" for s in sources)
+        lines.append(f"{cells}  {_pct(overall.mean_abs_error):>7} {_pct(overall.bias, signed=True):>7}  {per}")
+    best = scan.best()
+    lines += ["", f"best: {_point_values(scan, best)}: mean absolute error {_pct(best.summary().mean_abs_error)} "
+                  f"on {best.summary().expressed} runs", "", "each source held out (fitted on the others):"]
+    for held in scan.held_out():
+        lines.append(f"  {held.source[:40]:40} fitted at {_point_values(scan, held.fitted)}: "
+                     f"{_pct(held.summary.mean_abs_error)} on its {held.summary.expressed} runs")
+    return "\n".join(lines)
+
+
+def scan_json(scan: Scan) -> str:
+    def point(p: Point) -> dict[str, object]:
+        return {"values": dict(zip(scan.names, p.values, strict=True)), "overall": _summary_json(p.summary()),
+                "sources": {s: _summary_json(p.summary(only=s)) for s in scan.sources()}}
+    data = {
+        "error": "measured step time ÷ predicted step time − 1",
+        "names": list(scan.names),
+        "points": [point(p) for p in scan.points],
+        "best": point(scan.best()),
+        "held_out": [{"source": h.source, "fitted": dict(zip(scan.names, h.fitted.values, strict=True)),
+                      **_summary_json(h.summary)} for h in scan.held_out()],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2)

@@ -21,6 +21,7 @@ from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 
 if TYPE_CHECKING:  # imported where used: `check` need not load the cost model
     from ..estimates.choice import Shape
+    from ..knowledge import KnowledgeBase
 
 
 def build_date(environ: dict[str, str] | os._Environ[str] = os.environ) -> dt.date:
@@ -237,9 +238,31 @@ def _calibrate(args: argparse.Namespace) -> int:
     if not result.ok or result.kb is None:
         print(format_all(result.diagnostics), file=sys.stderr)
         return 1
+    if args.scan:
+        return _scan(args, result.kb)
     report = calibrate(result.kb)
     # Run names and source titles come from specs: no escape sequence of theirs may reach a terminal.
     print(json_terminal(to_json(report)) if args.format == "json" else terminal(to_text(report, args.worst)))
+    return 0
+
+
+def _scan(args: argparse.Namespace, kb: KnowledgeBase) -> int:
+    from ..estimates.fit import scan
+    from ..render.escape import json_terminal, terminal
+    from .calibrate import scan_json, scan_text
+    grid: dict[str, list[float]] = {}
+    for item in args.scan:
+        name, _, values = item.partition("=")
+        try:
+            grid[name.strip()] = [float(v) for v in values.split(",") if v.strip()]
+        except ValueError:
+            print(f"calibrate: --scan {item!r} is not NAME=V1,V2,... with numbers", file=sys.stderr)
+            return 2
+    found = scan(kb, grid)
+    if isinstance(found, str):
+        print(f"calibrate: {found}", file=sys.stderr)
+        return 2
+    print(json_terminal(scan_json(found)) if args.format == "json" else terminal(scan_text(found)))
     return 0
 
 
@@ -252,6 +275,9 @@ def _add_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     cal.add_argument("--format", choices=("text", "json"), default="text")
     cal.add_argument("--worst", type=int, default=10, help="how many of the worst runs the text lists")
     cal.add_argument("--specs", default="specs", help="spec folder (default: specs)")
+    cal.add_argument("--scan", action="append", metavar="NAME=V1,V2,...",
+                     help="the calibration at every point of a grid of assumption values (repeat for a second "
+                          "assumption), the best point, and each source held out in turn")
     cal.set_defaults(func=_calibrate)
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from ..costmodel import estimate
+from ..costmodel import Assumptions, estimate
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import Source
 from ..model.runs import Run
 from .records import assumptions
-from .runs import Assumed, measured_step, run_inputs
+from .runs import Assumed, RunInputs, measured_step, run_inputs
 
 ASSUMED = Assumed(micro_batch=1, gpus_per_node=8, nics_per_node=8, zero_stage=1, recompute="selective",
                   sequence_parallel=True, flash_attention=True, reference_network=True)
@@ -96,27 +96,56 @@ def summarise(runs: list[RunError]) -> Summary:
     return Summary(len(runs), len(errors), statistics.fmean(abs(e) for e in errors), statistics.fmean(errors))
 
 
-def run_error(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) -> RunError:
+@dataclass(frozen=True)
+class Prepared:
+    """What a run gives the model before any assumption of specs/assumptions/ is read: its
+    measured seconds and its inputs, or why it has none (no step time: `unmeasured`; no inputs:
+    `inexpressible`)."""
+
+    id: str
+    name: str
+    source: str
+    measured_s: float | None
+    inputs: RunInputs | None
+    unmeasured: str | None
+    inexpressible: str | None
+
+
+def prepare(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) -> Prepared:
     run = entity.model
     measured = measured_step(kb, entity)
     seconds = None if isinstance(measured, str) else measured.seconds
-    wanted = assumptions(kb)
     inputs = run_inputs(kb, entity, assumed)
-    why = (measured if isinstance(measured, str) else wanted if isinstance(wanted, str)
-           else inputs if isinstance(inputs, str) else None)
-    if why is not None or isinstance(inputs, str) or isinstance(wanted, str):
-        return RunError(entity.id, run.name, run.source, seconds, None, None, why, ())
-    outcome = estimate(inputs.workload, inputs.cluster, inputs.layout, wanted)
+    return Prepared(entity.id, run.name, run.source, seconds, None if isinstance(inputs, str) else inputs,
+                    measured if isinstance(measured, str) else None, inputs if isinstance(inputs, str) else None)
+
+
+def estimated(run: Prepared, model: Assumptions | str) -> RunError:
+    """A prepared run under the model's assumptions (or why there are none)."""
+    why = run.unmeasured or (model if isinstance(model, str) else None) or run.inexpressible
+    if why is not None or run.inputs is None or isinstance(model, str):
+        return RunError(run.id, run.name, run.source, run.measured_s, None, None, why, ())
+    inputs = run.inputs
+    outcome = estimate(inputs.workload, inputs.cluster, inputs.layout, model)
     if outcome.estimate is None:
-        return RunError(entity.id, run.name, run.source, seconds, None, None, outcome.problems[0].message,
+        return RunError(run.id, run.name, run.source, run.measured_s, None, None, outcome.problems[0].message,
                         inputs.assumed)
     est = outcome.estimate
-    return RunError(entity.id, run.name, run.source, seconds, est.step.step_s, est.memory.fits, None, inputs.assumed)
+    return RunError(run.id, run.name, run.source, run.measured_s, est.step.step_s, est.memory.fits, None,
+                    inputs.assumed)
 
 
-def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
-    """Every run of the knowledge base, in id order, with the summaries by source and overall."""
-    runs = tuple(run_error(kb, entity, assumed) for entity in sorted(kb.of_type(Run), key=lambda e: e.id))
+def run_error(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) -> RunError:
+    return estimated(prepare(kb, entity, assumed), assumptions(kb))
+
+
+def prepared_runs(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> tuple[Prepared, ...]:
+    """Every run of the knowledge base, in id order, prepared."""
+    return tuple(prepare(kb, entity, assumed) for entity in sorted(kb.of_type(Run), key=lambda e: e.id))
+
+
+def report(kb: KnowledgeBase, runs: tuple[RunError, ...]) -> Calibration:
+    """Runs with their summaries by source (titled from the knowledge base) and overall."""
     by_source: dict[str, list[RunError]] = {}
     for r in runs:
         by_source.setdefault(r.source, []).append(r)
@@ -126,6 +155,12 @@ def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
         title = source.model.title if source is not None else source_id
         sources.append(SourceSummary(source_id, title, summarise(by_source[source_id])))
     return Calibration(runs, tuple(sources), summarise(list(runs)))
+
+
+def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
+    """Every run of the knowledge base, in id order, with the summaries by source and overall."""
+    model = assumptions(kb)
+    return report(kb, tuple(estimated(run, model) for run in prepared_runs(kb, assumed)))
 
 
 def statement(summary: Summary) -> str:
