@@ -262,3 +262,12 @@ def test_hybrid_sharding_keeps_zero_3_in_the_node_and_all_reduces_shards_across(
     assert grouped.dp_network_s == pytest.approx(2 * (3 * 7e-6 + 3 / 4 * shard / 25e9), rel=1e-12)
     plain = _hybrid(0, **alpha).step
     assert grouped.dp_network_s < plain.dp_network_s
+
+
+def test_hybrid_sharding_scales_against_a_fully_sharded_node() -> None:
+    """A shard group of a whole node (8 ranks) leaves the one-node reference no replica: it is the
+    same fully sharded node as ZeRO-3's own reference."""
+    grouped, plain = _hybrid(8), _hybrid(0)
+    assert grouped.scaling_efficiency is not None and plain.scaling_efficiency is not None
+    assert grouped.scaling_efficiency * grouped.step.step_s == pytest.approx(
+        plain.scaling_efficiency * plain.step.step_s, rel=1e-12)

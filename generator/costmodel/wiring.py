@@ -314,7 +314,8 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
 
 def reference_layout(cluster: Cluster, layout: Layout) -> Layout | str:
     """The one-node run with the same per-GPU work (same t, p, b and micro-batches per step), or
-    why there is none."""
+    why there is none. A shard group as large as the node's data-parallel ranks, or larger, shards
+    over all of them (the node holds no replica)."""
     g = cluster.node.gpus_per_node
     replica = layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel
     product = "t × p" if layout.context_parallel == 1 else "t × p × c"
@@ -324,7 +325,9 @@ def reference_layout(cluster: Cluster, layout: Layout) -> Layout | str:
         return f"no one-node reference: a model replica of {product} = {replica} GPUs does not divide a node's {g}"
     data_parallel = cluster.node_count * g // replica
     per_replica = layout.global_batch_size // data_parallel
-    return replace(layout, global_batch_size=per_replica * (g // replica))
+    node_ranks = g // (layout.tensor_parallel * layout.pipeline_parallel)  # N_d·c of one node
+    group = layout.shard_group if layout.shard_group < node_ranks else 0
+    return replace(layout, global_batch_size=per_replica * (g // replica), shard_group=group)
 
 
 def one_node_scaling(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions,

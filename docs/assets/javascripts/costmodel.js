@@ -461,6 +461,9 @@
     var dp = Math.floor(cluster.node_count * g / replica);
     var perReplica = Math.floor(layout.global_batch_size / dp);
     var refLayout = withField(layout, "global_batch_size", perReplica * Math.floor(g / replica));
+    // wiring.py reference_layout: a shard group as large as the node's ranks shards over all of them
+    var nodeRanks = Math.floor(g / (layout.tensor_parallel * layout.pipeline_parallel));
+    refLayout = withField(refLayout, "shard_group", layout.shard_group < nodeRanks ? layout.shard_group : 0);
     var refCluster = withField(cluster, "node_count", 1);
     var work = compute(w, refCluster, refLayout, a);
     var ref = stepTime(w, refCluster, refLayout, a, work, dataParallelSize(refCluster, refLayout), step.microbatches);
