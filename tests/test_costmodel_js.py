@@ -85,7 +85,8 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
         # a quarter of the cases shard in groups, mostly ones that divide the ranks (some that do not)
         hybrid = layout.zero_stage > 0 and rng.random() < 1 / 3  # and a few stage-0 ones, which are refused
         layout = dataclasses.replace(layout, shard_group=rng.choice(groups + [3]) if hybrid or rng.random() < 0.02 else 0)
-        out.append((rng.choice(synthetic_workloads()), cluster, layout, assumptions))
+        workload = dataclasses.replace(rng.choice(synthetic_workloads()), dropout=rng.random() < 0.7)
+        out.append((workload, cluster, layout, assumptions))
     return out
 
 

@@ -139,3 +139,22 @@ def test_context_parallel_splits_the_sequence() -> None:
     problems = estimate(GPT3, Cluster(NODE, 8), replace(layout, sequence_length=8191, context_parallel=2),
                         ASSUMPTIONS).problems
     assert [p.code for p in problems] == ["context-parallel-sequence"]
+
+
+@pytest.mark.parametrize(("recompute", "sp", "flash", "saved"), [
+    ("none", False, True, lambda s, h, a, t: 2 * s * h),
+    ("selective", True, True, lambda s, h, a, t: 2 * s * h / t),
+    ("selective", False, False, lambda s, h, a, t: 2 * s * h),
+    ("none", True, False, lambda s, h, a, t: 2 * s * h / t + 3 * a * s * s / t),
+    ("full", False, True, lambda s, h, a, t: 0.0),
+])
+def test_a_workload_without_dropout_stores_no_masks(recompute: str, sp: bool, flash: bool, saved) -> None:  # type: ignore[no-untyped-def]
+    """Korthikanti's Table 2 counts two dropout masks of sbh bytes per layer (split t ways under
+    sequence parallelism) and, with the s×s scores stored, the attention's mask and dropped-out
+    copy (3as²b ÷ t); a workload trained without dropout (MPT) stores none, full recomputation
+    stores no mask either way."""
+    s, h, a, t = 2048, 12288, 96, 8
+    layout = Layout(t, 8, 1, 1, s, 512, recompute, sp, flash_attention=flash)  # type: ignore[arg-type]
+    with_masks = _run(layout).memory.activation_per_layer_bytes
+    without = _run(layout, replace(GPT3, dropout=False)).memory.activation_per_layer_bytes
+    assert with_masks - without == pytest.approx(saved(s, h, a, t), rel=1e-12, abs=1e-6)

@@ -254,3 +254,14 @@ def test_every_real_measured_figure_is_a_step_time_or_a_reason(real: KnowledgeBa
         else:
             assert math.isfinite(step.seconds) and step.seconds > 0, entity.id
             assert step.figure in entity.model.measured
+
+
+def test_a_shape_without_dropout_reaches_the_workload() -> None:
+    """`dropout: false` in a run's shape makes a workload without dropout masks; left out, the
+    shape trains with dropout, as GPT-3 and Megatron-LM do."""
+    kb, entity = _run(GPT, ("  vocabulary_size: 51200\n", "  vocabulary_size: 51200\n  dropout: false\n"))
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs) and got.workload.dropout is False
+    kb, entity = _run(GPT)
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs) and got.workload.dropout is True

@@ -45,7 +45,10 @@ class Workload:
     queries and keys/values alike, as in every model the knowledge base holds.
 
     `parameter_count` (Ψ) drives the model states and the data-parallel traffic; it is stated, not
-    derived, so that a published count can be checked against `shape.parameters_from_shape`."""
+    derived, so that a published count can be checked against `shape.parameters_from_shape`.
+
+    `dropout` True keeps Korthikanti's dropout masks among the stored activations (GPT-3 and
+    Megatron train with dropout); False drops them (MPT, whose dropout probabilities default to 0)."""
 
     name: str
     parameter_count: float
@@ -60,6 +63,7 @@ class Workload:
     linear_biases: bool = True
     norm: Norm = "layernorm"
     position_embeddings: int = 0
+    dropout: bool = True
 
 
 @dataclass(frozen=True)

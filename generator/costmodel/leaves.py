@@ -26,7 +26,8 @@ class Leaves(NamedTuple, Generic[V]):
     c the context-parallel GPUs of a sequence, `s_c` = s ÷ c the tokens each holds and `d_grad` =
     N_d·c the ranks that reduce the gradients (s and N_d themselves when c = 1, `context` False);
     f the FFN width (4h unless the workload states it); `shard` the ranks a ZeRO stage partitions
-    the states over: the shard group G of hybrid sharding, else d_grad."""
+    the states over: the shard group G of hybrid sharding, else d_grad; `dropout` whether the
+    workload trains with dropout (its masks are stored activations)."""
 
     psi: V
     L: V
@@ -53,6 +54,7 @@ class Leaves(NamedTuple, Generic[V]):
     h_kv: V
     f: V
     shard: V
+    dropout: bool
 
 
 class Links(NamedTuple, Generic[V]):
@@ -107,6 +109,7 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
             h, heads, ev.given("workload.kv_heads", "1", sh.kv_heads(workload), "workload")),
         ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload"),
         ev.given("layout.shard_group", "1", layout.shard_group, "layout") if layout.shard_group else d_grad,
+        workload.dropout,
     )
 
 

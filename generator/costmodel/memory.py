@@ -132,6 +132,20 @@ def activations_flash_sequence_parallel(s: float, b: float, h: float, a: float, 
     return s * b * h * ((10.0 + 24.0 * r) / t)
 
 
+@formula("M − 2sbh ÷ t_sp (no dropout masks)", "M s b h t_sp",
+         KORTHIKANTI + ": the attention and MLP dropout masks, one byte a value each, left out")
+def without_dropout_masks(per_layer: float, s: float, b: float, h: float, split: float) -> float:
+    return per_layer - 2.0 * s * b * h / split
+
+
+@formula("M − 2sbh ÷ t_sp − 3as²b ÷ t (no dropout masks, no dropped-out scores)", "M s b h t_sp a t",
+         KORTHIKANTI + ": without attention dropout the softmax output (2as²b) is also the input of the "
+         "product with V, so its mask (as²b) and its dropped-out copy (2as²b) go")
+def without_dropout_scores(per_layer: float, s: float, b: float, h: float, split: float, a: float,
+                           tensor: float) -> float:
+    return per_layer - 2.0 * s * b * h / split - 3.0 * a * s * s * b / tensor
+
+
 ACTIVATIONS_FLASH = {
     ("none", False): activations_flash,
     ("none", True): activations_flash_sequence_parallel,

@@ -75,8 +75,17 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
                       else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
     weights, gradients, optimizer = states
     table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
-    per_layer = ev.derive("activation_per_layer_sequence_bytes" if x.context else "memory.activation_per_layer_bytes",
+    masks = not x.dropout and layout.recompute != "full"  # full recomputation stores no mask
+    final = "memory.activation_per_layer_bytes"
+    per_layer = ev.derive("activation_per_layer_dropout_bytes" if masks else
+                          "activation_per_layer_sequence_bytes" if x.context else final,
                           "B", table[(layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
+    if masks:
+        split = x.t if layout.sequence_parallel else ev.given("no_split", "1", 1.0, "derived")
+        key = "activation_per_layer_sequence_bytes" if x.context else final
+        per_layer = (ev.derive(key, "B", me.without_dropout_scores)(per_layer, x.s, x.b, x.h, split, x.a, x.t)
+                     if layout.recompute == "none" and not layout.flash_attention
+                     else ev.derive(key, "B", me.without_dropout_masks)(per_layer, x.s, x.b, x.h, split))
     if x.context:
         per_layer = ev.derive("memory.activation_per_layer_bytes", "B", me.context_share_bytes)(per_layer, x.c)
     held = (ev.derive("memory.activation_layers_held", "1", me.activation_layers_held_interleaved)(

@@ -47,7 +47,7 @@ def shape_workload(name: str, shape: RunShape) -> Workload | str:
     assert shape.vocabulary_size is not None
     base = Workload(name, 0.0, shape.layers, shape.hidden_size, shape.attention_heads, shape.vocabulary_size,
                     ffn_hidden_size=shape.ffn_hidden_size, kv_heads=shape.kv_heads, gated_mlp=shape.mlp == "swiglu",
-                    position_embeddings=shape.position_embeddings or 0)
+                    position_embeddings=shape.position_embeddings or 0, dropout=shape.dropout is not False)
     w = replace(base, norm=shape.norm or base.norm,
                 tied_embeddings=base.tied_embeddings if shape.tied_embeddings is None else shape.tied_embeddings,
                 linear_biases=base.linear_biases if shape.linear_biases is None else shape.linear_biases)

@@ -68,7 +68,8 @@ class RunShape(Strict):
     not a workload of specs/workloads/. Only layers, width and heads are always known; the rest
     is left out where unstated. `parameters` is the published count (a rounded label such as
     1.7B is written out, 1700000000); `position_embeddings` the rows of a learned position table
-    (0 or absent: none)."""
+    (0 or absent: none); `dropout` false where the model trains without dropout (absent: with it,
+    as GPT-3 and Megatron-LM do)."""
 
     layers: Annotated[int, Field(ge=1, le=10_000)]
     hidden_size: Width
@@ -82,6 +83,7 @@ class RunShape(Strict):
     linear_biases: bool | None = None
     position_embeddings: Annotated[int, Field(ge=0, le=10_000_000)] | None = None
     parameters: Annotated[int, Field(ge=1, le=10**14)] | None = None
+    dropout: bool | None = None
 
 
 class RunLayout(Strict):

@@ -306,6 +306,13 @@
     var table = layout.flash_attention ? ACTIVATIONS_FLASH : ACTIVATIONS_PER_LAYER;
     var perLayer = table[layout.recompute + "," + Boolean(layout.sequence_parallel)](
       layout.sequence_length, layout.micro_batch_size, w.hidden_size, w.attention_heads, t, widthRatioOf(w));
+    // wiring.py memory_per_gpu: a workload without dropout stores no dropout masks (memory.py)
+    if (w.dropout === false && layout.recompute !== "full") {
+      var split = layout.sequence_parallel ? t : 1.0, s = layout.sequence_length, b = layout.micro_batch_size;
+      perLayer = layout.recompute === "none" && !layout.flash_attention
+        ? perLayer - 2.0 * s * b * w.hidden_size / split - 3.0 * w.attention_heads * s * s * b / t
+        : perLayer - 2.0 * s * b * w.hidden_size / split;
+    }
     if (c > 1) { perLayer = perLayer / c; }
     var Lp = layersOf(w, layout);
     var held = layout.virtual_pipeline > 1 ? activationLayersHeldInterleaved(Lp, p, m, layout.virtual_pipeline)
