@@ -116,6 +116,14 @@ def test_a_multi_node_cluster_needs_a_network() -> None:
     assert _codes(cluster=Cluster(no_nics, 1), layout=replace(LAYOUT, pipeline_parallel=1, global_batch_size=16)) == []
 
 
+@pytest.mark.parametrize("value", [0.0, 1.5, float("nan")])
+def test_flash_attention_efficiency_is_a_share_of_the_peak(value: float) -> None:
+    """A GPU's FlashAttention efficiency lies in (0, 1]: 0 would divide by zero, above 1 beats the peak."""
+    gpu = replace(NODE.gpu, flash_attention_efficiency=value)
+    assert _codes(cluster=replace(CLUSTER, node=replace(NODE, gpu=gpu))) == ["fraction-out-of-range"]
+    assert _codes(cluster=replace(CLUSTER, node=replace(NODE, gpu=replace(gpu, flash_attention_efficiency=1.0)))) == []
+
+
 @pytest.mark.parametrize(("field", "value", "code"), [
     ("gemm_efficiency_max", 0.0, "fraction-out-of-range"),
     ("gemm_efficiency_max", 1.5, "fraction-out-of-range"),

@@ -63,7 +63,8 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
     out = []
     for _ in range(count):
         node = rng.choice(synthetic_nodes())
-        gpu = dataclasses.replace(node.gpu, flash_attention_efficiency=rng.choice((None, rng.uniform(0.2, 0.8))))
+        flash = rng.choice((None, rng.uniform(0.2, 0.8))) if rng.random() < 0.97 else rng.choice((0.0, 1.5))  # a few refused
+        gpu = dataclasses.replace(node.gpu, flash_attention_efficiency=flash)
         node = dataclasses.replace(node, gpu=gpu, nics_per_node=rng.choice((1, 2, 4, 8)))
         layout = Layout(
             tensor_parallel=rng.choice((1, 2, 4, 8)), pipeline_parallel=rng.choice((1, 2, 4, 8, 16)),

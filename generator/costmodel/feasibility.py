@@ -72,6 +72,9 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     yield from _positive("gpu.memory_capacity_bytes", gpu.memory_capacity_bytes)
     yield from _positive("gpu.memory_bandwidth_bytes_per_s", gpu.memory_bandwidth_bytes_per_s)
     yield from _positive("gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s)
+    if gpu.flash_attention_efficiency is not None:  # a share of the peak: 0 would divide by zero
+        yield from _fraction("gpu.flash_attention_efficiency", gpu.flash_attention_efficiency, zero_ok=False,
+                             one_ok=True)
     yield from _at_least_one("node.gpus_per_node", node.gpus_per_node)
     yield from _positive("node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s)
     yield from _at_least_one("cluster.node_count", cluster.node_count)

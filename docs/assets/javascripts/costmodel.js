@@ -167,6 +167,9 @@
     positive(out, "gpu.memory_capacity_bytes", gpu.memory_capacity_bytes);
     positive(out, "gpu.memory_bandwidth_bytes_per_s", gpu.memory_bandwidth_bytes_per_s);
     positive(out, "gpu.dense_bf16_flop_per_s", gpu.dense_bf16_flop_per_s);
+    if (gpu.flash_attention_efficiency != null) {
+      fraction(out, "gpu.flash_attention_efficiency", gpu.flash_attention_efficiency, false, true);
+    }
     atLeastOne(out, "node.gpus_per_node", node.gpus_per_node);
     positive(out, "node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s);
     atLeastOne(out, "cluster.node_count", cluster.node_count);
