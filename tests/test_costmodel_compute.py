@@ -10,6 +10,7 @@ import pytest
 
 from generator.costmodel import Assumptions, Cluster, GpuSpec, Layout, Node, Workload, estimate, explain
 from generator.costmodel import compute as cp
+from generator.costmodel.chain import walk
 from generator.costmodel.result import Estimate
 
 A100_LIKE = GpuSpec("a100-like", 80e9, 2.0e12, 1e15)
@@ -153,3 +154,30 @@ def test_flash_attention_runs_the_attention_core_at_its_architecture_figure() ->
     assert _estimate(workload, gpu, off, flat).compute.microbatch_s == pytest.approx(
         _estimate(workload, A100_LIKE, off, flat).compute.microbatch_s, rel=1e-15)
     assert _share_of_peak(_estimate(workload, A100_LIKE, layout, flat)) == pytest.approx(0.6, rel=1e-12)
+
+
+def test_cudnn_attention_runs_at_flash_attention_2_times_its_speedup() -> None:
+    """cuDNN's fused attention runs the attention core at FlashAttention-2's share of the peak times
+    the architecture's published speed-up; without a speed-up figure, or with the flash-attn kernel,
+    at FlashAttention-2's; a product above the peak is refused."""
+    flat = replace(ASSUMPTIONS, gemm_half_intensity=0.0, memory_bound_bytes=0.0)
+    workload = Workload("w", 1e9, 8, 2048, 16, 1000)
+    gpu = replace(A100_LIKE, flash_attention_efficiency=0.35, cudnn_attention_speedup=1.6)
+    layout = replace(LAYOUT, sequence_length=8192, attention_kernel="cudnn")
+    e = _estimate(workload, gpu, layout, flat)
+    core = 14 * 8192**2 * 8 * 2048
+    executed = e.compute.executed_flop_per_microbatch_per_gpu
+    assert e.compute.microbatch_s == pytest.approx((executed - core) / (1e15 * 0.6) + core / (1e15 * 0.35 * 1.6),
+                                                   rel=1e-12)
+    flash2 = _estimate(workload, gpu, replace(layout, attention_kernel="flash-attention-2"), flat).compute.microbatch_s
+    no_figure = _estimate(workload, replace(gpu, cudnn_attention_speedup=None), layout, flat).compute.microbatch_s
+    assert no_figure == pytest.approx(flash2, rel=1e-15) and e.compute.microbatch_s < flash2
+    chains = explain(workload, Cluster(Node("n", gpu, 8, 450e9, 8, 50e9), 1), layout, flat)
+    keys = {term.key for term in walk(chains["compute.microbatch_s"])}
+    assert {"cudnn_attention_efficiency", "gpu.cudnn_attention_speedup"} <= keys
+    refused = estimate(workload, Cluster(Node("n", replace(gpu, cudnn_attention_speedup=3.0), 8, 450e9, 8, 50e9), 1),
+                       layout, flat)
+    assert [p.code for p in refused.problems] == ["fraction-out-of-range"]
+    unknown = estimate(workload, Cluster(Node("n", gpu, 8, 450e9, 8, 50e9), 1),
+                       replace(layout, attention_kernel="triton"), flat)  # type: ignore[arg-type]
+    assert [p.code for p in unknown.problems] == ["attention-kernel"]

@@ -58,7 +58,7 @@ def run_js(cases: list[dict[str, object]]) -> list[object]:
 def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout, Assumptions]]:
     """A seeded sample of configurations: the grid's workloads and nodes, every layout knob, and
     assumptions moved around the grid's values (feasible and infeasible cases alike)."""
-    rng = random.Random(seed)
+    rng, later = random.Random(seed), random.Random(seed + 1)
     base = illustrative_assumptions()
     out = []
     for _ in range(count):
@@ -87,6 +87,12 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
         hybrid = layout.zero_stage > 0 and rng.random() < 1 / 3  # and a few stage-0 ones, which are refused
         layout = dataclasses.replace(layout, shard_group=rng.choice(groups + [3]) if hybrid or rng.random() < 0.02 else 0)
         workload = dataclasses.replace(rng.choice(synthetic_workloads()), dropout=rng.random() < 0.7)
+        # cuDNN's attention: a speed-up figure on some GPUs (a few beyond the peak, refused), either
+        # kernel; drawn apart, so the cases drawn before these knobs stay as they were
+        speedup = later.choice((None, later.uniform(1.0, 1.25))) if later.random() < 0.97 else 4.0
+        cluster = dataclasses.replace(cluster, node=dataclasses.replace(
+            cluster.node, gpu=dataclasses.replace(cluster.node.gpu, cudnn_attention_speedup=speedup)))
+        layout = dataclasses.replace(layout, attention_kernel=later.choice(("flash-attention-2", "cudnn")))
         out.append((workload, cluster, layout, assumptions))
     return out
 

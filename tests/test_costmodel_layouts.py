@@ -24,8 +24,8 @@ NODE = Node("n", GpuSpec("g", 80e9, 2.039e12, 312e12, None), 8, 300e9, 8, 25e9)
 ASSUMPTIONS = Assumptions(0.8, 2.5, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
 
 
-def _run(layout: Layout, workload: Workload = GPT3, nodes: int = 8):
-    result = estimate(workload, Cluster(NODE, nodes), layout, ASSUMPTIONS)
+def _run(layout: Layout, workload: Workload = GPT3, nodes: int = 8, node: Node = NODE):
+    result = estimate(workload, Cluster(node, nodes), layout, ASSUMPTIONS)
     assert result.estimate is not None, result.problems
     return result.estimate
 
@@ -158,3 +158,31 @@ def test_a_workload_without_dropout_stores_no_masks(recompute: str, sp: bool, fl
     with_masks = _run(layout).memory.activation_per_layer_bytes
     without = _run(layout, replace(GPT3, dropout=False)).memory.activation_per_layer_bytes
     assert with_masks - without == pytest.approx(saved(s, h, a, t), rel=1e-12, abs=1e-6)
+
+
+@pytest.mark.parametrize(("recompute", "sp", "saved"), [
+    ("none", False, lambda s, h, f, t: 2 * s * h + s * (h + f) / t),
+    ("selective", True, lambda s, h, f, t: 2 * s * h / t + s * (h + f) / t),
+    ("full", True, lambda s, h, f, t: 0.0),
+])
+def test_fp8_keeps_the_linear_layers_inputs_in_one_byte(recompute: str, sp: bool, saved) -> None:  # type: ignore[no-untyped-def]
+    """Transformer Engine under FP8 saves each linear layer's input as its FP8 copy: of Table 2's
+    16-bit terms the QKV and MLP-input GEMMs' inputs (2sbh, split only under sequence parallelism),
+    the projection's input and the down projection's (sb(h + f) of 2sb(h + f), split by t) halve;
+    full recomputation keeps only the layer's 16-bit input. Also with a workload without dropout,
+    whose masks go first, and under context parallelism, which shares the result c ways."""
+    s, h, t = 2048, 12288, 8
+    f = 4 * h
+    node = replace(NODE, gpu=replace(NODE.gpu, dense_fp8_flop_per_s=624e12))
+    layout = Layout(t, 8, 1, 1, s, 512, recompute, sp)  # type: ignore[arg-type]
+    for workload in (GPT3, replace(GPT3, dropout=False)):
+        bf16 = _run(layout, workload, node=node).memory.activation_per_layer_bytes
+        fp8 = _run(replace(layout, precision="fp8"), workload, node=node).memory.activation_per_layer_bytes
+        assert bf16 - fp8 == pytest.approx(saved(s, h, f, t), rel=1e-12, abs=1e-6)
+    fp8_layout = replace(layout, precision="fp8")
+    assert _run(replace(fp8_layout, context_parallel=2), nodes=16, node=node).memory.activation_per_layer_bytes == pytest.approx(
+        _run(fp8_layout, node=node).memory.activation_per_layer_bytes / 2, rel=1e-12)
+    chains = explain(GPT3, Cluster(node, 8), fp8_layout, ASSUMPTIONS)
+    lines = "\n".join(line for chain in chains.values() for line in explain_lines(chain))
+    if recompute != "full":
+        assert "activation_per_layer_16bit_bytes" in lines and "linear-layer inputs kept in 8 bits" in lines

@@ -268,6 +268,7 @@ def test_bad_flags_are_one_line_and_exit_2(kb: KnowledgeBase, flags: tuple[str, 
     (("--tp-overlap", "0.5"), {"tp_overlap": 0.5}, "tp overlap 0.5"),
     (("--cp", "2"), {"context_parallel": 2}, "cp 2"),
     (("--shard-group", "2"), {"shard_group": 2}, "shard group 2"),
+    (("--attention-kernel", "cudnn"), {"attention_kernel": "cudnn"}, "cuDNN attention"),
 ])
 def test_layout_flags_reach_the_model(kb: KnowledgeBase, flags: tuple[str, ...], fields: dict[str, object],
                                       head: str) -> None:
@@ -285,9 +286,10 @@ def test_layout_flags_reach_the_model(kb: KnowledgeBase, flags: tuple[str, ...],
     data.pop("accuracy")  # the accuracy record: test_json_has_the_documented_keys_and_the_models_numbers
     assert data == json.loads(json.dumps(expected))
     assert {key: data["inputs"][key] for key in ("flash_attention", "virtual_pipeline", "fp32_gradients",
-                                                  "tp_overlap", "cp", "shard_group")} == {
+                                                  "tp_overlap", "cp", "shard_group", "attention_kernel")} == {
         "flash_attention": fields.get("flash_attention", True), "virtual_pipeline": fields.get("virtual_pipeline", 1),
         "fp32_gradients": fields.get("fp32_gradients", False), "tp_overlap": fields.get("tp_overlap", 0.0),
-        "cp": fields.get("context_parallel", 1), "shard_group": fields.get("shard_group", 0)}
+        "cp": fields.get("context_parallel", 1), "shard_group": fields.get("shard_group", 0),
+        "attention_kernel": fields.get("attention_kernel", "flash-attention-2")}
     text = _run(*base, *flags)
     assert text.returncode == 0 and head in text.stdout.splitlines()[0]

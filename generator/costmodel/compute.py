@@ -245,6 +245,12 @@ def split_seconds_at_rate(flop: float, attention_flop: float, peak: float, bf16_
     return (flop - attention_flop) / (peak * efficiency) + attention_flop / (bf16_peak * attention_efficiency)
 
 
+@formula("η_fa2 · k", "η_fa2 k", "cuDNN's fused attention: FlashAttention-2's share of the peak times its "
+         "published speed-up on the architecture")
+def cudnn_attention_efficiency(flash_efficiency: float, speedup: float) -> float:
+    return flash_efficiency * speedup
+
+
 @formula("1 pass (forward)", "", "memory-bound passes")
 def one_pass() -> float:
     return 1.0

@@ -75,6 +75,13 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     if gpu.flash_attention_efficiency is not None:  # a share of the peak: 0 would divide by zero
         yield from _fraction("gpu.flash_attention_efficiency", gpu.flash_attention_efficiency, zero_ok=False,
                              one_ok=True)
+    if gpu.cudnn_attention_speedup is not None:
+        yield from _positive("gpu.cudnn_attention_speedup", gpu.cudnn_attention_speedup)
+        if (gpu.flash_attention_efficiency is not None and layout.flash_attention and layout.attention_kernel == "cudnn"
+                and gpu.flash_attention_efficiency * gpu.cudnn_attention_speedup > 1.0):  # faster than the peak
+            yield Problem("fraction-out-of-range", "gpu.cudnn_attention_speedup",
+                          f"gpu.cudnn_attention_speedup {gpu.cudnn_attention_speedup} times FlashAttention-2's "
+                          f"{gpu.flash_attention_efficiency} exceeds the peak; the product must lie in (0, 1]")
     yield from _at_least_one("node.gpus_per_node", node.gpus_per_node)
     yield from _positive("node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s)
     yield from _at_least_one("cluster.node_count", cluster.node_count)
@@ -92,6 +99,9 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     yield from _fraction("layout.tp_overlap", layout.tp_overlap, zero_ok=True, one_ok=True)
     if layout.precision not in ("bf16", "fp8"):
         yield Problem("precision", "layout.precision", f"precision {layout.precision!r} is not bf16 or fp8")
+    if layout.attention_kernel not in ("flash-attention-2", "cudnn"):
+        yield Problem("attention-kernel", "layout.attention_kernel",
+                      f"attention kernel {layout.attention_kernel!r} is not flash-attention-2 or cudnn")
     yield from _assumption_domain(assumptions)
 
 

@@ -18,9 +18,17 @@ Recompute = Literal["none", "selective", "full"]
 core (QKᵀ, softmax, softmax dropout, attention over V); `full` keeps only each layer's input."""
 
 Precision = Literal["bf16", "fp8"]
-"""Which dense tensor rate the compute time uses. Memory accounting stays the ZeRO paper's
-16-bit mixed precision either way (FP8 recipes keep 16-bit weights and FP32 master copies)."""
+"""Which dense tensor rate the linear layers' GEMMs run at. The model states stay the ZeRO paper's
+16-bit mixed precision either way (FP8 recipes keep 16-bit weights and FP32 master copies); under
+FP8 the linear layers' inputs saved for the backward pass take one byte a value (`memory.py`)."""
 
+
+AttentionKernel = Literal["flash-attention-2", "cudnn"]
+"""The fused attention kernel under FlashAttention: the `flash-attn` package's FlashAttention-2,
+or cuDNN's fused flash attention, which Transformer Engine (NeMo, Megatron-Core) picks first on
+Hopper and Blackwell. cuDNN runs at FlashAttention-2's efficiency times the architecture's
+published speed-up; on an architecture that states none (Ampere, where Transformer Engine picks
+flash-attn first), at FlashAttention-2's."""
 
 Norm = Literal["layernorm", "rmsnorm"]
 """The block's normalisation: LayerNorm has a scale and a bias per channel (GPT-2/3, Megatron
@@ -70,8 +78,9 @@ class Workload:
 class GpuSpec:
     """One GPU variant: memory capacity, memory bandwidth (the datasheet's aggregate figure per
     GPU, reads and writes together), dense (not 2:4-sparse) tensor rates, and the share of the
-    dense 16-bit peak that the FlashAttention kernel reaches on its attention core (None: not
-    published; the attention core then runs at the GEMM efficiency)."""
+    dense 16-bit peak that the FlashAttention-2 kernel reaches on its attention core (None: not
+    published; the attention core then runs at the GEMM efficiency), and how many times faster
+    cuDNN's fused attention runs it on the architecture (None: not published)."""
 
     name: str
     memory_capacity_bytes: float
@@ -79,6 +88,7 @@ class GpuSpec:
     dense_bf16_flop_per_s: float
     dense_fp8_flop_per_s: float | None = None
     flash_attention_efficiency: float | None = None
+    cudnn_attention_speedup: float | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,7 @@ class Layout:
     What real runs also set (the defaults keep the model's earlier figures, but for FlashAttention):
     - `flash_attention` (Dao et al. 2022): no s×s score matrix is stored, and the backward pass
       recomputes QKᵀ (`memory.py`, `compute.py`); on by default, as in today's training stacks;
+      `attention_kernel` says whose kernel runs it (`AttentionKernel`);
     - `virtual_pipeline` v: model chunks per stage of the interleaved 1F1B schedule (Narayanan et
       al. 2021 §2.2.2), 1 for plain 1F1B;
     - `fp32_gradients`: gradients accumulated and reduced in FP32 (Megatron-LM's main grads,
@@ -148,6 +159,7 @@ class Layout:
     tp_overlap: float = 0.0
     context_parallel: int = 1
     shard_group: int = 0
+    attention_kernel: AttentionKernel = "flash-attention-2"
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,14 @@ Context parallelism (c GPUs share each sequence, Liu et al. 2023 ring attention;
 context parallelism): each GPU holds 1/c of every layer's activations, A ÷ c, and the model states
 are partitioned by ZeRO over the N_d·c ranks that reduce the gradients.
 
+FP8 (Transformer Engine, `transformer_engine/pytorch/module/linear.py`: under FP8 the tensor a
+linear layer saves for its weight gradient is the quantized input, one byte a value): of the
+16-bit terms above, the four linear-layer inputs halve. Two are h wide and split only under
+sequence parallelism (the QKV GEMM's and the MLP's first GEMM's, 2sbh of the 10sbh), two are
+split by t (the attention projection's input, sbh of 2sbh, and the down projection's f-wide input,
+sbf of 2sbf). The norms' inputs, Q, K, V and the activation function's input stay 16-bit (the
+attention runs in BF16), and full recomputation's layer input too.
+
 Uneven stages (p·v not dividing L): the wiring passes the paced layer count p·v·⌈L/(p·v)⌉ for L
 and the parameters Ψ scaled by it, so the largest stage's memory is the one counted.
 """
@@ -144,6 +152,15 @@ def without_dropout_masks(per_layer: float, s: float, b: float, h: float, split:
 def without_dropout_scores(per_layer: float, s: float, b: float, h: float, split: float, a: float,
                            tensor: float) -> float:
     return per_layer - 2.0 * s * b * h / split - 3.0 * a * s * s * b / tensor
+
+
+@formula("M − 2sbh ÷ t_sp − sb(h + f) ÷ t (FP8: linear-layer inputs kept in 8 bits)", "M s b h f t_sp t",
+         "Transformer Engine under FP8 saves each linear layer's input for the backward pass as its FP8 "
+         "copy, one byte a value: the QKV and MLP-input GEMMs' h-wide inputs (÷ t_sp), the projection's "
+         "h-wide and the down projection's f-wide inputs (÷ t)")
+def fp8_linear_inputs(per_layer: float, s: float, b: float, h: float, f: float, split: float,
+                      tensor: float) -> float:
+    return per_layer - 2.0 * s * b * h / split - s * b * (h + f) / tensor
 
 
 ACTIVATIONS_FLASH = {

@@ -75,19 +75,25 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
                       else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
     weights, gradients, optimizer = states
     table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
+    # Table 2's row, then each correction that applies, in this order; each intermediate is named
+    # for the correction it goes into, the last result `memory.activation_per_layer_bytes`.
     masks = not x.dropout and layout.recompute != "full"  # full recomputation stores no mask
-    final = "memory.activation_per_layer_bytes"
-    per_layer = ev.derive("activation_per_layer_dropout_bytes" if masks else
-                          "activation_per_layer_sequence_bytes" if x.context else final,
-                          "B", table[(layout.recompute, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
-    if masks:
+    fp8 = layout.precision == "fp8" and layout.recompute != "full"  # its layer input stays 16-bit
+    stages = [stage for stage, on in (("dropout", masks), ("16bit", fp8), ("sequence", bool(x.context))) if on]
+    names = [f"activation_per_layer_{stage}_bytes" for stage in stages] + ["memory.activation_per_layer_bytes"]
+    per_layer = ev.derive(names[0], "B", table[(layout.recompute, layout.sequence_parallel)])(
+        x.s, x.b, x.h, x.a, x.t, x.r)
+    if masks or fp8:  # the terms tensor parallelism splits only under sequence parallelism
         split = x.t if layout.sequence_parallel else ev.given("no_split", "1", 1.0, "derived")
-        key = "activation_per_layer_sequence_bytes" if x.context else final
-        per_layer = (ev.derive(key, "B", me.without_dropout_scores)(per_layer, x.s, x.b, x.h, split, x.a, x.t)
-                     if layout.recompute == "none" and not layout.flash_attention
-                     else ev.derive(key, "B", me.without_dropout_masks)(per_layer, x.s, x.b, x.h, split))
-    if x.context:
-        per_layer = ev.derive("memory.activation_per_layer_bytes", "B", me.context_share_bytes)(per_layer, x.c)
+    for stage, key in zip(stages, names[1:], strict=True):
+        if stage == "dropout":
+            per_layer = (ev.derive(key, "B", me.without_dropout_scores)(per_layer, x.s, x.b, x.h, split, x.a, x.t)
+                         if layout.recompute == "none" and not layout.flash_attention
+                         else ev.derive(key, "B", me.without_dropout_masks)(per_layer, x.s, x.b, x.h, split))
+        elif stage == "16bit":
+            per_layer = ev.derive(key, "B", me.fp8_linear_inputs)(per_layer, x.s, x.b, x.h, x.f, split, x.t)
+        else:
+            per_layer = ev.derive(key, "B", me.context_share_bytes)(per_layer, x.c)
     held = (ev.derive("memory.activation_layers_held", "1", me.activation_layers_held_interleaved)(
         x.L_paced, x.p, m, x.v) if layout.virtual_pipeline > 1
         else ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L_paced, x.p, m))
@@ -137,7 +143,11 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     bf16_peak = (ev.given("gpu.dense_bf16_flop_per_s", "FLOP/s", cluster.node.gpu.dense_bf16_flop_per_s, "cluster")
                  if fp8 else x.peak)
     flash = cluster.node.gpu.flash_attention_efficiency if layout.flash_attention else None
+    speedup = cluster.node.gpu.cudnn_attention_speedup if layout.attention_kernel == "cudnn" else None
     eta_attn = (ev.given("gpu.flash_attention_efficiency", "1", flash, "cluster") if flash is not None else eta)
+    if flash is not None and speedup is not None:
+        eta_attn = ev.derive("cudnn_attention_efficiency", "1", cp.cudnn_attention_efficiency)(
+            eta_attn, ev.given("gpu.cudnn_attention_speedup", "1", speedup, "cluster"))
     split = fp8 or flash is not None
 
     def attention_core(name: str, coefficient: V) -> V:

@@ -216,7 +216,7 @@ def _estimate(args: argparse.Namespace) -> int:
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
                     not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
-                    args.shard_group)
+                    args.shard_group, args.attention_kernel)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -315,9 +315,13 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--recompute", choices=("none", "selective", "full"), default="selective")
     est.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism")
     est.add_argument("--precision", choices=("bf16", "fp8"), default="bf16",
-                     help="which dense tensor rate the compute runs at (memory stays 16-bit mixed precision)")
+                     help="which dense tensor rate the linear layers run at (model states stay 16-bit mixed "
+                          "precision; under fp8 the linear layers' saved inputs take a byte a value)")
     est.add_argument("--no-flash-attention", action="store_true",
                      help="store the s×s attention scores (FlashAttention is on by default)")
+    est.add_argument("--attention-kernel", choices=("flash-attention-2", "cudnn"), default="flash-attention-2",
+                     help="the FlashAttention kernel: flash-attn's FlashAttention-2 (default) or cuDNN's fused "
+                          "attention, Transformer Engine's first choice on Hopper (NeMo, Megatron-Core)")
     est.add_argument("--virtual-pipeline", type=int, default=1, metavar="N",
                      help="model chunks per pipeline stage: interleaved 1F1B (default 1)")
     est.add_argument("--fp32-gradients", action="store_true", help="gradients held and reduced in FP32 (4 bytes)")

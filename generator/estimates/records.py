@@ -105,7 +105,7 @@ def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
     """Memory capacity, memory bandwidth (aggregate, per GPU: the schema allows no other) and the
     dense tensor rates of the training formats (compute by precision: a 16-bit rate is required,
     FP8 only where the GPU states one), and the share of the 16-bit peak FlashAttention-2 reaches on
-    its architecture, where published."""
+    its architecture and how much faster cuDNN's fused attention runs there, where published."""
     sixteen = _dense(spec, _formats(kb, SIXTEEN_BIT, 16))
     if sixteen is None:
         return f"{spec.name} states no dense 16-bit ({' or '.join(k.upper() for k in SIXTEEN_BIT)}) tensor rate"
@@ -115,9 +115,11 @@ def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
         return f"{spec.name} states no memory bandwidth"
     architecture = kb.get(spec.architecture, Architecture)
     attention = None if architecture is None else architecture.model.flash_attention_2
+    cudnn = None if architecture is None else architecture.model.cudnn_attention_speedup
     return GpuSpec(spec.name, _bytes(spec.memory.capacity), _bytes(spec.memory.bandwidth), sixteen,
                    _dense(spec, _formats(kb, EIGHT_BIT, 8)),
-                   None if attention is None else float(to_base(attention.value, attention.unit)))
+                   None if attention is None else float(to_base(attention.value, attention.unit)),
+                   None if cudnn is None else float(to_base(cudnn.value, cudnn.unit)))
 
 
 @dataclass(frozen=True)

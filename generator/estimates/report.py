@@ -66,7 +66,7 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "sequence_parallel": layout.sequence_parallel, "precision": layout.precision,
         "flash_attention": layout.flash_attention, "virtual_pipeline": layout.virtual_pipeline,
         "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
-        "shard_group": layout.shard_group,
+        "shard_group": layout.shard_group, "attention_kernel": layout.attention_kernel,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -82,6 +82,7 @@ def to_json(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
 def _knobs(layout: Layout) -> str:
     """The layout knobs of the head line that differ from their defaults."""
     knobs = [] if layout.flash_attention else ["no FlashAttention"]
+    knobs += ["cuDNN attention"] if layout.flash_attention and layout.attention_kernel == "cudnn" else []
     knobs += [f"virtual pipeline {layout.virtual_pipeline}"] if layout.virtual_pipeline != 1 else []
     knobs += ["FP32 gradients"] if layout.fp32_gradients else []
     knobs += [f"tp overlap {layout.tp_overlap:g}"] if layout.tp_overlap else []

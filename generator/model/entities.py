@@ -117,6 +117,11 @@ class Architecture(VocabularyValue):
     # this architecture, as its authors publish it (the cost model runs the attention core at it).
     # 1-100 %: no kernel does better than the peak, and a published figure below 1 % is a typo.
     flash_attention_2: Annotated[Ratio, Allows((), ()), Plausible(1, 100, "%")] | None = None  # None: not published
+    # How much faster cuDNN's fused (flash) attention runs a training step's attention than
+    # FlashAttention-2 on this architecture, forward and backward together, as NVIDIA measured it
+    # (Transformer Engine picks cuDNN first on Hopper and Blackwell). 1-4 x: a kernel the vendor
+    # ships as its first choice is not slower, and a figure past 4 x is a misreading.
+    cudnn_attention_speedup: Annotated[Ratio, Allows((), ()), Plausible(1, 4, "x")] | None = None  # None: not published
 
 
 class FormFactor(VocabularyValue):

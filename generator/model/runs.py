@@ -58,6 +58,11 @@ VirtualPipeline = Literal["interleaved", "unstated"]
 """Pipeline interleaving besides a number of chunks per rank (1: not interleaved):
 `interleaved` with the number of chunks unstated, or `unstated` whether it interleaves at all."""
 
+AttentionKernel = Literal["flash-attention-2", "cudnn"]
+"""Whose FlashAttention kernel the run's attention ran on: the flash-attn package's FlashAttention-2
+(llm-foundry's `attn_impl: flash`), or cuDNN's fused attention (Transformer Engine's first choice
+on Hopper, which NeMo and Megatron-Core train with). Absent: FlashAttention-2."""
+
 Degree = Annotated[int, Field(ge=1, le=1_000_000)]
 Width = Annotated[int, Field(ge=1, le=10_000_000)]
 Label = Annotated[str, Field(min_length=1, max_length=300)]
@@ -106,6 +111,7 @@ class RunLayout(Strict):
     sequence_parallel: bool | None = None
     precision: RunPrecision | None = None
     flash_attention: bool | None = None
+    attention_kernel: AttentionKernel | None = None
     fp32_gradients: bool | None = None
 
 

@@ -70,7 +70,7 @@
             sequence_parallel: field("sequence_parallel").checked,
             flash_attention: field("flash_attention").checked, virtual_pipeline: whole("virtual_pipeline"),
             fp32_gradients: field("fp32_gradients").checked, tp_overlap: Number(field("tp_overlap").value),
-            cp: whole("cp"), shard_group: whole("shard_group")};
+            cp: whole("cp"), shard_group: whole("shard_group"), attention_kernel: field("attention_kernel").value};
   }
 
   function resolve() {
@@ -253,6 +253,7 @@
     field("recompute").value = d.recompute;
     field("sequence_parallel").checked = d.sequence_parallel;
     field("flash_attention").checked = d.flash_attention;
+    field("attention_kernel").value = d.attention_kernel;
     field("virtual_pipeline").value = d.virtual_pipeline;
     field("cp").value = d.context_parallel;
     field("shard_group").value = d.shard_group;

@@ -170,6 +170,14 @@
     if (gpu.flash_attention_efficiency != null) {
       fraction(out, "gpu.flash_attention_efficiency", gpu.flash_attention_efficiency, false, true);
     }
+    if (gpu.cudnn_attention_speedup != null) {
+      positive(out, "gpu.cudnn_attention_speedup", gpu.cudnn_attention_speedup);
+      if (gpu.flash_attention_efficiency != null && layout.flash_attention && layout.attention_kernel === "cudnn" &&
+          gpu.flash_attention_efficiency * gpu.cudnn_attention_speedup > 1.0) {
+        out.push(problem("fraction-out-of-range", "gpu.cudnn_attention_speedup",
+                         "cuDNN 注意力的加速倍数乘 FlashAttention-2 的利用率超过了峰值"));
+      }
+    }
     atLeastOne(out, "node.gpus_per_node", node.gpus_per_node);
     positive(out, "node.scale_up_per_direction_bytes_per_s", node.scale_up_per_direction_bytes_per_s);
     atLeastOne(out, "cluster.node_count", cluster.node_count);
@@ -190,6 +198,9 @@
     fraction(out, "layout.tp_overlap", layout.tp_overlap, true, true);
     if (layout.precision !== "bf16" && layout.precision !== "fp8") {
       out.push(problem("precision", "layout.precision", "精度只能是 bf16 或 fp8"));
+    }
+    if (layout.attention_kernel !== "flash-attention-2" && layout.attention_kernel !== "cudnn") {
+      out.push(problem("attention-kernel", "layout.attention_kernel", "注意力内核只能是 flash-attention-2 或 cudnn"));
     }
     ["gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
       fraction(out, "assumptions." + k, a[k], false, true);
@@ -288,6 +299,7 @@
     return out;
   }
   function check(w, cluster, layout, a) {
+    layout = withDefaults(layout);
     var problems = domain(w, cluster, layout, a);
     return problems.length ? problems : placement(w, cluster, layout);
   }
@@ -315,6 +327,11 @@
       perLayer = layout.recompute === "none" && !layout.flash_attention
         ? perLayer - 2.0 * s * b * w.hidden_size / split - 3.0 * w.attention_heads * s * s * b / t
         : perLayer - 2.0 * s * b * w.hidden_size / split;
+    }
+    // memory.py fp8_linear_inputs: under FP8 the four linear-layer inputs are saved in one byte a value
+    if (layout.precision === "fp8" && layout.recompute !== "full") {
+      var tsp = layout.sequence_parallel ? t : 1.0, sl = layout.sequence_length, bl = layout.micro_batch_size;
+      perLayer = perLayer - 2.0 * sl * bl * w.hidden_size / tsp - sl * bl * (w.hidden_size + ffnHiddenSize(w)) / t;
     }
     if (c > 1) { perLayer = perLayer / c; }
     var Lp = layersOf(w, layout);
@@ -350,7 +367,10 @@
     // FlashAttention at the kernel's published efficiency on the GPU's architecture
     var fp8 = layout.precision === "fp8", bf16Peak = fp8 ? cluster.node.gpu.dense_bf16_flop_per_s : peak;
     var flash = layout.flash_attention ? cluster.node.gpu.flash_attention_efficiency : null;
+    var speedup = layout.attention_kernel === "cudnn" ? cluster.node.gpu.cudnn_attention_speedup : null;
     var hasFlash = flash != null, etaAttn = hasFlash ? flash : eta, split = fp8 || hasFlash;
+    // cudnn_attention_efficiency: FlashAttention-2's share times cuDNN's published speed-up
+    if (hasFlash && speedup != null) { etaAttn = flash * speedup; }
     var seconds = function (flop, passes, coefficient) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
@@ -453,7 +473,7 @@
   }
   // inputs.py Layout's defaults, for a layout that leaves the newer fields out
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
-                         tp_overlap: 0.0, context_parallel: 1, shard_group: 0};
+                         tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2"};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
@@ -540,8 +560,9 @@
   /**
    * The model's inputs for a choice ({workload, gpu, network: ids; node: an id or empty; gpus,
    * gpus_per_node, nics_per_node, tp, pp, zero, micro_batch, seq, global_batch, virtual_pipeline, cp:
-   * whole numbers; recompute; sequence_parallel, flash_attention, fp32_gradients; tp_overlap in [0, 1]}), built from the exported data as `resolve` builds them from
-   * the knowledge base; or {problem} with a one-line reason.
+   * whole numbers; recompute; sequence_parallel, flash_attention, fp32_gradients; tp_overlap in [0, 1];
+   * attention_kernel}), built from the exported data as `resolve` builds them from the knowledge base;
+   * or {problem} with a one-line reason.
    */
   function fromChoice(data, choice) {
     var workload = byId(data.workloads, choice.workload);
@@ -589,7 +610,8 @@
                 fp32_gradients: Boolean(choice.fp32_gradients),
                 tp_overlap: choice.tp_overlap == null ? 0.0 : choice.tp_overlap,
                 context_parallel: choice.cp == null ? 1 : choice.cp,
-                shard_group: choice.shard_group == null ? 0 : choice.shard_group},
+                shard_group: choice.shard_group == null ? 0 : choice.shard_group,
+                attention_kernel: choice.attention_kernel || "flash-attention-2"},
                data.assumptions.values]
     };
   }
