@@ -74,10 +74,11 @@ of η. The model counts the core's
 FLOPs in full (12·b·s²·h per layer, as the MFU conventions do), and a causal kernel skips about
 half of them; applied to the full count, the published utilization thus stands for half of it on
 the FLOPs a causal kernel runs. That is what llm-foundry's 216 runs measure: counting half the
-FLOPs at the published figure predicts their steps a fifth too fast. NeMo's five H100 runs, whose
-attention is cuDNN's fused kernel rather than FlashAttention-2, fit the half count instead; the
-model predicts them a sixth too slow. Where the architecture publishes no figure, or FlashAttention
-is off, the core runs at η. So
+FLOPs at the published figure predicts their steps a fifth too fast. Under cuDNN's fused attention
+(the layout's `attention_kernel`; Transformer Engine's first choice on Hopper, which NeMo and
+Megatron-Core train with), η_attn is FlashAttention-2's figure times the architecture's published
+speed-up of cuDNN over it (`cudnn_attention_efficiency`). Where the architecture publishes no
+figure, or FlashAttention is off, the core runs at η. So
 T = (F − A) ÷ (R·η) + A ÷ (R_16·η_attn) + M ÷ B_hbm, with R the precision's peak.
 
 Context parallelism (c GPUs per sequence): each GPU runs 1/c of the micro-batch's FLOPs (causal

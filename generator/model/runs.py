@@ -127,10 +127,14 @@ class Measured(Strict):
 
 class Run(Entity):
     """A measured training run: its source (`where` in it, and the `quote` read there), the model
-    (exactly one of `workload` and `shape`), the hardware, the layout and what was measured."""
+    (exactly one of `workload` and `shape`), the hardware, the layout and what was measured.
+    `config_source` is where the configuration fields the measuring source does not print were
+    read, when that is another document: the authors' published launch scripts for the same runs,
+    or the framework's configuration of the model (the note says which fields)."""
 
     name: Annotated[str, Field(min_length=1, max_length=120)]
     source: SourceRef
+    config_source: SourceRef | None = None
     where: Label
     quote: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]  # the source's words, verbatim
     framework: Annotated[str, Field(min_length=1, max_length=200)] | None = None

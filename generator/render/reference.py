@@ -26,6 +26,7 @@ from ..model.entities import (
     ValueCheck,
     VocabularyValue,
 )
+from ..model.runs import Run
 from ..provenance import access
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
@@ -110,10 +111,16 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
 def _cited_by(site: Site, source_id: str, citing: set[str]) -> Markup:
     """Links to what cites a source; its measured runs (a benchmark table gives hundreds) as one
     link to where the runs page lists them."""
-    runs = [c for c in citing if (entity := site.kb.get(c)) is not None and entity.kind == "runs"]
-    links = [site.link(c) for c in sorted(citing - set(runs))]
-    if runs:
-        links.append(Markup('<a href="../runs/#{}">{} 条实测训练记录</a>').format(section_anchor(source_id), len(runs)))
+    runs = [entity.model for c in citing if (entity := site.kb.get(c)) is not None and isinstance(entity.model, Run)]
+    links = [site.link(c) for c in sorted(citing - {r.id for r in runs})]
+    # The runs page lists a run under the source that measured it; one that only gives a run's
+    # configuration (`config_source`) links to those sections.
+    sections: dict[str, int] = {}
+    for run in runs:
+        sections[run.source] = sections.get(run.source, 0) + 1
+    for section in sorted(sections, key=lambda s: (s != source_id, s)):
+        links.append(Markup('<a href="../runs/#{}">{} 条实测训练记录</a>').format(section_anchor(section),
+                                                                               sections[section]))
     return Markup("、").join(links)
 
 

@@ -107,8 +107,11 @@ def runs(site: Site) -> dict[str, object]:
         if entries:
             gpus = sorted({e.model.gpu for e in entries})
             networks = sorted({e.model.network for e in entries if e.model.network})
+            configs = sorted({e.model.config_source for e in entries if e.model.config_source})
             sections.append({"anchor": section_anchor(source.id), "title": source.model.title,
                              "source": site.link(source.id), "count": len(entries), "table": _table(site, entries),
+                             "configs": Markup("来源没有印出的配置（微批、交错块数等）取自：{}，哪些字段见各条记录的说明。").format(
+                                 Markup("、").join(site.link(c) for c in configs)) if configs else Markup(),
                              "gpus": Markup("、").join(site.link(g) for g in gpus),
                              "networks": Markup("、").join(site.link(n) for n in networks)})
     return {"sections": sections, "total": sum(len(v) for v in by_source.values()), "unstated": UNSTATED,
