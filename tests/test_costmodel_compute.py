@@ -127,11 +127,14 @@ def test_fp8_runs_the_attention_core_at_the_bf16_peak() -> None:
         layout = replace(LAYOUT, sequence_length=8192, precision="fp8", flash_attention=flash)
         e = _estimate(workload, gpu, layout, flat)
         core = coefficient * 8192**2 * 8 * 2048
+        # without FlashAttention the scores' softmax and dropout: 9 + 11 B a score, 16·8192² a layer
+        scores = 0.0 if flash else 16 * 8192**2 * 8 / 2.0e12
         executed = e.compute.executed_flop_per_microbatch_per_gpu
-        assert e.compute.microbatch_s == pytest.approx((executed - core) / (2e15 * 0.6) + core / (1e15 * 0.6), rel=1e-12)
+        assert e.compute.microbatch_s == pytest.approx((executed - core) / (2e15 * 0.6) + core / (1e15 * 0.6)
+                                                       + 20 * scores, rel=1e-12)
         forward = e.compute.model_flop_per_microbatch_per_gpu / 3
         assert e.compute.forward_s == pytest.approx((forward - 4 * 8192**2 * 8 * 2048) / (2e15 * 0.6)
-                                                    + 4 * 8192**2 * 8 * 2048 / (1e15 * 0.6), rel=1e-12)
+                                                    + 4 * 8192**2 * 8 * 2048 / (1e15 * 0.6) + 9 * scores, rel=1e-12)
     speedup = [_estimate(workload, gpu, replace(LAYOUT, sequence_length=s), flat).compute.microbatch_s
                / _estimate(workload, gpu, replace(LAYOUT, sequence_length=s, precision="fp8"), flat).compute.microbatch_s
                for s in (512, 32768)]
@@ -181,3 +184,33 @@ def test_cudnn_attention_runs_at_flash_attention_2_times_its_speedup() -> None:
     unknown = estimate(workload, Cluster(Node("n", gpu, 8, 450e9, 8, 50e9), 1),
                        replace(layout, attention_kernel="triton"), flat)  # type: ignore[arg-type]
     assert [p.code for p in unknown.problems] == ["attention-kernel"]
+
+
+@pytest.mark.parametrize(("recompute", "dropout", "per_score"), [
+    ("none", True, 9 + 11), ("selective", True, 2 * 9 + 11), ("full", True, 2 * 9 + 11),
+    ("none", False, 4 + 6), ("full", False, 2 * 4 + 6),
+])
+def test_without_flash_attention_the_scores_elementwise_work_is_memory_bound(recompute: str, dropout: bool,
+                                                                               per_score: int) -> None:
+    """Without FlashAttention the softmax and the attention dropout read and write the a·s²·b
+    scores of every layer (÷ t·c per GPU) at the memory bandwidth: 9 B a score forward and 11
+    backward, 4 and 6 without dropout, the forward twice under recomputation; with FlashAttention
+    none of it leaves the chip. The chain shows the bytes."""
+    flat = replace(ASSUMPTIONS, memory_bound_bytes=0.0)
+    workload = replace(Workload("w", 1e9, 8, 2048, 16, 1000), dropout=dropout)
+    gpu = replace(A100_LIKE, flash_attention_efficiency=0.5)
+    cluster = Cluster(Node("n", gpu, 8, 450e9, 8, 50e9), 1)
+    layout = Layout(2, 1, 1, micro_batch_size=2, sequence_length=4096, global_batch_size=8, recompute=recompute,  # type: ignore[arg-type]
+                    flash_attention=False)
+    e = _estimate(workload, gpu, layout, flat)
+    chains = explain(workload, cluster, layout, flat)
+    assert chains["compute.microbatch_s"] is not None
+    keys = {term.key: term for term in walk(chains["compute.microbatch_s"])}
+    scores = 16 * 4096**2 * 2 * 8 / 2
+    assert keys["microbatch_score_bytes"].value == pytest.approx(per_score * scores, rel=1e-12)
+    assert keys["microbatch_memory_bound_bytes"].value == pytest.approx(per_score * scores, rel=1e-12)
+    bound_s = keys["microbatch_memory_bound_s"].value
+    assert bound_s == pytest.approx(per_score * scores / 2.0e12, rel=1e-12)
+    assert e.compute.microbatch_s == pytest.approx(keys["microbatch_gemm_s"].value + bound_s, rel=1e-12)
+    flash = explain(workload, cluster, replace(layout, flash_attention=True), flat)
+    assert "microbatch_score_bytes" not in {term.key for term in walk(flash["compute.microbatch_s"])}

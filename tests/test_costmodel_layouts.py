@@ -34,8 +34,9 @@ def test_neutral_knobs_reproduce_the_model_before_them() -> None:
     """v = 1, c = 1, no TP overlap, 16-bit gradients and FlashAttention off give the earlier model's
     outputs exactly, on a sample of the grid. The fixture was computed by the commit before the
     knobs, and recomputed (knobs neutral) only where a base formula changed on purpose: the GEMM
-    efficiency by the roofline, which replaced the per-rank width h ÷ t, and ZeRO-3's collectives
-    priced per layer with NCCL's ring latency."""
+    efficiency by the roofline, which replaced the per-rank width h ÷ t, ZeRO-3's collectives
+    priced per layer with NCCL's ring latency, and the s×s scores' elementwise traffic, which
+    FlashAttention off now pays."""
     configs = configurations(13824)
     for case in json.loads(BEFORE.read_text(encoding="utf-8")):
         workload, cluster, layout, assumptions = configs[case["index"]]

@@ -45,11 +45,17 @@ whole model, never this input: the bubble, exposed communication and recomputati
   So narrow layers, high tensor-parallel degrees and short micro-batches lower η_gemm, and more on
   a GPU with more FLOPs per byte of HBM (H100 against A100) than on one with fewer;
 - the elementwise work that tensor parallelism does not split unless sequence parallelism is on
-  (norms, activations, dropout, residual adds, softmax) is bound by memory bandwidth: it moves
+  (norms, activations, dropout, residual adds) is bound by memory bandwidth: it moves
   M = c·b·s·h·(L ÷ p)·n ÷ t_sp bytes, with n = 3 passes (a forward and a backward twice as long)
   or 4 with full recomputation, t_sp = t under sequence parallelism else 1, at the datasheet
   bandwidth B_hbm (c folds in the share of it that is achieved). A GPU with more FLOPs per byte
-  of HBM (H100 against A100) thus computes at a lower share of its peak.
+  of HBM (H100 against A100) thus computes at a lower share of its peak;
+- without FlashAttention, the softmax and the attention dropout run over the s×s scores, a·s²·b
+  per layer (s ÷ d_head times the hidden states' b·s·h, 16 to 21 times for the suite's shapes), in
+  kernels of their own: 16-bit scores and a 1-byte mask (Korthikanti et al. 2022, Table 2) read
+  and written once each, 9 bytes a score forward and 11 backward (4 and 6 without dropout), the
+  forward twice under either recomputation, at the datasheet bandwidth with nothing fitted. It
+  weighs most on narrow models: a·s ÷ h² falls with the width.
 
 The forward pass is the forward FLOPs and one pass of the memory-bound bytes; the backward pass is
 the rest of the micro-batch (recomputed forward included).
@@ -269,7 +275,8 @@ def four_passes() -> float:
 
 PASSES = {"none": three_passes, "selective": three_passes, "full": four_passes}
 """Selective recomputation repeats only the attention core, whose memory traffic FlashAttention
-keeps on chip, so it adds no pass of the elementwise work."""
+keeps on chip, so it adds no pass of the elementwise work over the hidden states (without
+FlashAttention the scores' traffic is counted apart, `SCORE_FORWARD_PASSES`)."""
 
 
 @formula("c·b·s·h·(L ÷ p)·n", "c b s h L p n", "assumption: memory_bound_bytes (not split by tensor parallelism)")
@@ -282,6 +289,63 @@ def memory_bound_bytes(per_token: float, b: float, s: float, h: float, layers: f
 def memory_bound_bytes_split(per_token: float, b: float, s: float, h: float, layers: float, pipeline: float,
                              passes: float, tensor: float) -> float:
     return per_token * b * s * h * (layers / pipeline) * passes / tensor
+
+
+SCORES = "Korthikanti et al. 2022 Table 2's 16-bit scores and 1-byte dropout mask, read and written once a kernel"
+
+
+@formula("9 B a score (softmax reads 2, writes 2; dropout reads 2, writes 2 and a 1-B mask)", "", SCORES)
+def score_forward_bytes_with_dropout() -> float:
+    return 9.0
+
+
+@formula("4 B a score (softmax reads 2, writes 2)", "", SCORES)
+def score_forward_bytes() -> float:
+    return 4.0
+
+
+@formula("11 B a score (dropout's backward reads 2 and the mask, writes 2; softmax's reads the gradient "
+         "and the output, writes 2)", "", SCORES)
+def score_backward_bytes_with_dropout() -> float:
+    return 11.0
+
+
+@formula("6 B a score (softmax's backward reads the gradient and the output, writes 2)", "", SCORES)
+def score_backward_bytes() -> float:
+    return 6.0
+
+
+SCORE_FORWARD_BYTES = {True: score_forward_bytes_with_dropout, False: score_forward_bytes}
+SCORE_BACKWARD_BYTES = {True: score_backward_bytes_with_dropout, False: score_backward_bytes}
+"""By whether the workload trains with dropout."""
+
+
+@formula("2 forward passes (the forward, and its recomputation)", "", "memory-bound passes over the scores")
+def two_forward_passes() -> float:
+    return 2.0
+
+
+SCORE_FORWARD_PASSES = {"none": one_pass, "selective": two_forward_passes, "full": two_forward_passes}
+"""Selective recomputation repeats the attention core, its softmax and dropout included, as full
+recomputation repeats every layer's forward."""
+
+
+@formula("n_f·k_f + k_b", "n_f k_f k_b", "bytes a score moves in a micro-batch")
+def score_microbatch_bytes(forward_passes: float, forward: float, backward: float) -> float:
+    return forward_passes * forward + backward
+
+
+@formula("k·a·s²·b·(L ÷ p) ÷ (t·c)", "k a s b L p t c",
+         "the s×s scores' elementwise work without FlashAttention: a·s²·b scores a layer, split over the "
+         "t·c GPUs that share the heads and the queries")
+def score_bytes(per_score: float, heads: float, s: float, b: float, layers: float, pipeline: float,
+                tensor: float, context: float) -> float:
+    return per_score * heads * s * s * b * (layers / pipeline) / (tensor * context)
+
+
+@formula("M_e + M_s", "M_e M_s", "the elementwise work over the hidden states and over the scores")
+def memory_bound_bytes_total(elementwise: float, scores: float) -> float:
+    return elementwise + scores
 
 
 @formula("M ÷ B_hbm", "M B_hbm", "memory-bound work at the datasheet memory bandwidth")

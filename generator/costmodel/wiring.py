@@ -154,15 +154,23 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         return ev.derive(f"{name}_attention_flop_per_gpu", "FLOP", cp.attention_core_flop)(
             coefficient, x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c)
 
-    def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V]) -> V:
-        """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes; with
+    def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V], per_score: Callable[[], V]) -> V:
+        """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes (and,
+        without FlashAttention, of the scores' elementwise work, `per_score` bytes a score); with
         FP8 or FlashAttention's own efficiency, the attention core's FLOPs (`coefficient` × b·s²·h
         per layer) apart, at the 16-bit peak and η_attn."""
         key = f"{name}_memory_bound_bytes"
+        scored = not layout.flash_attention
+        hidden = f"{name}_elementwise_bytes" if scored else key
         layers = x.L_paced
-        bound = (ev.derive(key, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s_c, x.h, layers, x.p, passes, x.t)
+        bound = (ev.derive(hidden, "B", cp.memory_bound_bytes_split)(per_token, x.b, x.s_c, x.h, layers, x.p, passes,
+                                                                     x.t)
                  if layout.sequence_parallel
-                 else ev.derive(key, "B", cp.memory_bound_bytes)(per_token, x.b, x.s_c, x.h, layers, x.p, passes))
+                 else ev.derive(hidden, "B", cp.memory_bound_bytes)(per_token, x.b, x.s_c, x.h, layers, x.p, passes))
+        if scored:
+            scores = ev.derive(f"{name}_score_bytes", "B", cp.score_bytes)(per_score(), x.a, x.s, x.b, layers, x.p,
+                                                                          x.t, x.c)
+            bound = ev.derive(key, "B", cp.memory_bound_bytes_total)(bound, scores)
         gemm = (ev.derive(f"{name}_gemm_s", "s", cp.split_seconds_at_rate)(
                     flop, attention_core(name, coefficient()), x.peak, bf16_peak, eta, eta_attn) if split
                 else ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta))
@@ -174,10 +182,19 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         return (ev.derive("attention_flash_coefficient", "1", cp.flash_attention_coefficient)(core)
                 if layout.flash_attention else core)
 
+    def forward_score_bytes() -> V:
+        return ev.derive("score_forward_bytes", "B", cp.SCORE_FORWARD_BYTES[x.dropout])()
+
+    def microbatch_score_bytes() -> V:
+        return ev.derive("score_microbatch_bytes", "B", cp.score_microbatch_bytes)(
+            ev.derive("score_forward_passes", "1", cp.SCORE_FORWARD_PASSES[layout.recompute])(),
+            forward_score_bytes(), ev.derive("score_backward_bytes", "B", cp.SCORE_BACKWARD_BYTES[x.dropout])())
+
     forward = seconds("forward", forward_flop, ev.derive("forward_passes", "1", cp.one_pass)(),
-                      lambda: ev.derive("attention_forward_coefficient", "1", cp.attention_forward_coefficient)())
+                      lambda: ev.derive("attention_forward_coefficient", "1", cp.attention_forward_coefficient)(),
+                      forward_score_bytes)
     microbatch = seconds("microbatch", executed_mb, ev.derive("microbatch_passes", "1", cp.PASSES[layout.recompute])(),
-                         executed_coefficient)
+                         executed_coefficient, microbatch_score_bytes)
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
     attention = (ev.derive("attention_s", "s", cp.seconds_at_rate)(
         ev.derive("attention_flop_per_microbatch_per_gpu", "FLOP", cp.attention_flop)(

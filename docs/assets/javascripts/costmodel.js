@@ -371,16 +371,24 @@
     var hasFlash = flash != null, etaAttn = hasFlash ? flash : eta, split = fp8 || hasFlash;
     // cudnn_attention_efficiency: FlashAttention-2's share times cuDNN's published speed-up
     if (hasFlash && speedup != null) { etaAttn = flash * speedup; }
-    var seconds = function (flop, passes, coefficient) {
+    // compute.py score_bytes: without FlashAttention the softmax and dropout over the s×s scores,
+    // 9 B a score forward and 11 backward (4 and 6 without dropout), the forward twice under recomputation
+    var dropout = w.dropout !== false;
+    var scoreForward = dropout ? 9.0 : 4.0, scoreBackward = dropout ? 11.0 : 6.0;
+    var scoreMicrobatch = (layout.recompute === "none" ? 1.0 : 2.0) * scoreForward + scoreBackward;
+    var seconds = function (flop, passes, coefficient, perScore) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
+      if (!layout.flash_attention) {
+        bound = bound + perScore * w.attention_heads * s * s * b * (L / p) / (t * c);
+      }
       var core = coefficient * b * s * s * (L / p) * h / (t * c);
       var gemm = split ? (flop - core) / (peak * eta) + core / (bf16Peak * etaAttn) : secondsAtRate(flop, peak, eta);
       return gemm + bound / hbm;
     };
     var executedCoefficient = ATTENTION_COEFFICIENT[layout.recompute] + (layout.flash_attention ? 2.0 : 0.0);
-    var forward = seconds(modelMb / 3.0, 1.0, 4.0);
-    var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient);
+    var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward);
+    var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient, scoreMicrobatch);
     // compute.py attention_flop: what the context-parallel ring hides behind
     var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), bf16Peak, etaAttn) : null;
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
