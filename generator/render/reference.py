@@ -175,7 +175,7 @@ def rules(_site: Site) -> dict[str, object]:
 VOCABULARIES = ("vendors", "architectures", "form-factors", "scale-up-families", "network-families", "precisions")
 # What a vocabulary's extra field means on the page, by field name.
 _VOCAB_FIELDS = {"vendor": "厂商", "released": "发布年份", "flash_attention_2": "FlashAttention-2 利用率",
-                 "cudnn_attention_speedup": "cuDNN 注意力相对 FlashAttention-2 的加速",
+                 "cudnn_attention_speedup": "cuDNN 注意力加速倍数",
                  "mounting": "安装方式", "bits": "位宽", "reference": "比较基准"}
 _VOCAB_FIGURES = frozenset({"flash_attention_2", "cudnn_attention_speedup"})  # shown with unit and source
 _VALUE_ZH = {"module": "基板上的模块", "card": "插卡", True: "是", False: ""}

@@ -37,7 +37,9 @@ def _pick(data: dict[str, object]) -> dict[str, object]:
     workloads, gpus, networks = (data[k] for k in ("workloads", "gpus", "networks"))
     assert isinstance(workloads, list) and isinstance(gpus, list) and isinstance(networks, list)
     w = workloads[0]["spec"]
-    gpu = next(g for g in gpus if "problem" not in g["scale_up"]["8"])
+    # a GPU whose architecture states cuDNN's attention speed-up, so the kernel choice shows
+    placed = [g for g in gpus if "problem" not in g["scale_up"]["8"]]
+    gpu = next((g for g in placed if g["spec"].get("cudnn_attention_speedup")), placed[0])
     network = next(n for n in networks if "problem" not in n)
     splits = [w["attention_heads"], w["kv_heads"] or w["attention_heads"], w["ffn_hidden_size"] or 4 * w["hidden_size"]]
     tp = 2 if all(x % 2 == 0 for x in splits) else 1
@@ -45,11 +47,11 @@ def _pick(data: dict[str, object]) -> dict[str, object]:
     first = {"gpus": 8, "gpus_per_node": 8, "nics_per_node": 8, "tp": 1, "pp": 1, "zero": 1, "micro_batch": 1,
              "seq": 4096, "global_batch": 512, "recompute": "selective", "sequence_parallel": False,
              "flash_attention": True, "virtual_pipeline": 1, "cp": 1, "tp_overlap": 0.0, "fp32_gradients": False,
-             "shard_group": 0}
+             "shard_group": 0, "attention_kernel": "cudnn"}
     second = {"gpus": 16, "gpus_per_node": 8, "nics_per_node": 4, "tp": tp, "pp": pp, "zero": 3, "micro_batch": 2,
               "seq": 2048, "global_batch": 256, "recompute": "full", "sequence_parallel": True,
               "flash_attention": False, "virtual_pipeline": 2 if pp == 2 else 1, "cp": 2, "tp_overlap": 0.3,
-              "fp32_gradients": True, "shard_group": 2}
+              "fp32_gradients": True, "shard_group": 2, "attention_kernel": "flash-attention-2"}
     return {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"], "layouts": (first, second)}
 
 
@@ -60,7 +62,7 @@ def _cli(ids: dict[str, object], layout: dict[str, object]) -> dict[str, object]
                       ("tp", "--tp"), ("pp", "--pp"), ("zero", "--zero"), ("micro_batch", "--micro-batch"),
                       ("seq", "--seq"), ("global_batch", "--global-batch"), ("recompute", "--recompute"),
                       ("virtual_pipeline", "--virtual-pipeline"), ("cp", "--cp"), ("tp_overlap", "--tp-overlap"),
-                      ("shard_group", "--shard-group")):
+                      ("shard_group", "--shard-group"), ("attention_kernel", "--attention-kernel")):
         flags += [flag, str(layout[key])]
     for key, flag in (("sequence_parallel", "--sequence-parallel"), ("fp32_gradients", "--fp32-gradients")):
         if layout[key]:
@@ -78,7 +80,7 @@ def _cli(ids: dict[str, object], layout: dict[str, object]) -> dict[str, object]
 def _set(page: Page, ids: dict[str, object], layout: dict[str, object]) -> None:
     for name in ("workload", "gpu", "network"):
         page.select_option(f"#calc select[name={name}]", str(ids[name]))
-    for name in ("gpus_per_node", "tp", "zero", "recompute"):
+    for name in ("gpus_per_node", "tp", "zero", "recompute", "attention_kernel"):
         page.select_option(f"#calc select[name={name}]", str(layout[name]))
     for name in ("gpus", "nics_per_node", "pp", "micro_batch", "seq", "global_batch", "virtual_pipeline", "cp",
                  "tp_overlap", "shard_group"):
