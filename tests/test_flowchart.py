@@ -240,7 +240,10 @@ def test_recommend_command_text_and_json() -> None:
     data = json.loads(_cli("--gpus", "16", "--budget", "low", "--format", "json").stdout)
     assert data["leaf"] == "test-mid-roce" and data["picks"]["network"]["id"] == "test-roce-400g"
     missing = _cli("--gpus", "16")
-    assert missing.returncode == 2 and "budget" in missing.stderr and "Traceback" not in missing.stderr
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    # the missing answer is named as its flag, with the values it takes
+    assert "asks for --budget low|high, which was not given" in missing.stderr, missing.stderr
+    assert "asks for --model-size NB, which was not given" in _cli("--gpus", "4").stderr
     assert _cli("--gpus", "many").returncode == 2
 
 

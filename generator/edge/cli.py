@@ -401,7 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--strict", action="store_true", help="warnings are errors: nothing is written")
     build.set_defaults(func=_build)
     rec = sub.add_parser("recommend", help="answer the selection tree's questions, e.g. --model-size 70B --gpus 64",
-                         description="Flags are the tree's variables (specs/selection/): --model-size, --gpus, --budget.")
+                         description="Flags are the selection tree's variables (specs/selection/), e.g. --model-size "
+                                     "70B --gpus 64; the answer names any flag its path needs and was not given, "
+                                     "with the values it takes.")
     rec.add_argument("--format", choices=("text", "json"), default="text")
     rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     rec.set_defaults(func=_recommend)

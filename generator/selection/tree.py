@@ -49,6 +49,16 @@ def matches(answer: Answer, value: Value) -> bool:
     return answer.value == value
 
 
+def _domain(selection: Selection, variable_id: str) -> str:
+    """How a variable's flag is written: its categories (a|b), or a count with its suffix."""
+    variable = variables(selection).get(variable_id)
+    if variable is None:
+        return "VALUE"
+    if variable.kind == "category":
+        return "|".join(variable.values) or "VALUE"
+    return "N" + variable.suffix
+
+
 def recommend(selection: Selection, values: dict[str, Value]) -> Recommendation:
     """Follow the tree from the root with `values` (variable id -> value) to one leaf."""
     by_id = nodes(selection)
@@ -56,7 +66,8 @@ def recommend(selection: Selection, values: dict[str, Value]) -> Recommendation:
     steps: list[Step] = []
     while isinstance(node, Question):
         if node.variable not in values:
-            raise NoAnswer(f"{node.id} asks for {node.variable!r}, which was not given")
+            raise NoAnswer(f"{node.id} asks for --{node.variable} {_domain(selection, node.variable)}, "
+                           "which was not given")
         value = values[node.variable]
         chosen = next((a for a in node.answers if matches(a, value)), None)
         if chosen is None:
