@@ -93,6 +93,9 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
         cluster = dataclasses.replace(cluster, node=dataclasses.replace(
             cluster.node, gpu=dataclasses.replace(cluster.node.gpu, cudnn_attention_speedup=speedup)))
         layout = dataclasses.replace(layout, attention_kernel=later.choice(("flash-attention-2", "cudnn")))
+        # DeepSpeed's synchronous per-tensor ZeRO-3 gathers: on half the stage-3 layouts (a few others, refused)
+        sync = layout.zero_stage == 3 and later.random() < 0.5 or later.random() < 0.02
+        layout = dataclasses.replace(layout, zero_gather="tensor-sync" if sync else "layer")
         out.append((workload, cluster, layout, assumptions))
     return out
 

@@ -14,7 +14,7 @@ from generator.costmodel import Assumptions, Cluster, GpuSpec, Layout, Node, Wor
 from generator.costmodel import compute as cp
 from generator.costmodel import memory as me
 from generator.costmodel import step as st
-from generator.costmodel.chain import explain_lines
+from generator.costmodel.chain import explain_lines, walk
 from generator.costmodel.grid import configurations
 from generator.estimates.report import outputs
 
@@ -187,3 +187,32 @@ def test_fp8_keeps_the_linear_layers_inputs_in_one_byte(recompute: str, sp: bool
     lines = "\n".join(line for chain in chains.values() for line in explain_lines(chain))
     if recompute != "full":
         assert "activation_per_layer_16bit_bytes" in lines and "linear-layer inputs kept in 8 bits" in lines
+
+
+@pytest.mark.parametrize(("norm", "biases", "gated", "tensors"), [
+    ("layernorm", True, False, 12), ("rmsnorm", False, True, 7), ("layernorm", False, False, 8),
+])
+def test_synchronous_per_tensor_zero3_gathers(norm: str, biases: bool, gated: bool, tensors: int) -> None:
+    """DeepSpeed's ZeRO-3 through v0.5.4 gathers and reduce-scatters each parameter tensor on its
+    own (2·k_n + (2 + n)·k_b a layer: 12 for a GPT block, 7 for a Llama block), so every phase pays
+    the ring's latency (L/p)·T times instead of L/p; and each all-gather follows a device
+    synchronize, so the gathers are exposed whole while the reduce-scatters still overlap."""
+    workload = replace(GPT3, norm=norm, linear_biases=biases, gated_mlp=gated)  # type: ignore[arg-type]
+    layout = Layout(1, 1, 3, 1, 2048, 512, "full", False, flash_attention=False)
+    per_layer = _run(layout, workload, nodes=64)
+    sync = replace(layout, zero_gather="tensor-sync")
+    per_tensor = _run(sync, workload, nodes=64)
+    chains = explain(workload, Cluster(NODE, 64), sync, ASSUMPTIONS)
+    terms = {t.key: t for chain in chains.values() for t in walk(chain)}
+    assert terms["workload.parameter_tensors_per_layer"].value == tensors
+    assert terms["dp_collectives_per_phase"].value == 96 * tensors
+    # the latency term grows T-fold; the bandwidth term stays
+    assert per_tensor.step.dp_intra_node_s > per_layer.step.dp_intra_node_s
+    gathers = terms["dp_synchronous_gather_s"].value
+    assert gathers == pytest.approx(2 * (terms["dp_weight_phase_intra_s"].value + terms["dp_weight_phase_network_s"].value))
+    dp = per_tensor.step.dp_intra_node_s + per_tensor.step.dp_network_s
+    rest = dp - gathers
+    window = per_tensor.compute.forward_s + per_tensor.compute.backward_s
+    assert per_tensor.step.dp_exposed_s == pytest.approx(gathers + rest - min(ASSUMPTIONS.dp_overlap_fraction * rest, window))
+    refused = estimate(GPT3, Cluster(NODE, 64), replace(sync, zero_stage=1), ASSUMPTIONS)
+    assert [p.code for p in refused.problems] == ["zero-gather-without-zero-3"]

@@ -269,6 +269,8 @@ def test_bad_flags_are_one_line_and_exit_2(kb: KnowledgeBase, flags: tuple[str, 
     (("--cp", "2"), {"context_parallel": 2}, "cp 2"),
     (("--shard-group", "2"), {"shard_group": 2}, "shard group 2"),
     (("--attention-kernel", "cudnn"), {"attention_kernel": "cudnn"}, "cuDNN attention"),
+    (("--zero", "3", "--zero-gather", "tensor-sync"), {"zero_stage": 3, "zero_gather": "tensor-sync"},
+     "ZeRO-3 gathers per tensor, synchronous"),
 ])
 def test_layout_flags_reach_the_model(kb: KnowledgeBase, flags: tuple[str, ...], fields: dict[str, object],
                                       head: str) -> None:

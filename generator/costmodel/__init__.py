@@ -18,12 +18,24 @@ from __future__ import annotations
 from .chain import Formula, Term, explain_lines, walk
 from .explain import explain
 from .feasibility import Problem, check
-from .inputs import Assumptions, AttentionKernel, Cluster, GpuSpec, Layout, Node, Norm, Precision, Recompute, Workload
+from .inputs import (
+    Assumptions,
+    AttentionKernel,
+    Cluster,
+    GpuSpec,
+    Layout,
+    Node,
+    Norm,
+    Precision,
+    Recompute,
+    Workload,
+    ZeroGather,
+)
 from .result import Estimate, Result, estimate
 from .shape import parameters_chain, parameters_from_shape
 
 __all__ = [
-    "Assumptions", "AttentionKernel", "Cluster", "Estimate", "Term", "Formula", "GpuSpec", "Layout", "Node", "Norm", "Precision",
-    "Problem", "Recompute", "Result", "Workload", "check", "estimate", "explain", "explain_lines",
-    "parameters_chain", "parameters_from_shape", "walk",
+    "Assumptions", "AttentionKernel", "Cluster", "Estimate", "Term", "Formula", "GpuSpec", "Layout", "Node", "Norm",
+    "Precision", "Problem", "Recompute", "Result", "Workload", "ZeroGather", "check", "estimate", "explain",
+    "explain_lines", "parameters_chain", "parameters_from_shape", "walk",
 ]

@@ -30,6 +30,13 @@ Hopper and Blackwell. cuDNN runs at FlashAttention-2's efficiency times the arch
 published speed-up; on an architecture that states none (Ampere, where Transformer Engine picks
 flash-attn first), at FlashAttention-2's."""
 
+ZeroGather = Literal["layer", "tensor-sync"]
+"""How ZeRO-3 gathers the weights: `layer`, one all-gather (and one reduce-scatter) per layer,
+prefetched beside compute (PyTorch FSDP's per-block units, DeepSpeed from v0.5.5 on); or
+`tensor-sync`, one collective per parameter tensor, each all-gather issued after a device-wide
+torch.cuda.synchronize(), so none hides behind compute (DeepSpeed's ZeRO-3 from its first release,
+v0.3.13 of 2021-03, through v0.5.4: `_allgather_param` in runtime/zero/partition_parameters.py)."""
+
 Norm = Literal["layernorm", "rmsnorm"]
 """The block's normalisation: LayerNorm has a scale and a bias per channel (GPT-2/3, Megatron
 GPT), RMSNorm a scale only (Zhang and Sennrich 2019; Llama). It only changes the parameter count."""
@@ -128,6 +135,7 @@ class Layout:
     - `flash_attention` (Dao et al. 2022): no s×s score matrix is stored, and the backward pass
       recomputes QKᵀ (`memory.py`, `compute.py`); on by default, as in today's training stacks;
       `attention_kernel` says whose kernel runs it (`AttentionKernel`);
+    - `zero_gather`: how ZeRO-3 gathers the weights (`ZeroGather`), per layer by default;
     - `virtual_pipeline` v: model chunks per stage of the interleaved 1F1B schedule (Narayanan et
       al. 2021 §2.2.2), 1 for plain 1F1B;
     - `fp32_gradients`: gradients accumulated and reduced in FP32 (Megatron-LM's main grads,
@@ -160,6 +168,7 @@ class Layout:
     context_parallel: int = 1
     shard_group: int = 0
     attention_kernel: AttentionKernel = "flash-attention-2"
+    zero_gather: ZeroGather = "layer"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from . import compute as cp
 from . import memory as me
 from . import shape as sh
 from . import step as st
+from . import traffic as tr
 from .evaluate import Evaluator, V
 from .inputs import Assumptions, Cluster, Layout, Workload
 
@@ -27,7 +28,8 @@ class Leaves(NamedTuple, Generic[V]):
     N_d·c the ranks that reduce the gradients (s and N_d themselves when c = 1, `context` False);
     f the FFN width (4h unless the workload states it); `shard` the ranks a ZeRO stage partitions
     the states over: the shard group G of hybrid sharding, else d_grad; `dropout` whether the
-    workload trains with dropout (its masks are stored activations)."""
+    workload trains with dropout (its masks are stored activations); `tensors` the parameter tensors
+    of a layer, counted only where ZeRO-3 gathers them one by one (`zero_gather: tensor-sync`)."""
 
     psi: V
     L: V
@@ -55,6 +57,7 @@ class Leaves(NamedTuple, Generic[V]):
     f: V
     shard: V
     dropout: bool
+    tensors: V | None  # parameter tensors per layer, where ZeRO-3 gathers tensor by tensor
 
 
 class Links(NamedTuple, Generic[V]):
@@ -110,6 +113,11 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload"),
         ev.given("layout.shard_group", "1", layout.shard_group, "layout") if layout.shard_group else d_grad,
         workload.dropout,
+        ev.derive("workload.parameter_tensors_per_layer", "1", tr.parameter_tensors_per_layer)(
+            ev.given("workload.norm_tensors", "1", 2.0 if workload.norm == "layernorm" else 1.0, "workload"),
+            ev.given("workload.mlp_matrices", "1", 3.0 if workload.gated_mlp else 2.0, "workload"),
+            ev.given("workload.bias_factor", "1", 2.0 if workload.linear_biases else 1.0, "workload"))
+        if layout.zero_gather == "tensor-sync" else None,
     )
 
 

@@ -21,7 +21,8 @@ hide behind compute, but no more than the compute it can run beside: with stages
 gradient reduction starts in the last micro-batch's backward pass (earlier ones accumulate
 locally), so one micro-batch's backward time; with stage 2 each micro-batch's backward pass; with
 stage 3 (parameter all-gathers are prefetched) each micro-batch's forward and backward. The rest
-is exposed and adds to the step. Tensor-parallel and pipeline transfers are not overlapped.
+is exposed and adds to the step. ZeRO-3 gathers issued after a device synchronize (`zero_gather:
+tensor-sync`) hide behind nothing: they are exposed whole, and only the rest overlaps. Tensor-parallel and pipeline transfers are not overlapped.
 
 Definitions:
 - step time = pipeline time + exposed data-parallel communication;
@@ -137,6 +138,13 @@ def sum_s(first: float, second: float) -> float:
 @formula("T_dp − min(o·T_dp, W)", "T_dp o W", OVERLAP)
 def exposed_dp_s(dp_s: float, overlap: float, window_s: float) -> float:
     return dp_s - min(overlap * dp_s, window_s)
+
+
+@formula("T_sync + (T_dp − T_sync) − min(o·(T_dp − T_sync), W)", "T_dp T_sync o W",
+         OVERLAP + "; synchronous all-gathers hide behind nothing")
+def exposed_dp_synchronous_s(dp_s: float, synchronous_s: float, overlap: float, window_s: float) -> float:
+    rest = dp_s - synchronous_s
+    return synchronous_s + rest - min(overlap * rest, window_s)
 
 
 @formula("X ÷ T_step", "X T_step", "share of the step")

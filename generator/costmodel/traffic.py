@@ -15,7 +15,12 @@ bytes per GPU, with m micro-batches per step:
   Each layer is gathered and reduced on its own (PyTorch FSDP's unit is a transformer block; the
   ZeRO paper's §7.2.2 gathers "in a pipelined manner" layer by layer), so each phase is L ÷ p
   collectives and pays the ring's latency that many times; the other stages move their state in
-  one collective per phase (bucketing makes a few, whose latency is negligible).
+  one collective per phase (bucketing makes a few, whose latency is negligible). DeepSpeed's
+  ZeRO-3 from its first release (v0.3.13, 2021-03) through v0.5.4 (`zero_gather: tensor-sync`)
+  instead gathers and reduce-scatters every parameter tensor on its own, T = 2·k_n + (2 + n)·k_b
+  a layer (k_n = 2 tensors a LayerNorm, 1 an RMSNorm; n MLP matrices; k_b = 2 with biases, else
+  1; QKV fused, as Megatron's GPT has it), so each phase is (L ÷ p)·T collectives, and each
+  all-gather waits for a device-wide synchronize, so the gathers are exposed whole (`step.py`).
 
 Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 §4.2.2): per layer
 and micro-batch two all-reduces in the forward and two in the backward pass, of b·s·h 16-bit
@@ -87,6 +92,24 @@ def _one_collective(layers: float, pipeline: float) -> float:
 @formula("L ÷ p (a collective per layer of the stage)", "L p", ZERO_COMM + ".2.2; PyTorch FSDP's per-block units")
 def _per_layer(layers: float, pipeline: float) -> float:
     return layers / pipeline
+
+
+@formula("2·k_n + (2 + n)·k_b (the norms' tensors; QKV, projection and MLP weights, and their biases)",
+         "k_n n k_b", "DeepSpeed ZeRO-3 gathers and reduces each parameter tensor on its own")
+def parameter_tensors_per_layer(norm_tensors: float, mlp_matrices: float, bias_factor: float) -> float:
+    return 2.0 * norm_tensors + (2.0 + mlp_matrices) * bias_factor
+
+
+@formula("(L ÷ p)·T (a collective per parameter tensor of the stage's layers)", "L p T",
+         "DeepSpeed ZeRO-3 through v0.5.4: _allgather_param and _reduce_scatter_gradient, per tensor")
+def per_tensor(layers: float, pipeline: float, tensors: float) -> float:
+    return layers / pipeline * tensors
+
+
+@formula("n_w·(T_w,intra + T_w,net)", "n_w T_wi T_wn",
+         "each all-gather follows torch.cuda.synchronize(): none hides behind compute")
+def synchronous_gathers_s(weight_phases: float, intra_s: float, network_s: float) -> float:
+    return weight_phases * (intra_s + network_s)
 
 
 COLLECTIVES_PER_PHASE: dict[int, Callable[[float, float], float]] = {

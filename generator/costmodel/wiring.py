@@ -217,9 +217,9 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
         link.b_net if on_network else link.b_intra, link.alpha_net if on_network else link.alpha_intra)
     pp = (ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_interleaved_s)(x.p, x.v, send)
           if layout.virtual_pipeline > 1 else ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send))
-    dp_intra, dp_net = data_parallel(ev, x, m, link, layout, a)
+    dp_intra, dp_net, sync = data_parallel(ev, x, m, link, layout, a)
     ring = context_ring(ev, x, work, link, layout, cluster) if x.context else None
-    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a, ring)
+    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a, ring, sync)
 
 
 def context_ring(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[V], layout: Layout,
@@ -244,9 +244,10 @@ def tp_exposed(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], layout: Layo
 
 
 def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: Layout,
-                  a: Assumptions) -> tuple[V, V]:
-    """Seconds of data-parallel communication per step: (intra-node part, network part). With
-    hybrid sharding the stage's collectives run inside a shard group, and the gradient shards are
+                  a: Assumptions) -> tuple[V, V, V | None]:
+    """Seconds of data-parallel communication per step: (intra-node part, network part, the part
+    no compute can hide: ZeRO-3's synchronous per-tensor all-gathers, else None). With hybrid
+    sharding the stage's collectives run inside a shard group, and the gradient shards are
     all-reduced across the groups' replicas once a step."""
     hybrid = layout.shard_group > 0
     peers = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d_grad, x.g, x.t)
@@ -259,21 +260,24 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
     n_g = ev.derive("dp_gradient_phases", "1", tr.GRADIENT_PHASES[layout.zero_stage])(m)
     n_w = ev.derive("dp_weight_phases", "1", tr.WEIGHT_PHASES[layout.zero_stage])(m)
     b_i, b_n = link.b_intra, link.b_net
-    c = ev.derive("dp_collectives_per_phase", "1", tr.COLLECTIVES_PER_PHASE[layout.zero_stage])(x.L_paced, x.p)
+    c = (ev.derive("dp_collectives_per_phase", "1", tr.per_tensor)(x.L_paced, x.p, x.tensors) if x.tensors is not None
+         else ev.derive("dp_collectives_per_phase", "1", tr.COLLECTIVES_PER_PHASE[layout.zero_stage])(x.L_paced, x.p))
     lat_i = ev.derive("dp_ring_intra_latency_s", "s", co.ring_intra_latency_s)(x.shard, n, link.alpha_intra)
     lat_n = ev.derive("dp_ring_network_latency_s", "s", co.ring_network_latency_s)(n, link.alpha_net)
     phase = co.collectives_phase_s
+    weight_intra = ev.derive("dp_weight_phase_intra_s", "s", phase)(c, lat_i, k, weights, b_i)
     intra = ev.derive("shard_group_intra_node_s" if hybrid else "step.dp_intra_node_s", "s", tr.phases_s)(
-        n_g, ev.derive("dp_gradient_phase_intra_s", "s", phase)(c, lat_i, k, grads, b_i),
-        n_w, ev.derive("dp_weight_phase_intra_s", "s", phase)(c, lat_i, k, weights, b_i))
+        n_g, ev.derive("dp_gradient_phase_intra_s", "s", phase)(c, lat_i, k, grads, b_i), n_w, weight_intra)
     grad_shard = ev.derive("gradient_shard_bytes", "B", co.shard_bytes)(grads, k)
     weight_shard = ev.derive("weight_shard_bytes", "B", co.shard_bytes)(weights, k)
+    weight_net = ev.derive("dp_weight_phase_network_s", "s", phase)(c, lat_n, n, weight_shard, b_n)
     net = ev.derive("shard_group_network_s" if hybrid else "step.dp_network_s", "s", tr.phases_s)(
-        n_g, ev.derive("dp_gradient_phase_network_s", "s", phase)(c, lat_n, n, grad_shard, b_n),
-        n_w, ev.derive("dp_weight_phase_network_s", "s", phase)(c, lat_n, n, weight_shard, b_n))
+        n_g, ev.derive("dp_gradient_phase_network_s", "s", phase)(c, lat_n, n, grad_shard, b_n), n_w, weight_net)
+    sync = (ev.derive("dp_synchronous_gather_s", "s", tr.synchronous_gathers_s)(n_w, weight_intra, weight_net)
+            if x.tensors is not None else None)
     if not hybrid:
-        return intra, net
-    return replica_all_reduce(ev, x, link, grads, peers, k, intra, net)
+        return intra, net, sync
+    return (*replica_all_reduce(ev, x, link, grads, peers, k, intra, net), sync)
 
 
 def replica_all_reduce(ev: Evaluator[V], x: Leaves[V], link: Links[V], grads: V, peers: V, shard_peers: V,
@@ -298,9 +302,11 @@ def replica_all_reduce(ev: Evaluator[V], x: Leaves[V], link: Links[V], grads: V,
 
 
 def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tuple[V, V, V, V], on_network: bool,
-            layout: Layout, a: Assumptions, ring: tuple[V, bool] | None = None) -> st.Step[V]:
+            layout: Layout, a: Assumptions, ring: tuple[V, bool] | None = None,
+            synchronous: V | None = None) -> st.Step[V]:
     """The schedule: communication per micro-batch and per step into the step time and its shares
-    (`ring`: the exposed context-parallel exchange per micro-batch and whether it is on the network)."""
+    (`ring`: the exposed context-parallel exchange per micro-batch and whether it is on the network;
+    `synchronous`: the data-parallel seconds that hide behind no compute)."""
     tp, pp, dp_intra, dp_net = comm
     interleaved = layout.virtual_pipeline > 1
 
@@ -314,7 +320,8 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
     window = ev.derive("step.dp_overlap_window_s", "s", st.OVERLAP_WINDOW[layout.zero_stage])(
         m, work.backward_s, work.forward_s)
     overlap = ev.given("assumptions.dp_overlap_fraction", "1", a.dp_overlap_fraction, "assumption")
-    exposed = ev.derive("step.dp_exposed_s", "s", st.exposed_dp_s)(dp, overlap, window)
+    exposed = (ev.derive("step.dp_exposed_s", "s", st.exposed_dp_synchronous_s)(dp, synchronous, overlap, window)
+               if synchronous is not None else ev.derive("step.dp_exposed_s", "s", st.exposed_dp_s)(dp, overlap, window))
     slot = (ev.derive("step.slot_s", "s", st.slot_context_s)(work.microbatch_s, tp, pp, ring[0]) if ring
             else ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp))
     pipeline = slots("step.pipeline_s", slot)

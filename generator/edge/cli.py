@@ -216,7 +216,7 @@ def _estimate(args: argparse.Namespace) -> int:
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
                     not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
-                    args.shard_group, args.attention_kernel)
+                    args.shard_group, args.attention_kernel, args.zero_gather)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -322,6 +322,9 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--attention-kernel", choices=("flash-attention-2", "cudnn"), default="flash-attention-2",
                      help="the FlashAttention kernel: flash-attn's FlashAttention-2 (default) or cuDNN's fused "
                           "attention, Transformer Engine's first choice on Hopper (NeMo, Megatron-Core)")
+    est.add_argument("--zero-gather", choices=("layer", "tensor-sync"), default="layer",
+                     help="how ZeRO-3 gathers the weights: per layer, prefetched (default; FSDP, DeepSpeed from "
+                          "v0.5.5), or per parameter tensor after a device synchronize (DeepSpeed v0.3.13-v0.5.4)")
     est.add_argument("--virtual-pipeline", type=int, default=1, metavar="N",
                      help="model chunks per pipeline stage: interleaved 1F1B (default 1)")
     est.add_argument("--fp32-gradients", action="store_true", help="gradients held and reduced in FP32 (4 bytes)")

@@ -8,7 +8,17 @@ import math
 from dataclasses import dataclass, replace
 
 from ..costmodel import parameters_from_shape
-from ..costmodel.inputs import Assumptions, AttentionKernel, Cluster, Layout, Node, Precision, Recompute, Workload
+from ..costmodel.inputs import (
+    Assumptions,
+    AttentionKernel,
+    Cluster,
+    Layout,
+    Node,
+    Precision,
+    Recompute,
+    Workload,
+    ZeroGather,
+)
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import (
@@ -85,6 +95,7 @@ class Choice:
     context_parallel: int = 1
     shard_group: int = 0
     attention_kernel: AttentionKernel = "flash-attention-2"
+    zero_gather: ZeroGather = "layer"
 
 
 @dataclass(frozen=True)
@@ -166,7 +177,8 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
     layout = Layout(choice.tensor_parallel, choice.pipeline_parallel, choice.zero_stage, choice.micro_batch_size,
                     choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel,
                     choice.precision, choice.flash_attention, choice.virtual_pipeline, choice.fp32_gradients,
-                    choice.tp_overlap, choice.context_parallel, choice.shard_group, choice.attention_kernel)
+                    choice.tp_overlap, choice.context_parallel, choice.shard_group, choice.attention_kernel,
+                    choice.zero_gather)
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}

@@ -67,6 +67,7 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "flash_attention": layout.flash_attention, "virtual_pipeline": layout.virtual_pipeline,
         "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
         "shard_group": layout.shard_group, "attention_kernel": layout.attention_kernel,
+        "zero_gather": layout.zero_gather,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -88,6 +89,7 @@ def _knobs(layout: Layout) -> str:
     knobs += [f"tp overlap {layout.tp_overlap:g}"] if layout.tp_overlap else []
     knobs += [f"cp {layout.context_parallel}"] if layout.context_parallel != 1 else []
     knobs += [f"shard group {layout.shard_group}"] if layout.shard_group else []
+    knobs += ["ZeRO-3 gathers per tensor, synchronous"] if layout.zero_gather == "tensor-sync" else []
     return "".join(f", {knob}" for knob in knobs)
 
 

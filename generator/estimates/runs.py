@@ -227,7 +227,8 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
                     bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16",
                     flash_attention=bool(got.flash_attention), virtual_pipeline=chunks if pp > 1 else 1,
                     fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1,
-                    shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2")
+                    shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2",
+                    zero_gather=lay.zero_gather or "layer")
     extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
                     lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision)
     ids = {"run": entity.id, "gpu": run.gpu}

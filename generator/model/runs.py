@@ -63,6 +63,11 @@ AttentionKernel = Literal["flash-attention-2", "cudnn"]
 (llm-foundry's `attn_impl: flash`), or cuDNN's fused attention (Transformer Engine's first choice
 on Hopper, which NeMo and Megatron-Core train with). Absent: FlashAttention-2."""
 
+ZeroGather = Literal["layer", "tensor-sync"]
+"""How the run's ZeRO-3 gathered the weights: per layer, prefetched (PyTorch FSDP; DeepSpeed from
+v0.5.5), or per parameter tensor after a device synchronize (DeepSpeed v0.3.13 to v0.5.4).
+Absent: per layer."""
+
 Degree = Annotated[int, Field(ge=1, le=1_000_000)]
 Width = Annotated[int, Field(ge=1, le=10_000_000)]
 Label = Annotated[str, Field(min_length=1, max_length=300)]
@@ -112,6 +117,7 @@ class RunLayout(Strict):
     precision: RunPrecision | None = None
     flash_attention: bool | None = None
     attention_kernel: AttentionKernel | None = None
+    zero_gather: ZeroGather | None = None
     fp32_gradients: bool | None = None
 
 

@@ -199,6 +199,11 @@
     if (layout.precision !== "bf16" && layout.precision !== "fp8") {
       out.push(problem("precision", "layout.precision", "精度只能是 bf16 或 fp8"));
     }
+    if (layout.zero_gather !== "layer" && layout.zero_gather !== "tensor-sync") {
+      out.push(problem("zero-gather", "layout.zero_gather", "ZeRO 收集方式只能是 layer 或 tensor-sync"));
+    } else if (layout.zero_gather === "tensor-sync" && layout.zero_stage !== 3) {
+      out.push(problem("zero-gather-without-zero-3", "layout.zero_gather", "逐张量同步收集只用于 ZeRO-3"));
+    }
     if (layout.attention_kernel !== "flash-attention-2" && layout.attention_kernel !== "cudnn") {
       out.push(problem("attention-kernel", "layout.attention_kernel", "注意力内核只能是 flash-attention-2 或 cudnn"));
     }
@@ -405,19 +410,23 @@
     var grads = replicatedBytes(psi, gradientBytes(layout, a));
     var weights = replicatedBytes(psi, a.weight_bytes_per_parameter);
     var ng = GRADIENT_PHASES[layout.zero_stage](m), nw = WEIGHT_PHASES[layout.zero_stage](m);
-    // traffic.py COLLECTIVES_PER_PHASE; collectives.py: NCCL's ring latency over every rank
-    var c = layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
+    // traffic.py COLLECTIVES_PER_PHASE (or per_tensor: DeepSpeed's synchronous per-tensor ZeRO-3);
+    // collectives.py: NCCL's ring latency over every rank
+    var sync = layout.zero_gather === "tensor-sync";
+    var tensors = 2.0 * (w.norm === "layernorm" ? 2.0 : 1.0) + (2.0 + mlpMatrices(w)) * (w.linear_biases ? 2.0 : 1.0);
+    var c = sync ? layersOf(w, layout) / p * tensors : layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
     var latIntra = (shard - n) * a.intra_node_step_latency_s, latNet = (n - 1.0) * a.network_step_latency_s;
-    var intra = phasesS(ng, collectivesPhaseS(c, latIntra, k, grads, bIntra),
-                        nw, collectivesPhaseS(c, latIntra, k, weights, bIntra));
-    var net = phasesS(ng, collectivesPhaseS(c, latNet, n, grads / k, bNet),
-                      nw, collectivesPhaseS(c, latNet, n, weights / k, bNet));
-    if (!hybrid) { return [intra, net]; }
+    var weightIntra = collectivesPhaseS(c, latIntra, k, weights, bIntra);
+    var weightNet = collectivesPhaseS(c, latNet, n, weights / k, bNet);
+    var intra = phasesS(ng, collectivesPhaseS(c, latIntra, k, grads, bIntra), nw, weightIntra);
+    var net = phasesS(ng, collectivesPhaseS(c, latNet, n, grads / k, bNet), nw, weightNet);
+    var synchronous = sync ? nw * (weightIntra + weightNet) : null;
+    if (!hybrid) { return [intra, net, synchronous]; }
     // wiring.py replica_all_reduce: each gradient shard across the replicas, once a step
     var r = dpGrad / shard, kr = peers / k, nr = r / kr, size = grads / shard;
     var rIntra = (r - nr) * a.intra_node_step_latency_s, rNet = (nr - 1.0) * a.network_step_latency_s;
     return [intra + 2.0 * collectivesPhaseS(1.0, rIntra, kr, size, bIntra),
-            net + 2.0 * collectivesPhaseS(1.0, rNet, nr, size / kr, bNet)];
+            net + 2.0 * collectivesPhaseS(1.0, rNet, nr, size / kr, bNet), synchronous];
   }
   function stepTime(w, cluster, layout, a, work, dp, m) {
     var node = cluster.node, t = layout.tensor_parallel, p = layout.pipeline_parallel, g = node.gpus_per_node;
@@ -445,15 +454,18 @@
       var ringS = 3.0 * (layersOf(w, layout) / p) * (c - 1.0) * cpSend;
       ring = [ringS - Math.min(ringS, work.attention), ringOnNet];
     }
-    return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g, ring);
+    return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g, ring,
+                   dpParts[2]);
   }
-  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus, ring) {
+  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus, ring, synchronous) {
     var p = layout.pipeline_parallel, v = layout.virtual_pipeline;
     var slots = v > 1 ? function (per) { return slotsInterleavedS(m, p, v, per); }
       : function (per) { return slotsS(m, p, per); };
     var dp = dpIntra + dpNet;
     var window = OVERLAP_WINDOW[layout.zero_stage](m, work.backward, work.forward);
-    var exposed = dp - Math.min(a.dp_overlap_fraction * dp, window);
+    // step.py exposed_dp_synchronous_s: synchronous gathers hide behind nothing
+    var hideable = synchronous != null ? dp - synchronous : dp;
+    var exposed = (synchronous != null ? synchronous : 0.0) + hideable - Math.min(a.dp_overlap_fraction * hideable, window);
     var slot = ring ? work.microbatch + tp + pp + ring[0] : work.microbatch + tp + pp;
     var step = slots(slot) + exposed;
     var exposedComm = slots(ring ? (tp + pp) + ring[0] : tp + pp) + exposed;
@@ -481,7 +493,8 @@
   }
   // inputs.py Layout's defaults, for a layout that leaves the newer fields out
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
-                         tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2"};
+                         tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2",
+                         zero_gather: "layer"};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
@@ -619,7 +632,8 @@
                 tp_overlap: choice.tp_overlap == null ? 0.0 : choice.tp_overlap,
                 context_parallel: choice.cp == null ? 1 : choice.cp,
                 shard_group: choice.shard_group == null ? 0 : choice.shard_group,
-                attention_kernel: choice.attention_kernel || "flash-attention-2"},
+                attention_kernel: choice.attention_kernel || "flash-attention-2",
+                zero_gather: choice.zero_gather || "layer"},
                data.assumptions.values]
     };
   }
