@@ -26,7 +26,8 @@ METRICS: tuple[Metric, ...] = get_args(Metric)
 
 def layout_label(lay: RunLayout) -> Markup:
     """`8·35·8` (TP·PP·DP), then what else the layout states: context parallelism, interleaving,
-    the ZeRO stage. Built from numbers and fixed words only, so it is safe markup as it is."""
+    the ZeRO stage (and ZeRO-3's per-tensor synchronous gathers). Built from numbers and fixed
+    words only, so it is safe markup as it is."""
     degrees = (lay.tensor_parallel, lay.pipeline_parallel, lay.data_parallel)
     parts = ["·".join(UNSTATED if d is None else str(d) for d in degrees)]
     if lay.context_parallel != 1:
@@ -36,7 +37,7 @@ def layout_label(lay: RunLayout) -> Markup:
     elif lay.virtual_pipeline == "interleaved":
         parts.append("交错")
     if lay.zero_stage:
-        parts.append(f"ZeRO-{lay.zero_stage}")
+        parts.append(f"ZeRO-{lay.zero_stage}" + ("（逐张量同步收集）" if lay.zero_gather == "tensor-sync" else ""))
     return Markup("，".join(parts))
 
 
