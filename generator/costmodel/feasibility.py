@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import get_args
 
-from .inputs import Assumptions, Cluster, GpuSpec, Layout, Workload
+from .inputs import Assumptions, AttentionKernel, Cluster, GpuSpec, Layout, Workload, ZeroGather
 
 
 @dataclass(frozen=True)
@@ -99,14 +100,15 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     yield from _fraction("layout.tp_overlap", layout.tp_overlap, zero_ok=True, one_ok=True)
     if layout.precision not in ("bf16", "fp8"):
         yield Problem("precision", "layout.precision", f"precision {layout.precision!r} is not bf16 or fp8")
-    if layout.zero_gather not in ("layer", "tensor-sync"):
-        yield Problem("zero-gather", "layout.zero_gather", f"ZeRO gather {layout.zero_gather!r} is not layer or tensor-sync")
+    if layout.zero_gather not in get_args(ZeroGather):
+        yield Problem("zero-gather", "layout.zero_gather",
+                      f"ZeRO gather {layout.zero_gather!r} is not {' or '.join(get_args(ZeroGather))}")
     elif layout.zero_gather == "tensor-sync" and layout.zero_stage != 3:
         yield Problem("zero-gather-without-zero-3", "layout.zero_gather",
                       f"per-tensor synchronous gathers are ZeRO-3's; the layout runs ZeRO stage {layout.zero_stage}")
-    if layout.attention_kernel not in ("flash-attention-2", "cudnn"):
+    if layout.attention_kernel not in get_args(AttentionKernel):
         yield Problem("attention-kernel", "layout.attention_kernel",
-                      f"attention kernel {layout.attention_kernel!r} is not flash-attention-2 or cudnn")
+                      f"attention kernel {layout.attention_kernel!r} is not {' or '.join(get_args(AttentionKernel))}")
     yield from _assumption_domain(assumptions)
 
 

@@ -115,7 +115,7 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         workload.dropout,
         ev.derive("workload.parameter_tensors_per_layer", "1", tr.parameter_tensors_per_layer)(
             ev.given("workload.norm_tensors", "1", 2.0 if workload.norm == "layernorm" else 1.0, "workload"),
-            ev.given("workload.mlp_matrices", "1", 3.0 if workload.gated_mlp else 2.0, "workload"),
+            ev.given("workload.mlp_matrices", "1", sh.mlp_matrices(workload), "workload"),
             ev.given("workload.bias_factor", "1", 2.0 if workload.linear_biases else 1.0, "workload"))
         if layout.zero_gather == "tensor-sync" else None,
     )

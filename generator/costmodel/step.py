@@ -22,7 +22,8 @@ gradient reduction starts in the last micro-batch's backward pass (earlier ones 
 locally), so one micro-batch's backward time; with stage 2 each micro-batch's backward pass; with
 stage 3 (parameter all-gathers are prefetched) each micro-batch's forward and backward. The rest
 is exposed and adds to the step. ZeRO-3 gathers issued after a device synchronize (`zero_gather:
-tensor-sync`) hide behind nothing: they are exposed whole, and only the rest overlaps. Tensor-parallel and pipeline transfers are not overlapped.
+tensor-sync`) hide behind nothing: they are exposed whole, and only the rest overlaps.
+Tensor-parallel and pipeline transfers are not overlapped.
 
 Definitions:
 - step time = pipeline time + exposed data-parallel communication;
