@@ -15,7 +15,7 @@ from generator.costmodel.result import Estimate
 
 A100_LIKE = GpuSpec("a100-like", 80e9, 2.0e12, 1e15)
 H100_LIKE = replace(A100_LIKE, name="h100-like", memory_bandwidth_bytes_per_s=1.0e12)
-ASSUMPTIONS = Assumptions(0.6, 2.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+ASSUMPTIONS = Assumptions(0.6, 2.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1, 4e-6)
 LAYOUT = Layout(1, 1, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=8)
 
 

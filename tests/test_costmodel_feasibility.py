@@ -13,7 +13,7 @@ WORKLOAD = Workload("w", 13e9, 40, 5120, 40, 50257)
 NODE = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15, None), 8, 450e9, 8, 50e9)
 CLUSTER = Cluster(NODE, 4)
 LAYOUT = Layout(8, 2, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64)
-ASSUMPTIONS = Assumptions(0.45, 2.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+ASSUMPTIONS = Assumptions(0.45, 2.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1, 4e-6)
 
 
 def _codes(workload: Workload = WORKLOAD, cluster: Cluster = CLUSTER, layout: Layout = LAYOUT,

@@ -21,7 +21,7 @@ from generator.estimates.report import outputs
 BEFORE = Path(__file__).parent / "fixtures" / "costmodel_before_layouts.json"
 GPT3 = Workload("gpt-3", 175e9, 96, 12288, 96, 51200)
 NODE = Node("n", GpuSpec("g", 80e9, 2.039e12, 312e12, None), 8, 300e9, 8, 25e9)
-ASSUMPTIONS = Assumptions(0.8, 2.5, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+ASSUMPTIONS = Assumptions(0.8, 2.5, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1, 4e-6)
 
 
 def _run(layout: Layout, workload: Workload = GPT3, nodes: int = 8, node: Node = NODE):

@@ -106,7 +106,7 @@ def test_gpt_block_has_width_ratio_one() -> None:
     explicit = replace(gpt, ffn_hidden_size=4 * 5120, kv_heads=40, gated_mlp=False)
     node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 450e9, 8, 50e9)
     layout = Layout(8, 2, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64, recompute="selective")
-    a = Assumptions(0.45, 2.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1)
+    a = Assumptions(0.45, 2.0, 16.0, 0.8, 0.85, 3e-6, 8e-6, 0.7, 0.1, 4e-6)
     assert estimate(explicit, Cluster(node, 4), layout, a) == estimate(gpt, Cluster(node, 4), layout, a)
 
 

@@ -60,7 +60,8 @@ def configs(draw: st.DrawFn) -> Config:
         memory_bound_bytes=draw(st.floats(0.0, 50.0)), intra_node_collective_efficiency=draw(st.floats(0.3, 1.0)),
         network_collective_efficiency=draw(st.floats(0.3, 1.0)),
         intra_node_step_latency_s=draw(st.floats(0.0, 2e-5)), network_step_latency_s=draw(st.floats(0.0, 5e-5)),
-        dp_overlap_fraction=draw(st.floats(0.0, 1.0)), memory_reserve_fraction=draw(st.floats(0.0, 0.5)))
+        dp_overlap_fraction=draw(st.floats(0.0, 1.0)), memory_reserve_fraction=draw(st.floats(0.0, 0.5)),
+        tensor_sync_rank_overhead_s=draw(st.floats(0.0, 2e-5)))
     config = (workload, cluster, layout, assumptions)
     assume(not check(*config))
     return config
@@ -229,7 +230,7 @@ def test_hierarchical_all_reduce_equals_a_flat_ring_at_equal_bandwidth() -> None
     node = Node("n", GpuSpec("g", 80e9, 3.35e12, 1e15), 8, 100e9, 8, 100e9)
     workload = Workload("w", 1e9, 8, 1024, 8, 1000)
     layout = Layout(1, 1, 0, micro_batch_size=1, sequence_length=128, global_batch_size=32)
-    flat = Assumptions(1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0)
+    flat = Assumptions(1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     step = _run((workload, Cluster(node, 4), layout, flat)).step
     ring = 2 * (32 - 1) / 32 * (1e9 * 2) / 100e9
     assert step.dp_intra_node_s + step.dp_network_s == pytest.approx(ring, rel=1e-14)
@@ -244,7 +245,7 @@ def test_never_raises(t: int, p: int, zero: int, batch: int, nodes: int, efficie
     workload = Workload("w", 1e9, 24, 2048, 16, 50000)
     layout = Layout(t, p, zero, micro_batch_size=1, sequence_length=2048, global_batch_size=batch,
                     recompute=mode)  # type: ignore[arg-type]
-    result = estimate(workload, Cluster(node, nodes), layout, Assumptions(efficiency, 2.0, 16.0, 0.8, 0.8, 1e-6, 1e-6, 0.5, 0.1))
+    result = estimate(workload, Cluster(node, nodes), layout, Assumptions(efficiency, 2.0, 16.0, 0.8, 0.8, 1e-6, 1e-6, 0.5, 0.1, 4e-6))
     assert (result.estimate is None) == bool(result.problems)
 
 

@@ -49,7 +49,7 @@ def _node(gpus: int = 8) -> Node:
 def _assumptions(**changes: float) -> Assumptions:
     values = dict(gemm_efficiency_max=0.5, gemm_half_intensity=0.0, memory_bound_bytes=0.0,
                   intra_node_collective_efficiency=1.0, network_collective_efficiency=1.0, intra_node_step_latency_s=0.0, network_step_latency_s=0.0, dp_overlap_fraction=0.0,
-                  memory_reserve_fraction=0.0)
+                  memory_reserve_fraction=0.0, tensor_sync_rank_overhead_s=0.0)
     values.update(changes)
     return Assumptions(**values)
 

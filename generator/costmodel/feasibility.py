@@ -118,6 +118,7 @@ def _assumption_domain(assumptions: Assumptions) -> Iterator[Problem]:
     yield from _fraction("assumptions.dp_overlap_fraction", assumptions.dp_overlap_fraction, zero_ok=True, one_ok=True)
     yield from _fraction("assumptions.memory_reserve_fraction", assumptions.memory_reserve_fraction, zero_ok=True, one_ok=False)
     for name in ("gemm_half_intensity", "memory_bound_bytes", "intra_node_step_latency_s", "network_step_latency_s",
+                 "tensor_sync_rank_overhead_s",
                  "weight_bytes_per_parameter",
                  "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"):
         value = getattr(assumptions, name)

@@ -21,7 +21,7 @@ def illustrative_assumptions() -> Assumptions:
     return Assumptions(
         gemm_efficiency_max=0.6, gemm_half_intensity=2.0, memory_bound_bytes=16.0, intra_node_collective_efficiency=0.8, network_collective_efficiency=0.85,
         intra_node_step_latency_s=3e-6, network_step_latency_s=8e-6,
-        dp_overlap_fraction=0.7, memory_reserve_fraction=0.1)
+        dp_overlap_fraction=0.7, memory_reserve_fraction=0.1, tensor_sync_rank_overhead_s=4e-6)
 
 
 def synthetic_nodes() -> tuple[Node, ...]:

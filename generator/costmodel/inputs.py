@@ -188,6 +188,9 @@ class Assumptions:
       bandwidth (the achievable share of that bandwidth is folded into c).
     - `*_collective_efficiency`: achieved nccl-tests bus bandwidth ÷ per-direction link rate.
     - `*_step_latency_s`: α of the α-β model, per ring step.
+    - `tensor_sync_rank_overhead_s`: κ, the host time per rank of the group that each per-tensor
+      collective of `zero_gather: tensor-sync` costs (PyTorch's NCCL backend copies a list of one
+      tensor per rank one by one, `traffic.py`).
     - `dp_overlap_fraction`: the share of data-parallel communication that can hide behind
       compute (capped by the compute it can hide behind, see `step.py`).
     - `memory_reserve_fraction`: the share of GPU memory kept back for the CUDA context,
@@ -203,6 +206,7 @@ class Assumptions:
     network_step_latency_s: float
     dp_overlap_fraction: float
     memory_reserve_fraction: float
+    tensor_sync_rank_overhead_s: float
     weight_bytes_per_parameter: float = 2.0
     gradient_bytes_per_parameter: float = 2.0
     optimizer_bytes_per_parameter: float = 12.0

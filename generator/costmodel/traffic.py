@@ -21,6 +21,11 @@ bytes per GPU, with m micro-batches per step:
   a layer (k_n = 2 tensors a LayerNorm, 1 an RMSNorm; n MLP matrices; k_b = 2 with biases, else
   1; QKV fused, as Megatron's GPT has it), so each phase is (L ÷ p)·T collectives, and each
   all-gather waits for a device-wide synchronize, so the gathers are exposed whole (`step.py`).
+  Each of those collectives also costs the host N·κ: DeepSpeed hands PyTorch a list of one
+  tensor per rank of the N-rank group, and PyTorch's NCCL backend of that time (ProcessGroupNCCL,
+  2021) copies the list item by item, after an all-gather and before a reduce-scatter, each copy
+  a kernel launch. At a few microseconds a launch this is what makes those runs slower as N grows
+  at a fixed batch per GPU (Narayanan et al. 2021, Table 2).
 
 Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 §4.2.2): per layer
 and micro-batch two all-reduces in the forward and two in the backward pass, of b·s·h 16-bit
@@ -104,6 +109,12 @@ def parameter_tensors_per_layer(norm_tensors: float, mlp_matrices: float, bias_f
          "DeepSpeed ZeRO-3 through v0.5.4: _allgather_param and _reduce_scatter_gradient, per tensor")
 def per_tensor(layers: float, pipeline: float, tensors: float) -> float:
     return layers / pipeline * tensors
+
+
+@formula("λ + N·κ (a copy per rank's tensor of the list)", "λ N κ",
+         "PyTorch ProcessGroupNCCL (2021): allgather and reduce_scatter of a tensor list copy each item")
+def per_tensor_latency_s(ring_latency_s: float, ranks: float, rank_overhead_s: float) -> float:
+    return ring_latency_s + ranks * rank_overhead_s
 
 
 @formula("n_w·(T_w,intra + T_w,net)", "n_w T_wi T_wn",

@@ -264,6 +264,9 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
          else ev.derive("dp_collectives_per_phase", "1", tr.COLLECTIVES_PER_PHASE[layout.zero_stage])(x.L_paced, x.p))
     lat_i = ev.derive("dp_ring_intra_latency_s", "s", co.ring_intra_latency_s)(x.shard, n, link.alpha_intra)
     lat_n = ev.derive("dp_ring_network_latency_s", "s", co.ring_network_latency_s)(n, link.alpha_net)
+    if x.tensors is not None:
+        lat_i = ev.derive("dp_tensor_list_latency_s", "s", tr.per_tensor_latency_s)(lat_i, x.shard, ev.given(
+            "assumptions.tensor_sync_rank_overhead_s", "s", a.tensor_sync_rank_overhead_s, "assumption"))
     phase = co.collectives_phase_s
     weight_intra = ev.derive("dp_weight_phase_intra_s", "s", phase)(c, lat_i, k, weights, b_i)
     intra = ev.derive("shard_group_intra_node_s" if hybrid else "step.dp_intra_node_s", "s", tr.phases_s)(

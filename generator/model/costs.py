@@ -18,7 +18,7 @@ from .common import NUMBER_OUT, Entity, SourceRef, Strict, Text
 
 Parameter = Literal[
     "gemm_efficiency_max", "gemm_half_intensity", "memory_bound_bytes", "intra_node_collective_efficiency",
-    "network_collective_efficiency", "intra_node_step_latency_s", "network_step_latency_s", "dp_overlap_fraction",
+    "network_collective_efficiency", "intra_node_step_latency_s", "network_step_latency_s", "tensor_sync_rank_overhead_s", "dp_overlap_fraction",
     "memory_reserve_fraction", "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold",
     "calibration_error_threshold", "calibration_source_error_threshold"]
 
@@ -54,6 +54,7 @@ PARAMETERS: dict[str, Domain] = {
     "network_collective_efficiency": Domain(*_FRACTION, "网络集合通信效率"),
     "intra_node_step_latency_s": Domain("s", 0.0, None, False, True, "机内每步延迟 α"),
     "network_step_latency_s": Domain("s", 0.0, None, False, True, "网络每步延迟 α"),
+    "tensor_sync_rank_overhead_s": Domain("s", 0.0, None, False, True, "逐张量收集时每个 rank 的主机开销"),
     "dp_overlap_fraction": Domain("1", 0.0, 1.0, False, False, "数据并行通信可重叠比例"),
     "memory_reserve_fraction": Domain("1", 0.0, 1.0, False, True, "显存预留比例"),
     "weight_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数权重字节数"),

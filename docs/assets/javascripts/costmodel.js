@@ -213,6 +213,7 @@
     fraction(out, "assumptions.dp_overlap_fraction", a.dp_overlap_fraction, true, true);
     fraction(out, "assumptions.memory_reserve_fraction", a.memory_reserve_fraction, true, false);
     ["gemm_half_intensity", "memory_bound_bytes", "intra_node_step_latency_s", "network_step_latency_s",
+     "tensor_sync_rank_overhead_s",
      "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"].forEach(function (k) {
       if (!(a[k] >= 0.0)) { out.push(problem("negative", "assumptions." + k, "assumptions." + k + " 不能为负")); }
     });
@@ -416,6 +417,8 @@
     var tensors = 2.0 * (w.norm === "layernorm" ? 2.0 : 1.0) + (2.0 + mlpMatrices(w)) * (w.linear_biases ? 2.0 : 1.0);
     var c = sync ? layersOf(w, layout) / p * tensors : layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
     var latIntra = (shard - n) * a.intra_node_step_latency_s, latNet = (n - 1.0) * a.network_step_latency_s;
+    // traffic.py per_tensor_latency_s: PyTorch copies the per-rank tensor list item by item
+    if (sync) { latIntra += shard * a.tensor_sync_rank_overhead_s; }
     var weightIntra = collectivesPhaseS(c, latIntra, k, weights, bIntra);
     var weightNet = collectivesPhaseS(c, latNet, n, weights / k, bNet);
     var intra = phasesS(ng, collectivesPhaseS(c, latIntra, k, grads, bIntra), nw, weightIntra);
