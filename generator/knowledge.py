@@ -34,6 +34,7 @@ from .model.entities import (
     Topology,
     VocabularyValue,
 )
+from .model.markets import Market
 from .model.runs import Run
 from .model.selection import Selection
 from .model.walk import Visit, cites_source, walk
@@ -44,7 +45,7 @@ U = TypeVar("U", bound=Identified)
 V = TypeVar("V", bound=Identified)
 
 # The models named by a `name`, and those named by a `title`; a claim has neither.
-_NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology, Nic, ComputeNode, Run)
+_NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology, Nic, ComputeNode, Run, Market)
 _TITLED = (Source, TierTable, Recommendation, ScalingStudy, FieldReport, Pitfall, Selection)
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 DIRECTION_ZH = {"per_direction": "单向", "bidirectional": "双向合计", "aggregate": "总带宽"}
 # model.entities.SourceKind: what kind of document a source is.
 SOURCE_KIND_ZH = {"datasheet": "数据手册", "standard": "标准", "documentation": "文档", "paper": "论文",
-           "press": "新闻稿与公告", "patch": "代码补丁", "measurement": "实测", "article": "文章", "estimate": "估算"}
+           "press": "新闻稿与公告", "patch": "代码补丁", "measurement": "实测", "article": "文章", "estimate": "估算",
+           "regulation": "法规"}
 # model.entities.PublisherRole: who published it.
 PUBLISHER_ROLE_ZH = {"vendor": "厂商", "standards_body": "标准组织", "project": "开源项目", "academic": "学术机构",
-           "press": "媒体", "third_party": "第三方", "author": "文章作者"}
+           "press": "媒体", "third_party": "第三方", "author": "文章作者",
+           "regulator": "监管机构"}
 # diagnostics.Family: the rule families, in the rules page's order.
 FAMILY_ZH = {"yaml": "YAML 语法与安全", "schema": "结构", "refs": "引用", "units": "单位", "arithmetic": "算术",
              "claims": "论断", "tables": "表格与分档", "tree": "选型决策树",
@@ -32,7 +34,7 @@ SPEC_KIND_ZH = {"sources": "来源", "vendors": "词表：厂商", "architecture
                 "layers": "通信层次", "topologies": "网络拓扑", "tiers": "分档表", "recommendations": "选型推荐",
                 "cases": "案例（扩展性与实战）", "pitfalls": "避坑条目", "claims": "文章论断", "selection": "选型决策树",
                 "workloads": "训练负载（模型形状）", "assumptions": "成本模型假设",
-                "runs": "实测训练记录"}
+                "runs": "实测训练记录", "markets": "市场与可购性"}
 # model.entities.Pitfall.severity (the admonition kinds).
 PITFALL_SEVERITY_ZH = {"danger": "严重", "warning": "警告", "tip": "提示", "info": "说明"}
 # model.entities.TierTable.subject: what a tier table picks.
@@ -81,3 +83,6 @@ RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full
 PICK_ZH = {"gpu": "GPU", "intra_node": "机内互连", "network": "节点间网络", "topology": "拓扑"}
 # edge.diff: how a row of `generator diff` changed.
 CHANGE_ZH = {"added": "新增", "removed": "删除", "changed": "修改"}
+# model.markets.Status: where a part stands in a market.
+MARKET_STATUS_ZH = {"available": "可以购买", "licence-required": "需出口许可", "barred": "买不到",
+                    "end-of-life": "已停售"}

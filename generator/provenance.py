@@ -35,6 +35,7 @@ KIND_PUBLISHERS: dict[str, frozenset[str]] = {
     "measurement": frozenset({"vendor", "project", "academic", "third_party"}),
     "article": frozenset({"author", "third_party", "press"}),
     "estimate": frozenset({"author", "third_party", "press", "vendor"}),
+    "regulation": frozenset({"regulator"}),
 }
 
 # Spec folders whose figures the summary counts: everything with figures a reader compares.

@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("figures", "derive", "provenance", "figure_format"),
     ("costmodel",),
     ("estimates",),
+    ("planner",),
     ("selection",),
     ("rules",),
     ("validate",),

@@ -27,6 +27,7 @@ from generator.model.entities import (
     Verdict,
 )
 from generator.model.entities import Network as NetworkSpec
+from generator.model.markets import Status
 from generator.model.runs import Convention, Metric
 from generator.model.selection import Leaf, Needs, Picks
 from generator.provenance import Footing
@@ -65,6 +66,7 @@ VOCABULARIES: dict[str, tuple[object, ...]] = {
     "CHANGE_ZH": get_args(Change),
     "METRIC_ZH": get_args(Metric),
     "CONVENTION_ZH": get_args(Convention),
+    "MARKET_STATUS_ZH": get_args(Status),
 }
 
 

@@ -230,6 +230,91 @@ def _estimate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plan(args: argparse.Namespace) -> int:
+    from ..estimates.calibration import accuracy_record, calibrate
+    from ..estimates.choice import Choice
+    from ..model.markets import Market
+    from ..planner.plan import GOALS, PlanError, Request, plan
+    from .plan import to_json, to_text
+    result = run_check(Path(args.specs))
+    if not result.ok or result.kb is None:
+        print(format_all(result.diagnostics), file=sys.stderr)
+        return 1
+    kb = result.kb
+    markets = [m.id for m in kb.of_type(Market)]
+    problem = None
+    if args.market is None:
+        problem = f"--market is missing; choose one of: {', '.join(markets) or 'none (specs/markets/ is empty)'}"
+    elif args.market not in markets:
+        problem = f"--market {args.market!r} is unknown; choose one of: {', '.join(markets)}"
+    elif args.gpus is None or args.gpus < 1:
+        problem = "--gpus is missing or below 1; give the number of GPUs, e.g. --gpus 64"
+    elif args.goal not in GOALS:
+        problem = f"--goal {args.goal!r} is unknown; choose one of: {', '.join(GOALS)}"
+    try:
+        params = None if args.params is None else _count(args.params)
+        tokens = None if args.tokens is None else _count(args.tokens)
+    except ValueError:
+        problem = problem or "--params and --tokens take counts such as 70B, 7e9 or 2T"
+        params = tokens = None
+    shape = _shape(args)
+    if isinstance(shape, str):
+        problem = problem or shape
+    if problem is None and args.workload is None and params is None and shape is None:
+        problem = "name the model: --workload ID, --params 70B, or a shape (--layers --hidden --heads --vocab)"
+    if problem is not None:
+        print(f"plan: {problem}", file=sys.stderr)
+        return 2
+    assert not isinstance(shape, str)
+    model = Choice("", 0, "", args.workload, params, shape=shape, micro_batch_size=args.micro_batch)
+    request = Request(model, args.gpus, args.market, args.goal, tokens, args.licensed, args.seq, args.global_batch)
+    try:
+        found = plan(kb, request)
+    except PlanError as err:
+        print(f"plan: {err}", file=sys.stderr)
+        return 2
+    accuracy = accuracy_record(calibrate(kb).overall)
+    print(to_json(kb, found, build_date(), accuracy) if args.format == "json" else to_text(kb, found, build_date(), accuracy))
+    return 0
+
+
+def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    pl = sub.add_parser("plan", help="which GPU, node and network to buy for a model, a GPU count, a market and a goal",
+                        description="Every node and network of the knowledge base that can be bought in the market, "
+                                    "each with the fastest layout the cost model finds at your model and GPU count; "
+                                    "the best option, the best of each other GPU family, and why the rest are left "
+                                    "out. When nothing fits, the fewest GPUs that would. Exit 2 on bad input.")
+    pl.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
+    pl.add_argument("--params", help="parameter count, e.g. 70B (the nearest published shape, scaled to it)")
+    shape = pl.add_argument_group("a shape instead of --workload (with --layers, --hidden, --heads and --vocab)")
+    shape.add_argument("--layers", type=int, help="transformer blocks")
+    shape.add_argument("--hidden", type=int, help="hidden size")
+    shape.add_argument("--heads", type=int, help="attention heads")
+    shape.add_argument("--kv-heads", type=int, help="key/value heads (default: as many as heads)")
+    shape.add_argument("--ffn-hidden", type=int, help="MLP width (default: 4 × hidden)")
+    shape.add_argument("--vocab", type=int, help="vocabulary size")
+    shape.add_argument("--mlp", choices=("gelu", "swiglu"), help="gelu: a GPT block (default); swiglu: a Llama block")
+    pl.add_argument("--gpus", type=int, help="number of GPUs")
+    pl.add_argument("--market", help="where you buy: a market id of specs/markets/ (global, china)")
+    pl.add_argument("--goal", default="pretrain", help="pretrain (default), finetune or lora")
+    pl.add_argument("--tokens", help="tokens to train, e.g. 2T: adds time to train, GPU-hours and energy")
+    pl.add_argument("--licensed", action="store_true",
+                    help="also count on parts that need an export licence in the market")
+    pl.add_argument("--seq", type=int, help="sequence length in tokens (default 4096)")
+    pl.add_argument("--global-batch", type=int,
+                    help="sequences per step, at least (default 512 for pretrain, 128 for fine-tuning)")
+    pl.add_argument("--micro-batch", type=int, default=1, help="sequences per micro-batch (default 1)")
+    pl.add_argument("--format", choices=("text", "json"), default="text")
+    pl.add_argument("--specs", default="specs", help="spec folder (default: specs)")
+    pl.set_defaults(func=_plan)
+    pl.error = _plan_error  # type: ignore[method-assign]
+
+
+def _plan_error(message: str) -> NoReturn:
+    print(f"plan: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     from ..estimates.calibration import calibrate
     from ..render.escape import json_terminal, terminal
@@ -411,6 +496,7 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     rec.set_defaults(func=_recommend)
     _add_estimate(sub)
+    _add_plan(sub)
     _add_calibrate(sub)
     diff = sub.add_parser("diff", help="what changed between two spec trees, figure by figure (Markdown or JSON)",
                           epilog=_DIFF_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -420,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     diff.add_argument("--format", choices=("markdown", "json"), default="markdown")
     diff.set_defaults(func=_diff)
     args, extra = parser.parse_known_args(argv)
-    if args.command in ("estimate", "calibrate") and extra:
+    if args.command in ("estimate", "calibrate", "plan") and extra:
         # The same one line and exit status as every other bad input of these commands.
         print(f"{args.command}: unrecognized arguments: {' '.join(extra)}", file=sys.stderr)
         return 2

@@ -28,6 +28,7 @@ from .entities import (
     Topology,
     Vendor,
 )
+from .markets import Market
 from .runs import Run
 from .selection import Selection
 
@@ -56,6 +57,7 @@ KINDS: dict[str, Any] = {
     "workloads": Workload,
     "assumptions": Assumption,
     "runs": Run,
+    "markets": Market,
 }
 
 ADAPTERS: dict[str, TypeAdapter[Any]] = {kind: TypeAdapter(tp) for kind, tp in KINDS.items()}

@@ -59,10 +59,11 @@ WorkloadRef = Annotated[Slug, Ref("workloads")]
 
 
 SourceKind = Literal["datasheet", "standard", "documentation", "paper", "press", "patch", "measurement", "article",
-                     "estimate"]
+                     "estimate", "regulation"]
 # Who published the document: the kind must fit it (rule sources-kind-publisher). A kernel patch
 # is the project's word, not the vendor's datasheet; a roadmap post is the body's press text.
-PublisherRole = Literal["vendor", "standards_body", "project", "academic", "press", "third_party", "author"]
+PublisherRole = Literal["vendor", "standards_body", "project", "academic", "press", "third_party", "author",
+                        "regulator"]
 
 
 class SourceCopy(Strict):

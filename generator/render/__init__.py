@@ -18,7 +18,7 @@ from ..derive import FigureIndex
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
 from ..spec_schema import schema_files
-from . import accuracy, advice, calculator, costmodel, hardware, reference, runs, selection
+from . import accuracy, advice, calculator, costmodel, hardware, markets, reference, runs, selection
 from .context import Site
 from .escape import attr, inert, md, md_cell
 from .trust import SOURCE_GROUPS
@@ -40,6 +40,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "calculator.md": calculator.calculator,
     "runs.md": runs.runs,
     "accuracy.md": accuracy.accuracy,
+    "markets.md": markets.markets,
     "claims.md": reference.claims,
     "sources.md": reference.sources,
     "rules.md": reference.rules,
@@ -66,6 +67,7 @@ PAGE_SOURCES: dict[str, str] = {
     "calculator.md": "specs/workloads",
     "runs.md": "specs/runs",
     "accuracy.md": "specs/runs",
+    "markets.md": "specs/markets",
     "claims.md": "specs/claims",
     "sources.md": "specs/sources",
     "rules.md": "generator/rules",

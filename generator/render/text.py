@@ -29,7 +29,7 @@ ENTITY_PAGE = {
     "recommendations": "tiers", "sources": "sources", "selection": "flowchart", "nodes": "nodes", "nics": "nodes",
     "vendors": "vocabularies", "architectures": "vocabularies", "form-factors": "vocabularies",
     "scale-up-families": "vocabularies", "network-families": "vocabularies", "precisions": "vocabularies",
-    "workloads": "costmodel", "assumptions": "costmodel", "runs": "runs",
+    "workloads": "costmodel", "assumptions": "costmodel", "runs": "runs", "markets": "markets",
 }
 
 def expand_text(text: object, shown: Callable[[str, str | None], Markup | None], *, markdown: bool) -> Markup:

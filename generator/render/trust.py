@@ -49,7 +49,7 @@ def verdict_badge(kb: KnowledgeBase, claim_id: str, *, root: str = "../") -> Mar
 # grows with the knowledge base. /sources/ is the index of all of them.
 SOURCE_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (  # (page, title, publisher roles)
     ("sources-vendor", "厂商资料", ("vendor",)),
-    ("sources-standards", "标准与规范", ("standards_body",)),
+    ("sources-standards", "标准、规范与法规", ("standards_body", "regulator")),
     ("sources-papers", "论文", ("academic",)),
     ("sources-other", "开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
 )

@@ -14,11 +14,10 @@ base in, records out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..costmodel.inputs import Assumptions, Cluster, Layout, Node, Recompute, Workload
-from ..costmodel.result import Estimate, estimate
+from ..costmodel.inputs import Assumptions, Cluster, Layout, Node, Workload
+from ..costmodel.result import Estimate
 from ..estimates.choice import Resolved
 from ..estimates.records import assumptions, gpu, leaf_threshold, network_port, scale_up, sound, workload, workloads
 from ..knowledge import KnowledgeBase, Loaded
@@ -26,6 +25,7 @@ from ..model.common import Range
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import Gpu, Network
 from ..model.selection import Leaf, Selection
+from ..planner.search import StepShape, fastest_layout
 from .tree import leaf_paths, range_on_path, variables
 
 # The tree's variables the checks read (by id, as the flowchart and tree rules do).
@@ -41,8 +41,7 @@ GPUS_PER_NODE = 8  # the HGX/DGX/OAM baseboard every current training GPU of the
 SEQUENCE_LENGTH = 4096
 MIN_GLOBAL_BATCH = 512
 MICRO_BATCH = 1
-ZERO_STAGES = (0, 1, 2, 3)
-RECOMPUTE: tuple[Recompute, ...] = ("selective", "full")
+STEP = StepShape(SEQUENCE_LENGTH, MIN_GLOBAL_BATCH, MICRO_BATCH)
 
 
 @dataclass(frozen=True)
@@ -213,49 +212,6 @@ def gpu_counts(gpus: Range, cap: int | None) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def placements(workload: Workload, cluster: Cluster) -> Iterator[tuple[int, int, int]]:
-    """(t, p, global batch) of every tensor-parallel size that divides a node and pipeline size
-    that divides the layers and the GPU count; the batch is the smallest multiple of the
-    data-parallel size of at least `MIN_GLOBAL_BATCH`."""
-    per_node, gpus = cluster.node.gpus_per_node, cluster.node_count * cluster.node.gpus_per_node
-    for t in (d for d in range(1, per_node + 1) if per_node % d == 0):
-        for p in (d for d in range(1, workload.layers + 1) if workload.layers % d == 0 and gpus % (t * d) == 0):
-            data_parallel = gpus // (t * p)
-            yield t, p, -(-MIN_GLOBAL_BATCH // data_parallel) * data_parallel
-
-
 def search(workload: Workload, cluster: Cluster, assumptions: Assumptions) -> tuple[Layout | None, Estimate | None, str]:
-    """The fastest layout that fits; if none fits, the one with the least memory per GPU.
-
-    For each placement (t, p) the memory savers are tried in the order they cost time (selective
-    recomputation before full, ZeRO stages upward) and the first that fits is kept: a later one
-    saves memory the step does not need and adds communication or recomputation. This keeps the
-    search to a few estimates per placement (the rules run it on every validation)."""
-    best: tuple[float, Layout, Estimate] | None = None
-    closest: tuple[float, Layout, Estimate] | None = None
-    why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
-    for t, p, batch in placements(workload, cluster):
-        found_here = False
-        for recompute in RECOMPUTE:
-            for zero in ZERO_STAGES:
-                layout = Layout(t, p, zero, MICRO_BATCH, SEQUENCE_LENGTH, batch, recompute, t > 1)
-                result = estimate(workload, cluster, layout, assumptions)
-                if result.estimate is None:
-                    why = result.problems[0].message
-                    break  # the placement itself cannot be used: no saver changes that
-                found = result.estimate
-                if found.memory.fits:
-                    if best is None or found.step.step_s < best[0]:
-                        best = (found.step.step_s, layout, found)
-                    found_here = True
-                    break
-                if closest is None or found.memory.total_bytes < closest[0]:
-                    closest = (found.memory.total_bytes, layout, found)
-            if found_here:
-                break
-    kept = best or closest
-    if kept is None:
-        return None, None, why
-    if best is None:
-        return kept[1], kept[2], "no layout fits in memory"
-    return kept[1], kept[2], ""
+    """The planner's layout search (planner/search.py) at the tree's fixed step shape."""
+    return fastest_layout(workload, cluster, assumptions, STEP)

@@ -1,0 +1,88 @@
+"""The layout search: for a workload on a cluster, the fastest layout the cost model finds that
+fits in memory (tensor parallel within a node, pipeline parallel, ZeRO stage, recomputation),
+else the one that comes closest, so that an answer can say why nothing fits. The planner runs it
+at the reader's own point; the selection tree's checks run it at a branch's hardest points.
+
+For each placement (t, p) the memory savers are tried in the order they cost time (selective
+recomputation before full, ZeRO stages upward) and the first that fits is kept: a later one saves
+memory the step does not need and adds communication or recomputation. This keeps the search to a
+few estimates per placement (the rules run it on every validation). Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from ..costmodel.inputs import Assumptions, Cluster, Layout, Recompute, Workload
+from ..costmodel.result import Estimate, estimate
+
+ZERO_STAGES = (0, 1, 2, 3)
+RECOMPUTE: tuple[Recompute, ...] = ("selective", "full")
+
+
+@dataclass(frozen=True)
+class StepShape:
+    """What the search holds fixed: the sequence length, the smallest global batch in sequences
+    (rounded up to a multiple of the data-parallel size, so that every replica gets whole
+    micro-batches), the micro-batch, and the layout fields a goal sets (`base`: e.g. the adapter
+    of LoRA fine-tuning), which every layout tried starts from."""
+
+    sequence_length: int
+    min_global_batch: int
+    micro_batch: int = 1
+    base: Layout | None = None
+
+
+def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterator[tuple[int, int, int]]:
+    """(t, p, global batch) of every tensor-parallel size that divides a node and pipeline size
+    that divides the layers and the GPU count; the batch is the smallest multiple of the
+    data-parallel size × micro-batch of at least `shape.min_global_batch`."""
+    per_node, gpus = cluster.node.gpus_per_node, cluster.node_count * cluster.node.gpus_per_node
+    for t in (d for d in range(1, per_node + 1) if per_node % d == 0):
+        for p in (d for d in range(1, workload.layers + 1) if workload.layers % d == 0 and gpus % (t * d) == 0):
+            step = gpus // (t * p) * shape.micro_batch
+            yield t, p, -(-shape.min_global_batch // step) * step
+
+
+def layout_at(shape: StepShape, t: int, p: int, zero: int, batch: int, recompute: Recompute) -> Layout:
+    plain = Layout(t, p, zero, shape.micro_batch, shape.sequence_length, batch, recompute, t > 1)
+    if shape.base is None:
+        return plain
+    return replace(shape.base, tensor_parallel=t, pipeline_parallel=p, zero_stage=zero,
+                   micro_batch_size=shape.micro_batch, sequence_length=shape.sequence_length,
+                   global_batch_size=batch, recompute=recompute, sequence_parallel=t > 1)
+
+
+def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumptions,
+                   shape: StepShape) -> tuple[Layout | None, Estimate | None, str]:
+    """The fastest layout that fits; if none fits, the one with the least memory per GPU and
+    "no layout fits in memory"; if none can be placed at all, (None, None, why)."""
+    best: tuple[float, Layout, Estimate] | None = None
+    closest: tuple[float, Layout, Estimate] | None = None
+    why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
+    for t, p, batch in placements(workload, cluster, shape):
+        found_here = False
+        for recompute in RECOMPUTE:
+            for zero in ZERO_STAGES:
+                layout = layout_at(shape, t, p, zero, batch, recompute)
+                result = estimate(workload, cluster, layout, assumptions)
+                if result.estimate is None:
+                    why = result.problems[0].message
+                    break  # the placement itself cannot be used: no saver changes that
+                found = result.estimate
+                if found.memory.fits:
+                    if best is None or found.step.step_s < best[0]:
+                        best = (found.step.step_s, layout, found)
+                    found_here = True
+                    break
+                if closest is None or found.memory.total_bytes < closest[0]:
+                    closest = (found.memory.total_bytes, layout, found)
+            if found_here:
+                break
+    kept = best or closest
+    if kept is None:
+        return None, None, why
+    if best is None:
+        return kept[1], kept[2], "no layout fits in memory"
+    return kept[1], kept[2], ""
