@@ -96,6 +96,11 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
         # DeepSpeed's synchronous per-tensor ZeRO-3 gathers: on half the stage-3 layouts (a few others, refused)
         sync = layout.zero_stage == 3 and later.random() < 0.5 or later.random() < 0.02
         layout = dataclasses.replace(layout, zero_gather="tensor-sync" if sync else "layer")
+        # LoRA: adapters on a third of the layouts, a frozen base of 16, 8 or 4 bits (a few 4-bit
+        # bases without adapters, refused)
+        rank = later.choice((8, 16, 64)) if later.random() < 1 / 3 else 0
+        bits = later.choice((16, 8, 4)) if rank or later.random() < 0.02 else 16
+        layout = dataclasses.replace(layout, adapter_rank=rank, base_bits=bits)
         out.append((workload, cluster, layout, assumptions))
     return out
 
@@ -126,6 +131,8 @@ def test_script_equals_python_model_on_generated_cases() -> None:
     assert feasible >= 200, f"only {feasible} of {CASES} generated cases are feasible"
     hybrid = sum("problems" not in p and case[2].shard_group > 0 for p, case in zip(python, cases, strict=True))
     assert hybrid >= 40, f"only {hybrid} feasible cases shard in groups"
+    lora = sum("problems" not in p and case[2].adapter_rank > 0 for p, case in zip(python, cases, strict=True))
+    assert lora >= 40, f"only {lora} feasible cases train LoRA adapters"
     assert len({p["bottleneck"] for p in python if "bottleneck" in p}) == 4, "every bottleneck should occur"
     differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
     assert not differences, differences[:10]

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from support import BASE, ROOT, base_result, validate_with
 
 from generator.estimates.choice import Choice

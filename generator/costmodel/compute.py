@@ -158,6 +158,18 @@ def plus_flop(flop: float, extra: float) -> float:
     return flop + extra
 
 
+@formula("24·B·s·L·h²·(r + V/(12Lh)) (the weight gradients of frozen layers)", "B s L h V r",
+         "LoRA (Hu et al. 2021 §4.2): frozen weights get no gradient; a third of the linear layers' FLOPs")
+def frozen_weight_gradient_flop(batch: float, s: float, layers: float, h: float, vocabulary: float,
+                                ratio: float = 1.0) -> float:
+    return 24.0 * batch * s * layers * h * h * (ratio + vocabulary / (12.0 * layers * h))
+
+
+@formula("F − F_frozen", "F F_frozen", "executed FLOPs without the frozen weights' gradients")
+def minus_flop(flop: float, frozen: float) -> float:
+    return flop - frozen
+
+
 @formula("p·v·⌈L/(p·v)⌉", "L p v", "uneven stages: the largest stage's layers, p·v times (it sets the pace)")
 def paced_layers(layers: float, pipeline: float, chunks: float) -> float:
     return pipeline * chunks * math.ceil(layers / (pipeline * chunks))

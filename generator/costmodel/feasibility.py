@@ -21,6 +21,8 @@ from typing import get_args
 
 from .inputs import Assumptions, AttentionKernel, Cluster, GpuSpec, Layout, Workload, ZeroGather
 
+BASE_BITS = (16, 8, 4)  # what a frozen LoRA base weight is stored in (QLoRA: 4-bit NormalFloat)
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -106,6 +108,13 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     elif layout.zero_gather == "tensor-sync" and layout.zero_stage != 3:
         yield Problem("zero-gather-without-zero-3", "layout.zero_gather",
                       f"per-tensor synchronous gathers are ZeRO-3's; the layout runs ZeRO stage {layout.zero_stage}")
+    if layout.adapter_rank < 0:
+        yield Problem("adapter-rank", "layout.adapter_rank", f"adapter rank {layout.adapter_rank} is below 0")
+    if layout.base_bits not in BASE_BITS:
+        yield Problem("base-bits", "layout.base_bits", f"a frozen base weight takes 16, 8 or 4 bits, not {layout.base_bits}")
+    elif layout.base_bits != 16 and layout.adapter_rank == 0:
+        yield Problem("base-bits-without-adapters", "layout.base_bits",
+                      f"a {layout.base_bits}-bit base is frozen: it needs adapters (adapter rank above 0) to train")
     if layout.attention_kernel not in get_args(AttentionKernel):
         yield Problem("attention-kernel", "layout.attention_kernel",
                       f"attention kernel {layout.attention_kernel!r} is not {' or '.join(get_args(AttentionKernel))}")

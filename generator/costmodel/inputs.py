@@ -145,6 +145,10 @@ class Layout:
     - `context_parallel` c: the sequence split over c GPUs (ring attention; Megatron-LM's
       --context-parallel-size), ranks placed tensor-parallel, then context-parallel, then
       data-parallel, so GPUs = t·p·c·N_d; gradients are reduced over N_d·c;
+    - `adapter_rank` r: LoRA fine-tuning (Hu et al. 2021): the base weights are frozen, and every
+      linear layer of a block gets a trained pair of rank-r matrices; 0 (the default) trains every
+      weight. `base_bits` is what a frozen base weight is stored in: 16, or 8 and 4 for quantized
+      bases (QLoRA, Dettmers et al. 2023: 4-bit NormalFloat); below 16 only with adapters;
     - `shard_group` G: hybrid sharding (PyTorch FSDP's HYBRID_SHARD, DeepSpeed's MiCS): the ZeRO
       stage partitions the states over groups of G consecutive data-parallel ranks, the groups
       hold replicas, and the gradient shards are all-reduced across them once a step; 0 (the
@@ -169,6 +173,8 @@ class Layout:
     shard_group: int = 0
     attention_kernel: AttentionKernel = "flash-attention-2"
     zero_gather: ZeroGather = "layer"
+    adapter_rank: int = 0
+    base_bits: int = 16
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ class Leaves(NamedTuple, Generic[V]):
     f the FFN width (4h unless the workload states it); `shard` the ranks a ZeRO stage partitions
     the states over: the shard group G of hybrid sharding, else d_grad; `dropout` whether the
     workload trains with dropout (its masks are stored activations); `tensors` the parameter tensors
-    of a layer, counted only where ZeRO-3 gathers them one by one (`zero_gather: tensor-sync`)."""
+    of a layer, counted only where ZeRO-3 gathers them one by one (`zero_gather: tensor-sync`);
+    `adapters` Ψ_A, the parameters of LoRA's adapters where the layout trains them (`adapter_rank`)."""
 
     psi: V
     L: V
@@ -58,6 +59,7 @@ class Leaves(NamedTuple, Generic[V]):
     shard: V
     dropout: bool
     tensors: V | None  # parameter tensors per layer, where ZeRO-3 gathers tensor by tensor
+    adapters: V | None = None  # Ψ_A, the LoRA adapters' parameters, where the layout trains adapters
 
 
 class Links(NamedTuple, Generic[V]):
@@ -118,6 +120,13 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
             ev.given("workload.mlp_matrices", "1", sh.mlp_matrices(workload), "workload"),
             ev.given("workload.bias_factor", "1", 2.0 if workload.linear_biases else 1.0, "workload"))
         if layout.zero_gather == "tensor-sync" else None,
+        ev.derive("workload.adapter_parameters", "1", me.adapter_parameters)(
+            ev.given("layout.adapter_rank", "1", layout.adapter_rank, "layout"), h,
+            ev.derive("workload.kv_width", "1", sh.kv_width)(
+                h, heads, ev.given("workload.kv_heads", "1", sh.kv_heads(workload), "workload")),
+            ev.given("workload.mlp_matrices", "1", sh.mlp_matrices(workload), "workload"),
+            ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload"), layers)
+        if layout.adapter_rank > 0 else None,
     )
 
 
@@ -128,6 +137,15 @@ def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
 def parameters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V:
     psi = ev.derive("paced_parameters", "1", me.paced_parameters)(x.psi, x.L_paced, x.L) if x.uneven else x.psi
     return ev.derive("parameters_per_gpu", "1", me.parameters_per_gpu)(psi, x.t, x.p)
+
+
+def adapters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V | None:
+    """Ψ'_A, the adapters' parameters on one GPU (split like the matrices they adapt), or None."""
+    if x.adapters is None:
+        return None
+    psi = ev.derive("paced_adapter_parameters", "1", me.paced_parameters)(x.adapters, x.L_paced, x.L) if x.uneven \
+        else x.adapters
+    return ev.derive("adapter_parameters_per_gpu", "1", me.parameters_per_gpu)(psi, x.t, x.p)
 
 
 def gradient_bytes_per_parameter(ev: Evaluator[V], layout: Layout, a: Assumptions) -> V:

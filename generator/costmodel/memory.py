@@ -212,6 +212,30 @@ def activations_held(per_layer: float, layers_held: float) -> float:
     return per_layer * layers_held
 
 
+LORA = "LoRA (Hu et al. 2021 §4); QLoRA (Dettmers et al. 2023 §3)"
+
+
+@formula("r·(6h + 2h_kv + n·(h + f))·L", "r h h_kv n f L",
+         LORA + ": A (r × d_in) and B (d_out × r) on Q, K, V, the projection and the n MLP matrices")
+def adapter_parameters(rank: float, h: float, kv_width: float, matrices: float, ffn: float, layers: float) -> float:
+    return rank * (6.0 * h + 2.0 * kv_width + matrices * (h + ffn)) * layers
+
+
+@formula("bits ÷ 8", "bits", LORA + ": the frozen base, 16-bit or quantized")
+def frozen_weight_bytes(bits: float) -> float:
+    return bits / 8.0
+
+
+@formula("Ψ'·B_f + Ψ'_A·B (the frozen base and the adapters)", "Ψ' B_f Ψ'_A B", LORA)
+def lora_weight_bytes(parameters: float, frozen_bytes: float, adapters: float, weight_bytes: float) -> float:
+    return parameters * frozen_bytes + adapters * weight_bytes
+
+
+@formula("W ÷ N_d (partitioned over the data-parallel ranks)", "W N_d", ZERO)
+def partitioned_total(total: float, data_parallel: float) -> float:
+    return total / data_parallel
+
+
 @formula("W + G + O + A", "W G O A", ZERO + "; " + KORTHIKANTI)
 def total_bytes(weights: float, gradients: float, optimizer: float, activations: float) -> float:
     return weights + gradients + optimizer + activations

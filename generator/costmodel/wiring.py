@@ -31,7 +31,16 @@ from . import traffic as tr
 from .chain import formula
 from .evaluate import Evaluator, V
 from .inputs import Assumptions, Cluster, Layout, Workload
-from .leaves import Leaves, Links, gradient_bytes_per_parameter, leaves, links, microbatches, parameters_per_gpu
+from .leaves import (
+    Leaves,
+    Links,
+    adapters_per_gpu,
+    gradient_bytes_per_parameter,
+    leaves,
+    links,
+    microbatches,
+    parameters_per_gpu,
+)
 
 
 class Run(NamedTuple, Generic[V]):
@@ -63,16 +72,24 @@ def run(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, 
 def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layout: Layout,
                    a: Assumptions) -> me.Memory[V]:
     psi = parameters_per_gpu(ev, x)
+    adapters = adapters_per_gpu(ev, x)
+    weight_bytes = ev.given("assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption")
     states = []
     for (key, bytes_each), partitioned in zip((
-            ("memory.weights_bytes", ev.given("assumptions.weight_bytes_per_parameter", "B",
-                                              a.weight_bytes_per_parameter, "assumption")),
+            ("memory.weights_bytes", weight_bytes),
             ("memory.gradients_bytes", gradient_bytes_per_parameter(ev, layout, a)),
             ("memory.optimizer_bytes", ev.given("assumptions.optimizer_bytes_per_parameter", "B",
                                                 a.optimizer_bytes_per_parameter, "assumption"))),
             me.partitions(layout.zero_stage), strict=True):
-        states.append(ev.derive(key, "B", me.partitioned_bytes)(psi, bytes_each, x.shard) if partitioned
-                      else ev.derive(key, "B", me.replicated_bytes)(psi, bytes_each))
+        if adapters is not None and key == "memory.weights_bytes":
+            # LoRA: the frozen base (at its bits) and the adapters' 16-bit weights
+            whole = lora_weights(ev, psi, adapters, weight_bytes, layout,
+                                 key if not partitioned else "lora_weights_bytes_per_gpu")
+            states.append(ev.derive(key, "B", me.partitioned_total)(whole, x.shard) if partitioned else whole)
+            continue
+        count = psi if adapters is None else adapters  # LoRA: only the adapters have gradients and Adam states
+        states.append(ev.derive(key, "B", me.partitioned_bytes)(count, bytes_each, x.shard) if partitioned
+                      else ev.derive(key, "B", me.replicated_bytes)(count, bytes_each))
     weights, gradients, optimizer = states
     table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
     # Table 2's row, then each correction that applies, in this order; each intermediate is named
@@ -107,16 +124,31 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
                      ev.value(total) <= ev.value(usable))
 
 
+def lora_weights(ev: Evaluator[V], psi: V, adapters: V, weight_bytes: V, layout: Layout, key: str) -> V:
+    """Bytes of a LoRA model's weights on one GPU before any ZeRO partitioning: the frozen base at
+    `base_bits`, the adapters at the assumption's weight bytes."""
+    frozen = ev.derive("frozen_weight_bytes_per_parameter", "B", me.frozen_weight_bytes)(
+        ev.given("layout.base_bits", "1", layout.base_bits, "layout"))
+    return ev.derive(key, "B", me.lora_weight_bytes)(psi, frozen, adapters, weight_bytes)
+
+
 def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a: Assumptions) -> cp.Compute[V]:
     per_step = ev.derive("compute.model_flop_per_step", "FLOP", cp.model_flop)(x.B, x.s, x.L, x.h, x.vocab, x.r)
     model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
-    executed = ev.derive("executed_flop_per_microbatch" if not layout.flash_attention
+    lora = x.adapters is not None
+    executed = ev.derive("executed_flop_per_microbatch" if not (layout.flash_attention or lora)
                          else "layers_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
         x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
     if layout.flash_attention:
-        executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.plus_flop)(
+        executed = ev.derive("executed_flop_per_microbatch" if not lora else "flash_flop_per_microbatch", "FLOP",
+                             cp.plus_flop)(
             executed, ev.derive("flash_backward_flop_per_microbatch", "FLOP", cp.flash_backward_flop)(
                 x.b, x.s, x.L_paced, x.h))
+    if lora:
+        # LoRA: no weight gradients for the frozen base (the adapters' own FLOPs, r/h of a layer's, are left out)
+        executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.minus_flop)(
+            executed, ev.derive("frozen_weight_gradient_flop_per_microbatch", "FLOP", cp.frozen_weight_gradient_flop)(
+                x.b, x.s, x.L_paced, x.h, x.vocab, x.r))
     if x.context:
         model_mb = ev.derive("compute.model_flop_per_microbatch_per_gpu", "FLOP", cp.per_gpu_context)(
             model, x.t, x.p, x.c)
@@ -254,9 +286,17 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
     k = ev.derive("shard_peers_per_node", "1", co.group_peers_per_node)(x.shard, peers) if hybrid else peers
     n = ev.derive("shard_nodes" if hybrid else "dp_nodes", "1", co.dp_nodes)(x.shard, k)
     psi = parameters_per_gpu(ev, x)
-    grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(psi, gradient_bytes_per_parameter(ev, layout, a))
-    weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(psi, ev.given(
-        "assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption"))
+    adapters = adapters_per_gpu(ev, x)
+    weight_bytes = ev.given("assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption")
+    # LoRA: only the adapters' gradients are reduced; ZeRO-3 gathers the whole weights (frozen base
+    # and adapters), stages 1 and 2 gather back only what the optimizer updated, the adapters
+    grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(
+        psi if adapters is None else adapters, gradient_bytes_per_parameter(ev, layout, a))
+    if adapters is not None and layout.zero_stage == 3:
+        weights = lora_weights(ev, psi, adapters, weight_bytes, layout, "weight_bytes_per_gpu")
+    else:
+        weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(
+            psi if adapters is None else adapters, weight_bytes)
     n_g = ev.derive("dp_gradient_phases", "1", tr.GRADIENT_PHASES[layout.zero_stage])(m)
     n_w = ev.derive("dp_weight_phases", "1", tr.WEIGHT_PHASES[layout.zero_stage])(m)
     b_i, b_n = link.b_intra, link.b_net

@@ -216,7 +216,7 @@ def _estimate(args: argparse.Namespace) -> int:
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
                     not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
-                    args.shard_group, args.attention_kernel, args.zero_gather)
+                    args.shard_group, args.attention_kernel, args.zero_gather, args.lora_rank, args.base_bits)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -267,7 +267,11 @@ def _plan(args: argparse.Namespace) -> int:
         return 2
     assert not isinstance(shape, str)
     model = Choice("", 0, "", args.workload, params, shape=shape, micro_batch_size=args.micro_batch)
-    request = Request(model, args.gpus, args.market, args.goal, tokens, args.licensed, args.seq, args.global_batch)
+    if args.base_bits != 16 and args.goal != "lora":
+        print(f"plan: --base-bits {args.base_bits} quantizes a frozen base: it needs --goal lora", file=sys.stderr)
+        return 2
+    request = Request(model, args.gpus, args.market, args.goal, tokens, args.licensed, args.seq, args.global_batch,
+                      args.lora_rank, args.base_bits)
     try:
         found = plan(kb, request)
     except PlanError as err:
@@ -304,6 +308,9 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pl.add_argument("--global-batch", type=int,
                     help="sequences per step, at least (default 512 for pretrain, 128 for fine-tuning)")
     pl.add_argument("--micro-batch", type=int, default=1, help="sequences per micro-batch (default 1)")
+    pl.add_argument("--lora-rank", type=int, default=16, metavar="R", help="with --goal lora: the adapters' rank (default 16)")
+    pl.add_argument("--base-bits", type=int, choices=(16, 8, 4), default=16,
+                    help="with --goal lora: bits of the frozen base weights (4: QLoRA)")
     pl.add_argument("--format", choices=("text", "json"), default="text")
     pl.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     pl.set_defaults(func=_plan)
@@ -419,6 +426,11 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--shard-group", type=int, default=0, metavar="N",
                      help="hybrid sharding: the ZeRO stage shards over groups of N data-parallel ranks, "
                           "replicated across groups (default 0: the whole data-parallel group)")
+    est.add_argument("--lora-rank", type=int, default=0, metavar="R",
+                     help="LoRA fine-tuning: the base weights frozen, rank-R adapters on every linear layer of a "
+                          "block (default 0: every weight trained)")
+    est.add_argument("--base-bits", type=int, choices=(16, 8, 4), default=16,
+                     help="bits of a frozen base weight under LoRA: 16, or 8 and 4 for a quantized base (QLoRA)")
     est.add_argument("--format", choices=("text", "json"), default="text")
     est.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     est.set_defaults(func=_estimate)

@@ -96,6 +96,8 @@ class Choice:
     shard_group: int = 0
     attention_kernel: AttentionKernel = "flash-attention-2"
     zero_gather: ZeroGather = "layer"
+    adapter_rank: int = 0
+    base_bits: int = 16
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,7 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
                     choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel,
                     choice.precision, choice.flash_attention, choice.virtual_pipeline, choice.fp32_gradients,
                     choice.tp_overlap, choice.context_parallel, choice.shard_group, choice.attention_kernel,
-                    choice.zero_gather)
+                    choice.zero_gather, choice.adapter_rank, choice.base_bits)
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}

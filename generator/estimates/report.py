@@ -67,7 +67,7 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "flash_attention": layout.flash_attention, "virtual_pipeline": layout.virtual_pipeline,
         "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
         "shard_group": layout.shard_group, "attention_kernel": layout.attention_kernel,
-        "zero_gather": layout.zero_gather,
+        "zero_gather": layout.zero_gather, "adapter_rank": layout.adapter_rank, "base_bits": layout.base_bits,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -90,6 +90,8 @@ def _knobs(layout: Layout) -> str:
     knobs += [f"cp {layout.context_parallel}"] if layout.context_parallel != 1 else []
     knobs += [f"shard group {layout.shard_group}"] if layout.shard_group else []
     knobs += ["ZeRO-3 gathers per tensor, synchronous"] if layout.zero_gather == "tensor-sync" else []
+    knobs += [f"LoRA rank {layout.adapter_rank}" + (f", {layout.base_bits}-bit base" if layout.base_bits != 16 else "")
+              ] if layout.adapter_rank else []
     return "".join(f", {knob}" for knob in knobs)
 
 

@@ -29,7 +29,7 @@ from ..estimates.choice import Choice, Resolved, node_fill, resolve
 from ..estimates.records import gpus as gpu_entities
 from ..estimates.records import network_port, networks
 from ..knowledge import KnowledgeBase, Loaded
-from ..model.entities import ComputeNode, Gpu
+from ..model.entities import ComputeNode, FormFactor, Gpu
 from ..model.markets import Market
 from .availability import Standing, market, standing
 from .search import StepShape, fastest_layout
@@ -46,6 +46,10 @@ MIN_GLOBAL_BATCH: dict[Goal, int] = {"pretrain": 512, "finetune": 128, "lora": 1
 """The step the planner sizes, unless the reader gives one: 4096-token sequences (Llama 2's and
 Llama 3's pre-training context), at least 512 of them a step for pre-training (about 2 M tokens;
 Llama 2 trained on 4 M) and 128 for fine-tuning (Alpaca's recipe used 128 sequences a step)."""
+
+LORA_RANK = 16
+"""The adapters' rank for `--goal lora` unless the reader gives one: the LoRA paper found ranks of
+4 to 8 enough on GPT-3 (Hu et al. 2021, §7.2); 16 on every linear layer is a common choice today."""
 
 MAX_GPUS = 131_072
 """The largest cluster the fewest-GPUs search tries (no GPU count in the knowledge base's runs
@@ -66,6 +70,8 @@ class Request:
     licensed: bool = False
     sequence_length: int | None = None
     global_batch: int | None = None
+    lora_rank: int = LORA_RANK
+    base_bits: int = 16
 
 
 @dataclass(frozen=True)
@@ -142,8 +148,11 @@ def step_shape(request: Request) -> StepShape:
 
 
 def goal_layout(request: Request) -> Layout | None:
-    """The layout fields the goal sets (none for full training and full fine-tuning)."""
-    return None
+    """The layout fields the goal sets: LoRA's adapters and the frozen base's bits (none for full
+    training and full fine-tuning)."""
+    if request.goal != "lora":
+        return None
+    return Layout(1, 1, 0, 1, 1, 1, adapter_rank=request.lora_rank, base_bits=request.base_bits)
 
 
 def _node_port(entity: Loaded[ComputeNode]) -> float | None:
@@ -186,6 +195,7 @@ class Build:
     per_node: int
     nic_rate: float | None
     partial: bool = False
+    blocked: tuple[str, str] | None = None  # why it cannot be bought at this count (English, Chinese)
 
     @property
     def part(self) -> str:
@@ -193,12 +203,28 @@ class Build:
         return self.node or self.gpu
 
 
+def _module(kb: KnowledgeBase, gpu_id: str) -> bool:
+    """Whether the GPU is a module (SXM, OAM, superchip) that ships on a baseboard, not a card."""
+    entity = kb.get(gpu_id, Gpu)
+    factor = None if entity is None else kb.get(entity.model.form_factor, FormFactor)
+    return factor is not None and factor.model.mounting == "module"
+
+
 def _builds(kb: KnowledgeBase, gpus: int) -> Iterator[Build]:
-    """Every build at `gpus` GPUs: each node; for a count below a node's size, a rack used in part
-    or a smaller server of the node's GPU (once per GPU); a generic server for a GPU no node is
-    built on."""
+    """Every build at `gpus` GPUs: each node; for a count below a node's size, a smaller server of
+    the node's GPU (once per GPU); a generic server for a GPU no node is built on. What cannot be
+    bought at that count comes `blocked`: a rack is sold whole, and a module GPU (SXM, OAM) comes
+    on a baseboard of 8, so fewer than 8 of it means buying the board."""
     built: set[str] = set()
     small: set[str] = set()
+    board = GENERIC_GPUS_PER_NODE
+
+    def by_board(gpu: str) -> tuple[str, str] | None:
+        if gpus % board == 0 or not _module(kb, gpu):
+            return None
+        return (f"a module GPU ships on a baseboard of {board}: {gpus} GPUs is not a whole number of boards",
+                f"模块形态的 GPU 装在 {board} 卡基板上出售，{gpus} 块不是整数块基板")
+
     for entity in kb.of_type(ComputeNode):
         m = entity.model
         built.add(m.gpu)
@@ -206,13 +232,14 @@ def _builds(kb: KnowledgeBase, gpus: int) -> Iterator[Build]:
         if gpus >= size:
             yield Build(m.gpu, entity.id, size, _node_port(entity))
         elif m.kind == "rack":
-            yield Build(m.gpu, entity.id, gpus, None, partial=True)
+            yield Build(m.gpu, entity.id, gpus, None, partial=True,
+                        blocked=(f"a rack is bought whole: {size} GPUs, not {gpus}", f"机柜整柜出售：{size} 块，不是 {gpus} 块"))
         elif m.gpu not in small:
             small.add(m.gpu)
-            yield Build(m.gpu, None, gpus, None)
+            yield Build(m.gpu, None, gpus, None, blocked=by_board(m.gpu))
     for chip in gpu_entities(kb):
         if chip.id not in built:
-            yield Build(chip.id, None, min(GENERIC_GPUS_PER_NODE, gpus), None)
+            yield Build(chip.id, None, min(board, gpus), None, blocked=by_board(chip.id))
 
 
 def _power_w(kb: KnowledgeBase, gpu_id: str) -> float | None:
@@ -243,8 +270,16 @@ def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, g
 Found = tuple[Resolved, Layout, Estimate]
 
 
+@dataclass(frozen=True)
+class Blocked:
+    """A build that cannot be bought at the count asked (not a failed estimate)."""
+
+    why: str
+    why_zh: str
+
+
 def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepShape,
-                   allowed: dict[str, Standing | None]) -> Iterator[tuple[Candidate, Found | str, tuple[tuple[str, float], ...]]]:
+                   allowed: dict[str, Standing | None]) -> Iterator[tuple[Candidate, Found | Blocked | str, tuple[tuple[str, float], ...]]]:
     """Every build that `allowed` admits (by GPU or node id) at `gpus` GPUs, with the network
     chosen as the module says, or why it cannot be estimated; and the networks tried, each with
     its step time (fastest network first)."""
@@ -256,6 +291,10 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
             continue
         entity = kb.get(build.gpu, Gpu)
         family = entity.model.family if entity is not None else build.gpu
+        if build.blocked is not None:
+            yield Candidate(build.gpu, build.node, None, (), family, build.partial, build.per_node), \
+                Blocked(*build.blocked), ()
+            continue
         if gpus <= build.per_node:
             # One server or rack: no network. The estimate still names one (it reads no figure of it).
             yield (Candidate(build.gpu, build.node, None, (), family, build.partial, build.per_node),
@@ -331,6 +370,9 @@ def plan(kb: KnowledgeBase, request: Request) -> Plan:
     short: list[Option] = []
     note = ""
     for candidate, found, tried in _candidates_at(kb, request, request.gpus, shape, allowed):
+        if isinstance(found, Blocked):
+            excluded.append(Excluded(candidate.id, found.why, found.why_zh))
+            continue
         if isinstance(found, str):
             excluded.append(Excluded(candidate.id, f"cannot be estimated at {request.gpus} GPUs: {found}",
                                      f"{request.gpus} 块 GPU 时无法估算：{found}"))
@@ -380,7 +422,7 @@ def fewest_gpus(kb: KnowledgeBase, request: Request, shape: StepShape,
     from the reader's (whole nodes) until one fits, then the gap is halved down to a node."""
     def fits_at(gpus: int) -> Option | None:
         found = [Option(c, f[0], f[1], f[2], allowed.get(c.node or c.gpu), _power_w(kb, c.gpu), tried)
-                 for c, f, tried in _candidates_at(kb, request, gpus, shape, allowed) if not isinstance(f, str)]
+                 for c, f, tried in _candidates_at(kb, request, gpus, shape, allowed) if isinstance(f, tuple)]
         ok = [o for o in found if o.fits]
         return min(ok, key=lambda o: (o.estimate.step.step_s, o.candidate.id)) if ok else None
 

@@ -70,6 +70,19 @@
     return parametersPerGpu(psi, layout.tensor_parallel, layout.pipeline_parallel);
   }
   function gradientBytes(layout, a) { return layout.fp32_gradients ? 4.0 : a.gradient_bytes_per_parameter; }
+  // memory.py adapter_parameters (LoRA): A and B of rank r on Q, K, V, the projection and the MLP matrices
+  function adaptersPerGpu(w, layout) {
+    if (!(layout.adapter_rank > 0)) { return null; }
+    var h = w.hidden_size, total = layout.adapter_rank * (6.0 * h + 2.0 * kvWidth(h, w.attention_heads, kvHeads(w)) +
+      mlpMatrices(w) * (h + ffnHiddenSize(w))) * w.layers;
+    var Lp = layersOf(w, layout);
+    if (Lp !== w.layers) { total = pacedParameters(total, Lp, w.layers); }
+    return parametersPerGpu(total, layout.tensor_parallel, layout.pipeline_parallel);
+  }
+  // memory.py lora_weight_bytes: the frozen base at its bits, the adapters at the weight bytes
+  function loraWeights(psi, adapters, layout, a) {
+    return psi * (layout.base_bits / 8.0) + adapters * a.weight_bytes_per_parameter;
+  }
 
   // ---- compute.py --------------------------------------------------------------------------
   function modelFlop(B, s, L, h, V, r) {
@@ -199,6 +212,14 @@
     if (layout.precision !== "bf16" && layout.precision !== "fp8") {
       out.push(problem("precision", "layout.precision", "精度只能是 bf16 或 fp8"));
     }
+    if (!(layout.adapter_rank >= 0)) {
+      out.push(problem("adapter-rank", "layout.adapter_rank", "适配器的秩不能为负"));
+    }
+    if ([16, 8, 4].indexOf(layout.base_bits) < 0) {
+      out.push(problem("base-bits", "layout.base_bits", "冻结的基座权重只能是 16、8 或 4 位"));
+    } else if (layout.base_bits !== 16 && !(layout.adapter_rank > 0)) {
+      out.push(problem("base-bits-without-adapters", "layout.base_bits", "量化的基座权重是冻结的，要训练就需要适配器"));
+    }
     if (layout.zero_gather !== "layer" && layout.zero_gather !== "tensor-sync") {
       out.push(problem("zero-gather", "layout.zero_gather", "ZeRO 收集方式只能是 layer 或 tensor-sync"));
     } else if (layout.zero_gather === "tensor-sync" && layout.zero_stage !== 3) {
@@ -317,12 +338,17 @@
   }
   function memoryPerGpu(w, cluster, layout, a, dp, m) {
     var t = layout.tensor_parallel, p = layout.pipeline_parallel, z = layout.zero_stage;
-    var psi = paramsPerGpu(w, layout);
+    var psi = paramsPerGpu(w, layout), adapters = adaptersPerGpu(w, layout);
     var c = layout.context_parallel, dpGrad = c > 1 ? dp * c : dp;
     var shard = layout.shard_group ? layout.shard_group : dpGrad;
+    var count = adapters === null ? psi : adapters;  // LoRA: only the adapters have gradients and Adam states
     var parts = [[z >= 3, a.weight_bytes_per_parameter], [z >= 2, gradientBytes(layout, a)],
-                 [z >= 1, a.optimizer_bytes_per_parameter]].map(function (x) {
-      return x[0] ? partitionedBytes(psi, x[1], shard) : replicatedBytes(psi, x[1]);
+                 [z >= 1, a.optimizer_bytes_per_parameter]].map(function (x, i) {
+      if (i === 0 && adapters !== null) {
+        var whole = loraWeights(psi, adapters, layout, a);
+        return x[0] ? whole / shard : whole;
+      }
+      return x[0] ? partitionedBytes(count, x[1], shard) : replicatedBytes(count, x[1]);
     });
     var table = layout.flash_attention ? ACTIVATIONS_FLASH : ACTIVATIONS_PER_LAYER;
     var perLayer = table[layout.recompute + "," + Boolean(layout.sequence_parallel)](
@@ -364,6 +390,8 @@
     var modelMb = split(modelFlop(b, s, L, h, V, r));
     var executed = EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r);
     if (layout.flash_attention) { executed = executed + flashBackwardFlop(b, s, L, h); }
+    // compute.py frozen_weight_gradient_flop: LoRA computes no weight gradients for the frozen base
+    if (layout.adapter_rank > 0) { executed = executed - 24.0 * b * s * L * h * h * (r + V / (12.0 * L * h)); }
     var executedMb = split(executed);
     var hbm = cluster.node.gpu.memory_bandwidth_bytes_per_s;
     var operandBytes = layout.precision === "fp8" ? 1.0 : 2.0;
@@ -407,9 +435,12 @@
     var hybrid = layout.shard_group > 0, shard = hybrid ? layout.shard_group : dpGrad;
     var k = hybrid ? Math.min(shard, peers) : peers;
     var n = shard / k;
-    var psi = paramsPerGpu(w, layout);
-    var grads = replicatedBytes(psi, gradientBytes(layout, a));
-    var weights = replicatedBytes(psi, a.weight_bytes_per_parameter);
+    var psi = paramsPerGpu(w, layout), adapters = adaptersPerGpu(w, layout);
+    // wiring.py data_parallel: under LoRA only the adapters' gradients are reduced; ZeRO-3 gathers
+    // the whole weights, stages 1 and 2 only the updated adapters
+    var grads = replicatedBytes(adapters === null ? psi : adapters, gradientBytes(layout, a));
+    var weights = adapters !== null && layout.zero_stage === 3 ? loraWeights(psi, adapters, layout, a)
+      : replicatedBytes(adapters === null ? psi : adapters, a.weight_bytes_per_parameter);
     var ng = GRADIENT_PHASES[layout.zero_stage](m), nw = WEIGHT_PHASES[layout.zero_stage](m);
     // traffic.py COLLECTIVES_PER_PHASE (or per_tensor: DeepSpeed's synchronous per-tensor ZeRO-3);
     // collectives.py: NCCL's ring latency over every rank
@@ -497,7 +528,7 @@
   // inputs.py Layout's defaults, for a layout that leaves the newer fields out
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
                          tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2",
-                         zero_gather: "layer"};
+                         zero_gather: "layer", adapter_rank: 0, base_bits: 16};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
