@@ -139,3 +139,23 @@ def test_cli_json_keeps_picks_and_estimate_and_adds_options_and_excluded() -> No
     assert first["time_to_train_s"] == pytest.approx(1e12 / first["tokens_per_s"])
     assert first["gpu_hours"] == pytest.approx(16 * first["time_to_train_s"] / 3600)
     assert any(e["source"] == "test-topology-paper" for e in data["excluded"])
+
+
+def test_a_range_is_planned_at_its_ends_and_doublings_and_answers_the_cheapest_per_token() -> None:
+    from generator.planner.plan import ladder, plan_range
+    assert ladder(8, 64) == [8, 16, 32, 64] and ladder(8, 48) == [8, 16, 32, 48] and ladder(4, 4) == [4]
+    best, plans = plan_range(_kb(), _request(gpus=8), 32)
+    assert [p.request.gpus for p in plans] == [8, 16, 32]
+    per_gpu = {p.request.gpus: p.options[0].estimate.step.tokens_per_s / p.options[0].gpus for p in plans if p.options}
+    assert best.request.gpus == max(per_gpu, key=lambda g: (per_gpu[g], -g))
+
+
+def test_cli_takes_a_range_and_refuses_a_bad_one() -> None:
+    done = _cli("--workload", "test-tiny-1b", "--gpus", "8-32", "--market", MARKET, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert [row["gpus"] for row in data["range"]] == [8, 16, 32]
+    assert data["estimate"]["gpus"] in (8, 16, 32)
+    for bad in ("32-8", "0", "eight"):
+        refused = _cli("--workload", "test-tiny-1b", "--gpus", bad, "--market", MARKET)
+        assert refused.returncode == 2 and "--gpus" in refused.stderr, bad

@@ -234,7 +234,7 @@ def _plan(args: argparse.Namespace) -> int:
     from ..estimates.calibration import accuracy_record, calibrate
     from ..estimates.choice import Choice
     from ..model.markets import Market
-    from ..planner.plan import GOALS, PlanError, Request, plan
+    from ..planner.plan import GOALS, PlanError, Request, plan, plan_range
     from .plan import to_json, to_text
     result = run_check(Path(args.specs))
     if not result.ok or result.kb is None:
@@ -247,8 +247,9 @@ def _plan(args: argparse.Namespace) -> int:
         problem = f"--market is missing; choose one of: {', '.join(markets) or 'none (specs/markets/ is empty)'}"
     elif args.market not in markets:
         problem = f"--market {args.market!r} is unknown; choose one of: {', '.join(markets)}"
-    elif args.gpus is None or args.gpus < 1:
-        problem = "--gpus is missing or below 1; give the number of GPUs, e.g. --gpus 64"
+    gpus = _gpu_range(args.gpus)
+    if problem is None and gpus is None:
+        problem = "--gpus is missing or not a count; give the GPUs, e.g. --gpus 64, or a range, e.g. --gpus 8-64"
     elif args.goal not in GOALS:
         problem = f"--goal {args.goal!r} is unknown; choose one of: {', '.join(GOALS)}"
     try:
@@ -270,16 +271,30 @@ def _plan(args: argparse.Namespace) -> int:
     if args.base_bits != 16 and args.goal != "lora":
         print(f"plan: --base-bits {args.base_bits} quantizes a frozen base: it needs --goal lora", file=sys.stderr)
         return 2
-    request = Request(model, args.gpus, args.market, args.goal, tokens, args.licensed, args.seq, args.global_batch,
+    assert gpus is not None
+    request = Request(model, gpus[0], args.market, args.goal, tokens, args.licensed, args.seq, args.global_batch,
                       args.lora_rank, args.base_bits)
     try:
-        found = plan(kb, request)
+        found, ladder = plan_range(kb, request, gpus[1]) if gpus[1] != gpus[0] else (plan(kb, request), [])
     except PlanError as err:
         print(f"plan: {err}", file=sys.stderr)
         return 2
     accuracy = accuracy_record(calibrate(kb).overall)
-    print(to_json(kb, found, build_date(), accuracy) if args.format == "json" else to_text(kb, found, build_date(), accuracy))
+    print(to_json(kb, found, build_date(), accuracy, ladder) if args.format == "json"
+          else to_text(kb, found, build_date(), accuracy, ladder))
     return 0
+
+
+def _gpu_range(text: str | None) -> tuple[int, int] | None:
+    """`64` or `8-64`: the GPU count, or the ends of a range (low at least 1, not above high)."""
+    if text is None:
+        return None
+    low, _, high = text.partition("-")
+    try:
+        ends = (int(low), int(high or low))
+    except ValueError:
+        return None
+    return ends if 1 <= ends[0] <= ends[1] <= 1_000_000 else None
 
 
 def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -298,7 +313,8 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     shape.add_argument("--ffn-hidden", type=int, help="MLP width (default: 4 × hidden)")
     shape.add_argument("--vocab", type=int, help="vocabulary size")
     shape.add_argument("--mlp", choices=("gelu", "swiglu"), help="gelu: a GPT block (default); swiglu: a Llama block")
-    pl.add_argument("--gpus", type=int, help="number of GPUs")
+    pl.add_argument("--gpus", help="number of GPUs, or a range such as 8-64 (planned at its ends and the doublings "
+                                   "between; the answer is the count that trains a token in the fewest GPU-hours)")
     pl.add_argument("--market", help="where you buy: a market id of specs/markets/ (global, china)")
     pl.add_argument("--goal", default="pretrain", help="pretrain (default), finetune or lora")
     pl.add_argument("--tokens", help="tokens to train, e.g. 2T: adds time to train, GPU-hours and energy")

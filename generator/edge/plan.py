@@ -86,7 +86,22 @@ def excluded_data(e: Excluded) -> dict[str, Any]:
     return {"id": e.id, "why": e.why, "status": e.status, "ruling": e.ruling, "source": e.source}
 
 
-def as_data(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object]) -> dict[str, Any]:
+def range_data(ladder: list[Plan]) -> list[dict[str, Any]] | None:
+    """One row per count a range was planned at: its answer and how fast it trains per GPU."""
+    if not ladder:
+        return None
+    rows = []
+    for p in ladder:
+        best = p.options[0] if p.options else None
+        rows.append({"gpus": p.request.gpus, "best": None if best is None else best.candidate.id,
+                     "step_time_s": None if best is None else best.estimate.step.step_s,
+                     "tokens_per_s": None if best is None else best.estimate.step.tokens_per_s,
+                     "tokens_per_s_per_gpu": None if best is None else best.estimate.step.tokens_per_s / best.gpus})
+    return rows
+
+
+def as_data(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
+            ladder: list[Plan] | None = None) -> dict[str, Any]:
     req = found.request
     best = found.options[0] if found.options else None
     shown = best or found.closest
@@ -104,12 +119,14 @@ def as_data(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, 
         "excluded": [excluded_data(e) for e in found.excluded],
         "fewest_gpus": None if found.fewest is None else {
             "gpus": found.fewest[0], "option": option_data(kb, found.fewest[1], req.tokens, None)},
+        "range": range_data(ladder or []),
         "accuracy": accuracy,
     }
 
 
-def to_json(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object]) -> str:
-    return json_terminal(json.dumps(as_data(kb, found, as_of, accuracy), ensure_ascii=False, indent=2))
+def to_json(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
+            ladder: list[Plan] | None = None) -> str:
+    return json_terminal(json.dumps(as_data(kb, found, as_of, accuracy, ladder), ensure_ascii=False, indent=2))
 
 
 def _days(seconds: float) -> str:
@@ -141,14 +158,20 @@ def _option_lines(kb: KnowledgeBase, o: dict[str, Any]) -> list[str]:
     return lines
 
 
-def to_text(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object]) -> str:
-    data = as_data(kb, found, as_of, accuracy)
+def to_text(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
+            ladder: list[Plan] | None = None) -> str:
+    data = as_data(kb, found, as_of, accuracy, ladder)
     req = data["request"]
     goal = {"pretrain": "预训练", "finetune": "全参数微调", "lora": "LoRA 微调"}[req["goal"]]
     lines = [f"{req['workload_name'] or '（无可估算的模型）'}，{req['gpus']} 块 GPU，{goal}，市场：{data['market']['name']}"
              f"（截至 {data['as_of']}）"]
     if req["workload_note"]:
         lines.append(f"模型：{req['workload_note']}")
+    if data["range"]:
+        lines.append("各个 GPU 数下的最佳选择（答案取每个 token 花的 GPU 小时最少的一档）：")
+        lines += [f"  {row['gpus']} 块：" + (f"{row['best']}，每步 {row['step_time_s']:.3g} s，"
+                                           f"每 GPU {row['tokens_per_s_per_gpu']:.4g} token/s" if row["best"] else "放不下")
+                  for row in data["range"]]
     if data["options"]:
         best = data["options"][0]
         lines.append("推荐：")

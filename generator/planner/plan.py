@@ -398,6 +398,27 @@ def plan(kb: KnowledgeBase, request: Request) -> Plan:
     return Plan(request, entry.model.name.zh, tuple(options), tuple(excluded), fewest, note, closest)
 
 
+def ladder(low: int, high: int) -> list[int]:
+    """The GPU counts a range is planned at: its ends and the doublings of the low end between."""
+    counts, count = [], low
+    while count < high:
+        counts.append(count)
+        count *= 2
+    return counts + [high]
+
+
+def plan_range(kb: KnowledgeBase, request: Request, high: int) -> tuple[Plan, list[Plan]]:
+    """A plan at each count of `ladder(request.gpus, high)`, and the one whose answer trains each
+    token in the fewest GPU-hours (the most tokens per second per GPU; ties: fewer GPUs). When no
+    count fits, the plan at the largest count, which says how many GPUs would."""
+    plans = [plan(kb, replace(request, gpus=count)) for count in ladder(request.gpus, high)]
+    fitting = [p for p in plans if p.options]
+    if not fitting:
+        return plans[-1], plans
+    best = max(fitting, key=lambda p: (p.options[0].estimate.step.tokens_per_s / p.options[0].gpus, -p.request.gpus))
+    return best, plans
+
+
 def _best_per_family(fitting: list[Option]) -> tuple[list[Option], list[Excluded]]:
     """The fastest option of each GPU family, fastest first (ties: by id), and the rest, each
     excluded as slower than its family's best by N %."""
@@ -467,4 +488,4 @@ def energy_kwh(option: Option, tokens: float) -> float | None:
 
 
 __all__ = ["GOALS", "Candidate", "Excluded", "Goal", "Option", "Plan", "PlanError", "Request", "energy_kwh",
-           "fewest_gpus", "gpu_hours", "plan", "time_to_train_s", "tokens_rate"]
+           "fewest_gpus", "gpu_hours", "ladder", "plan", "plan_range", "time_to_train_s", "tokens_rate"]
