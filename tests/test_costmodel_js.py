@@ -175,15 +175,18 @@ def test_exported_data_gives_the_clis_numbers() -> None:
     choices, python = [], []
     for gpu in gpus:
         for network in networks:
-            for gpus_total, per_node, nics, tp, pp, zero in ((8, 8, 8, 1, 1, 1), (16, 8, 4, 8, 2, 3), (4, 2, 1, 2, 1, 2)):
+            for gpus_total, per_node, nics, tp, pp, zero, rank, bits in (
+                    (8, 8, 8, 1, 1, 1, 0, 16), (16, 8, 4, 8, 2, 3, 0, 16), (4, 2, 1, 2, 1, 2, 0, 16),
+                    (4, 4, 1, 1, 1, 0, 16, 4), (16, 8, 4, 2, 1, 3, 8, 16)):
                 js_choice = {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"],
                              "gpus": gpus_total, "gpus_per_node": per_node, "nics_per_node": nics, "tp": tp, "pp": pp,
                              "zero": zero, "micro_batch": 1, "seq": 2048, "global_batch": 256,
-                             "recompute": "selective", "sequence_parallel": False}
+                             "recompute": "selective", "sequence_parallel": False, "adapter_rank": rank,
+                             "base_bits": bits}
                 resolved = resolve(result.kb, Choice(gpu["id"], gpus_total, network["id"], workloads[0]["id"],
                                                      gpus_per_node=per_node, nics_per_node=nics, tensor_parallel=tp,
                                                      pipeline_parallel=pp, zero_stage=zero, sequence_length=2048,
-                                                     global_batch_size=256))
+                                                     global_batch_size=256, adapter_rank=rank, base_bits=bits))
                 choices.append(js_choice)
                 python.append({"problem": resolved} if isinstance(resolved, str) else outputs(
                     estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)))

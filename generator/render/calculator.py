@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 
 from ..estimates.calibration import statement
+from ..estimates.choice import Choice
 from ..estimates.export import export
 from ..estimates.records import assumption_entities
+from ..estimates.records import workloads as workload_entities
+from ..model.markets import Market
+from ..planner.plan import Request, plan
 from .context import Site
 from .text import zh
 
@@ -57,7 +61,44 @@ def data(site: Site) -> dict[str, object]:
         names = {e.model.parameter: zh(e.model.name) for e in assumption_entities(site.kb)}
         out["assumptions"] = {**assumptions, "hrefs": {name: site.href(i) for name, i in ids.items()},
                               "labels": {name: names.get(name, i) for name, i in ids.items()}}
+    defaults = out["defaults"]
+    assert isinstance(defaults, dict)
+    out["defaults"] = {**defaults, **planned_defaults(site)}
     return out
+
+
+DEFAULT_GPUS = 64
+"""The cluster the calculator opens on: a few racks' worth, where the network already matters."""
+
+
+def planned_defaults(site: Site) -> dict[str, object]:
+    """What the calculator opens on: the planner's answer for the middle published workload on
+    `DEFAULT_GPUS` GPUs in the first market that sells everything it does not name (the GPU, the
+    network and the layout it found), not the alphabetically first GPU and network. Empty when
+    the knowledge base has no such market or nothing fits there."""
+    key = "calculator-defaults"
+    if key in site.shared:
+        kept = site.shared[key]
+        assert isinstance(kept, dict)
+        return kept
+    found: dict[str, object] = {}
+    market = next((m for m in site.kb.of_type(Market) if m.model.default is not None
+                   and m.model.default.status == "available"), None)
+    shapes = sorted(workload_entities(site.kb), key=lambda w: (w.model.parameters, w.id))
+    if market is not None and shapes:
+        middle = shapes[len(shapes) // 2]
+        answer = plan(site.kb, Request(Choice("", 0, "", middle.id), DEFAULT_GPUS, market.id))
+        if answer.options:
+            best = answer.options[0]
+            lay, node = best.layout, best.resolved.cluster.node
+            found = {"workload": middle.id, "gpu": best.candidate.gpu, "network": best.resolved.ids.get("network"),
+                     "gpus": DEFAULT_GPUS, "gpus_per_node": node.gpus_per_node, "nics_per_node": node.nics_per_node,
+                     "tensor_parallel": lay.tensor_parallel, "pipeline_parallel": lay.pipeline_parallel,
+                     "zero_stage": lay.zero_stage, "recompute": lay.recompute,
+                     "sequence_parallel": lay.sequence_parallel, "global_batch_size": lay.global_batch_size,
+                     "sequence_length": lay.sequence_length}
+    site.shared[key] = found
+    return found
 
 
 def data_files(site: Site) -> dict[str, str]:

@@ -267,3 +267,71 @@ def test_a_node_sets_the_inputs_and_equals_estimate_node(page: Page, base_url: s
     assert not errors, errors
     page.goto(link, wait_until="domcontentloaded")
     assert page.evaluate("id => document.getElementById(id) !== null", node["id"]), link
+
+
+def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: str, site_dir: Path) -> None:
+    """4 GPUs in all: GPUs per node follows the total (min(8, total), as the CLI), and the estimate
+    with LoRA adapters on a 4-bit base equals `estimate --lora-rank --base-bits`; tokens to train
+    add days and GPU-hours; a configuration that does not fit shows no step time and says what
+    would fit, whatever the CLI says for the same inputs."""
+    data = _data(site_dir)
+    ids = _pick(data)
+    settle(page, base_url + "/calculator/")
+    _wait_until_ready(page)
+    for name in ("workload", "gpu", "network"):
+        page.select_option(f"#calc select[name={name}]", str(ids[name]))
+    sizes = page.eval_on_selector_all("#calc select[name=gpus_per_node] option", "os => os.map(o => o.value)")
+    page.fill("#calc input[name=gpus]", "4")
+    expected_size = max(int(s) for s in sizes if int(s) <= 4 and 4 % int(s) == 0)
+    assert page.input_value("#calc select[name=gpus_per_node]") == str(expected_size)
+    page.fill("#calc input[name=nics_per_node]", "1")
+    page.fill("#calc input[name=adapter_rank]", "16")
+    page.select_option("#calc select[name=base_bits]", "4")
+    layout = {"gpus": 4, "gpus_per_node": expected_size, "nics_per_node": 1, "tp": 1, "pp": 1, "zero": 1,
+              "micro_batch": 1, "seq": 4096, "global_batch": 512, "recompute": "selective", "sequence_parallel": False,
+              "flash_attention": True, "virtual_pipeline": 1, "cp": 1, "tp_overlap": 0.0, "fp32_gradients": False,
+              "shard_group": 0, "attention_kernel": "flash-attention-2"}
+    _set(page, ids, layout)
+    page.fill("#calc input[name=adapter_rank]", "16")
+    cli = _cli_with(ids, layout, ["--lora-rank", "16", "--base-bits", "4"])
+    shown = _shown(page)
+    if cli["fits"]:
+        _assert_equal(shown, cli)
+        page.fill("#calc input[name=tokens_b]", "2")
+        shown = _shown(page)
+        days = 2e9 / float(cli["tokens_per_s"]) / 86400  # type: ignore[arg-type]
+        assert math.isclose(float(shown["train_days"]), days, rel_tol=1e-9)
+        assert math.isclose(float(shown["gpu_hours"]), days * 24 * 4, rel_tol=1e-9)
+    else:
+        assert "step_time_s" not in shown and page.locator("#calc-result .calc-hint").is_visible()
+    # The largest workload on one GPU without savers: if it does not fit, no step time is shown.
+    workloads = data["workloads"]
+    assert isinstance(workloads, list)
+    biggest = max(workloads, key=lambda w: w["spec"]["parameter_count"])
+    one = {**layout, "gpus": 1, "gpus_per_node": 1, "zero": 0}
+    big = {**ids, "workload": biggest["id"]}
+    _set(page, big, one)
+    page.fill("#calc input[name=adapter_rank]", "0")
+    page.select_option("#calc select[name=base_bits]", "16")
+    cli = _cli_with(big, one, [])
+    shown = _shown(page)
+    assert shown["fits"] == str(cli["fits"]).lower()
+    if not cli["fits"]:
+        assert "step_time_s" not in shown and "tokens_per_s" not in shown
+        hint = page.inner_text("#calc-result .calc-hint")
+        assert "ZeRO" in hint and "GB" in hint
+    else:
+        assert "step_time_s" in shown
+
+
+def _cli_with(ids: dict[str, object], layout: dict[str, object], extra: list[str]) -> dict[str, object]:
+    flags = ["--workload", str(ids["workload"]), "--gpu", str(ids["gpu"]), "--network", str(ids["network"]),
+             "--gpus", str(layout["gpus"]), "--gpus-per-node", str(layout["gpus_per_node"]),
+             "--nics-per-node", str(layout["nics_per_node"]), "--zero", str(layout["zero"]),
+             "--global-batch", str(layout["global_batch"]), "--format", "json", *extra]
+    done = subprocess.run([sys.executable, "-m", "generator", "estimate", *flags], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert isinstance(out, dict)
+    return out

@@ -61,6 +61,7 @@
       if (!(whole(key) >= 1)) { return {problem: names[key] + "应为不小于 1 的整数"}; }
     }
     if (!(whole("shard_group") >= 0)) { return {problem: "分片组应为不小于 0 的整数"}; }
+    if (!(whole("adapter_rank") >= 0)) { return {problem: "LoRA 适配器的秩应为不小于 0 的整数"}; }
     return {workload: field("workload").value, node: field("node").value, gpu: field("gpu").value,
             network: field("network").value,
             gpus: whole("gpus"), gpus_per_node: Number(field("gpus_per_node").value),
@@ -70,7 +71,8 @@
             sequence_parallel: field("sequence_parallel").checked,
             flash_attention: field("flash_attention").checked, virtual_pipeline: whole("virtual_pipeline"),
             fp32_gradients: field("fp32_gradients").checked, tp_overlap: Number(field("tp_overlap").value),
-            cp: whole("cp"), shard_group: whole("shard_group"), attention_kernel: field("attention_kernel").value};
+            cp: whole("cp"), shard_group: whole("shard_group"), attention_kernel: field("attention_kernel").value,
+            adapter_rank: whole("adapter_rank"), base_bits: Number(field("base_bits").value)};
   }
 
   function resolve() {
@@ -155,6 +157,18 @@
       ["合计", "memory_per_gpu_gb.total_gb", m.total_gb, fmt(m.total_gb)],
       ["扣除预留后可用", "memory_per_gpu_gb.usable_gb", m.usable_gb, fmt(m.usable_gb)],
       ["余量（负数为不足）", "memory_per_gpu_gb.headroom_gb", m.headroom_gb, fmt(m.headroom_gb)]]));
+    if (!out.fits) {
+      // A configuration that does not fit has no step to time: say what would fit instead.
+      result.appendChild(el("p", "放不下的配置不给单步时间和吞吐。" + fitHint(chosen, m), "calc-note calc-hint"));
+      return;
+    }
+    var tokens = Number(field("tokens_b").value) * 1e9;
+    if (tokens > 0) {
+      var seconds = tokens / out.tokens_per_s, gpuHours = whole("gpus") * seconds / 3600;
+      result.appendChild(table("训练 " + fmt(tokens / 1e9) + " B token", [
+        ["训练时间（天）", "train_days", seconds / 86400, fmt(seconds / 86400)],
+        ["GPU 小时", "gpu_hours", gpuHours, fmt(gpuHours)]]));
+    }
     result.appendChild(table("单步时间与通信", [
       ["单步时间（秒）", "step_time_s", out.step_time_s, fmt(out.step_time_s)],
       ["吞吐（token/秒）", "tokens_per_s", out.tokens_per_s, fmt(out.tokens_per_s)],
@@ -169,6 +183,33 @@
       ["节点间网络（秒）", "time_s.network", t.network, fmt(t.network)],
       ["未被掩盖的通信（秒）", "time_s.exposed_comm", t.exposed_comm, fmt(t.exposed_comm)]]));
     result.appendChild(el("p", "扩展效率：" + out.scaling_note + "。", "calc-note"));
+  }
+
+  /** What would fit: the pipeline degrees that divide both the layers and the GPUs, and how far
+   * ZeRO or recomputation could go, in one sentence. */
+  function fitHint(chosen, m) {
+    var layers = chosen.workload.spec.layers, gpus = whole("gpus"), t = Number(field("tp").value);
+    var pps = [];
+    for (var p = 1; p <= layers; p++) {
+      if (layers % p === 0 && gpus % (t * p) === 0 && p !== whole("pp")) { pps.push(p); }
+    }
+    var parts = ["每块 GPU 还差 " + fmt(-m.headroom_gb) + " GB。"];
+    if (Number(field("zero").value) < 3) { parts.push("可以把 ZeRO 提到 3，把模型状态分到数据并行的各块 GPU 上。"); }
+    if (field("recompute").value !== "full") { parts.push("可以改用完全重计算，只存每层的输入。"); }
+    if (pps.length) { parts.push("能同时整除层数（" + layers + "）和 GPU 数的流水线并行度还有：" + pps.join("、") + "。"); }
+    return parts.join("");
+  }
+
+  /** Without a node, GPUs per node follows the total (the CLI's default, min(8, total)) until the
+   * reader picks a size: the largest offered size that divides the total and is at most 8. */
+  var perNodeChosen = false;
+  function followTotal() {
+    if (perNodeChosen || field("node").value) { return; }
+    var total = whole("gpus");
+    if (!(total >= 1)) { return; }
+    var sizes = Array.prototype.map.call(field("gpus_per_node").options, function (o) { return Number(o.value); });
+    var fit = sizes.filter(function (s) { return s <= Math.min(8, total) && total % s === 0; });
+    if (fit.length) { field("gpus_per_node").value = String(Math.max.apply(null, fit)); }
   }
 
   // ---- the node select: a node sets and locks the inputs it fills in --------------------------
@@ -241,6 +282,10 @@
     fill(field("node"), data.nodes || [], function (n) { return n.name; });
     sizeOptions(null);
     var d = data.defaults;
+    // The planner's answer for the middle workload (data.defaults), where the knowledge base gave one
+    ["workload", "gpu", "network"].forEach(function (name) {
+      if (d[name] && byId(data[name + "s"], d[name])) { field(name).value = d[name]; }
+    });
     field("gpus").value = d.gpus;
     field("gpus_per_node").value = String(d.gpus_per_node);
     field("nics_per_node").value = d.nics_per_node || d.gpus_per_node;
@@ -259,6 +304,10 @@
     field("shard_group").value = d.shard_group;
     field("tp_overlap").value = d.tp_overlap;
     field("fp32_gradients").checked = d.fp32_gradients;
+    field("adapter_rank").value = d.adapter_rank;
+    field("base_bits").value = String(d.base_bits);
+    field("gpus").addEventListener("input", followTotal);
+    field("gpus_per_node").addEventListener("change", function () { perNodeChosen = true; });
     field("node").addEventListener("input", applyNode);
     field("node").addEventListener("change", applyNode);
     form.addEventListener("input", render);

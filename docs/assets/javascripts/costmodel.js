@@ -667,7 +667,9 @@
                 context_parallel: choice.cp == null ? 1 : choice.cp,
                 shard_group: choice.shard_group == null ? 0 : choice.shard_group,
                 attention_kernel: choice.attention_kernel || "flash-attention-2",
-                zero_gather: choice.zero_gather || "layer"},
+                zero_gather: choice.zero_gather || "layer",
+                adapter_rank: choice.adapter_rank == null ? 0 : choice.adapter_rank,
+                base_bits: choice.base_bits == null ? 16 : choice.base_bits},
                data.assumptions.values]
     };
   }
