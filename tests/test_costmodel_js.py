@@ -371,3 +371,56 @@ def test_exported_nodes_give_the_clis_numbers() -> None:
             continue
         differences += _compare(p, j, f"choice {i}")
     assert not differences, differences[:10]
+
+
+SEARCH = """
+const model = require(process.argv[1]);
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map(c => {
+  const r = model.fastestLayout(c.workload, c.cluster, c.assumptions, c.shape);
+  return r.layout === null ? null : {layout: r.layout, estimate: r.estimate, fits: r.why === ""};
+})));
+"""
+
+SEARCHED = ("tensor_parallel", "pipeline_parallel", "zero_stage", "recompute", "global_batch_size", "sequence_parallel")
+
+
+def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
+    """The calculator's "choose the layout for me" (costmodel.js `fastestLayout`) finds the layout
+    planner/search.py finds, with the same estimate, on seeded clusters, shapes and goals: full
+    training and LoRA on a 16-, 8- or 4-bit base, fitting and not."""
+    from generator.planner.search import StepShape, fastest_layout
+    rng = random.Random(23)
+    cases, python = [], []
+    for _ in range(60):
+        node_spec = rng.choice(synthetic_nodes())
+        cluster = Cluster(dataclasses.replace(node_spec, nics_per_node=rng.choice((1, 4, 8))), rng.choice((1, 2, 4, 16)))
+        workload = rng.choice(synthetic_workloads())
+        rank = rng.choice((0, 0, 16))
+        base = Layout(1, 1, 0, 1, 1, 1, adapter_rank=rank, base_bits=rng.choice((16, 4)) if rank else 16)
+        shape = StepShape(rng.choice((2048, 4096)), rng.choice((64, 512)), rng.choice((1, 2)), base)
+        assumptions = illustrative_assumptions()
+        layout, found, why = fastest_layout(workload, cluster, assumptions, shape)
+        python.append(None if layout is None else {"layout": {k: getattr(layout, k) for k in SEARCHED},
+                                                   "estimate": outputs(estimate(workload, cluster, layout, assumptions)),
+                                                   "fits": why == ""})
+        cases.append({"workload": dataclasses.asdict(workload), "cluster": dataclasses.asdict(cluster),  # type: ignore[call-overload]
+                      "assumptions": dataclasses.asdict(assumptions),
+                      "shape": {"sequence_length": shape.sequence_length, "min_global_batch": shape.min_global_batch,
+                                "micro_batch": shape.micro_batch, "base": dataclasses.asdict(base)}})
+    done = subprocess.run([node(), "-e", SEARCH, str(SCRIPT)], input=json.dumps(cases), capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    js = json.loads(done.stdout)
+    assert sum(p is not None and p["fits"] for p in python) >= 20, "most searches should find a fitting layout"
+    assert any(p is not None and not p["fits"] for p in python), "some searches should find nothing that fits"
+    differences = []
+    for i, (p, j) in enumerate(zip(python, js, strict=True)):
+        if p is None or j is None:
+            if p != j:
+                differences.append(f"case {i}: python {p}, js {j}")
+            continue
+        if {k: j["layout"][k] for k in SEARCHED} != p["layout"] or p["fits"] != j["fits"]:
+            differences.append(f"case {i}: python {p['layout']}, js {j['layout']}")
+        differences += _compare(p["estimate"], j["estimate"], f"case {i}")
+    assert not differences, "\n".join(differences[:20])

@@ -335,3 +335,43 @@ def _cli_with(ids: dict[str, object], layout: dict[str, object], extra: list[str
     out = json.loads(done.stdout)
     assert isinstance(out, dict)
     return out
+
+
+def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url: str, site_dir: Path) -> None:
+    """The button writes the layout planner/search.py finds for the same inputs into the form, and
+    the result then equals `estimate` for that layout."""
+    from generator.edge.cli import run_check
+    from generator.estimates.choice import Choice, resolve
+    from generator.planner.search import StepShape, fastest_layout
+
+    data = _data(site_dir)
+    ids = _pick(data)
+    settle(page, base_url + "/calculator/")
+    _wait_until_ready(page)
+    layout = {"gpus": 16, "gpus_per_node": 8, "nics_per_node": 8, "tp": 1, "pp": 1, "zero": 0, "micro_batch": 1,
+              "seq": 4096, "global_batch": 256, "recompute": "none", "sequence_parallel": False,
+              "flash_attention": False, "virtual_pipeline": 1, "cp": 1, "tp_overlap": 0.5, "fp32_gradients": True,
+              "shard_group": 0, "attention_kernel": "flash-attention-2"}
+    _set(page, ids, layout)
+    page.click("#calc-choose")
+    result = run_check(ROOT / "specs")
+    assert result.kb is not None
+    resolved = resolve(result.kb, Choice(str(ids["gpu"]), 16, str(ids["network"]), str(ids["workload"]),
+                                         gpus_per_node=8, nics_per_node=8))
+    assert not isinstance(resolved, str)
+    found, estimate_, why = fastest_layout(resolved.workload, resolved.cluster, resolved.assumptions,
+                                           StepShape(4096, 256, 1))
+    if found is None:
+        assert "没有布局" in page.inner_text("#calc-choose-note")
+        return
+    assert page.input_value("#calc select[name=tp]") == str(found.tensor_parallel)
+    assert page.input_value("#calc input[name=pp]") == str(found.pipeline_parallel)
+    assert page.input_value("#calc select[name=zero]") == str(found.zero_stage)
+    assert page.input_value("#calc select[name=recompute]") == found.recompute
+    assert page.input_value("#calc input[name=global_batch]") == str(found.global_batch_size)
+    chosen = {**layout, "tp": found.tensor_parallel, "pp": found.pipeline_parallel, "zero": found.zero_stage,
+              "recompute": found.recompute, "global_batch": found.global_batch_size,
+              "sequence_parallel": found.sequence_parallel, "flash_attention": True, "tp_overlap": 0.0,
+              "fp32_gradients": False}
+    if why == "":
+        _assert_equal(_shown(page), _cli(ids, chosen))

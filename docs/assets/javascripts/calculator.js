@@ -212,6 +212,36 @@
     if (fit.length) { field("gpus_per_node").value = String(Math.max.apply(null, fit)); }
   }
 
+  /** "Choose the layout for me": the planner's layout search (CostModel.fastestLayout) at the
+   * reader's workload, GPUs, network, sequence, micro-batch and LoRA settings; the layout it finds
+   * is written into the form, the knobs it does not search back at their defaults. */
+  function chooseLayout() {
+    var note = document.getElementById("calc-choose-note");
+    var chosen = resolve();
+    if (chosen.problem) { note.textContent = "无法搜索：" + chosen.problem; return; }
+    var w = chosen.inputs[0], cluster = chosen.inputs[1], a = chosen.inputs[3];
+    var base = {adapter_rank: whole("adapter_rank"), base_bits: Number(field("base_bits").value)};
+    var found = CostModel.fastestLayout(w, cluster, a, {sequence_length: whole("seq"), min_global_batch: whole("global_batch"),
+                                                      micro_batch: whole("micro_batch"), base: base});
+    if (!found.layout) { note.textContent = "没有布局能放到这些 GPU 上：" + found.why; return; }
+    var lay = found.layout;
+    field("tp").value = String(lay.tensor_parallel);
+    field("pp").value = String(lay.pipeline_parallel);
+    field("zero").value = String(lay.zero_stage);
+    field("recompute").value = lay.recompute;
+    field("sequence_parallel").checked = lay.sequence_parallel;
+    field("global_batch").value = String(lay.global_batch_size);
+    field("flash_attention").checked = true;
+    field("attention_kernel").value = "flash-attention-2";
+    field("virtual_pipeline").value = "1";
+    field("cp").value = "1";
+    field("shard_group").value = "0";
+    field("tp_overlap").value = "0";
+    field("fp32_gradients").checked = false;
+    note.textContent = found.why ? "没有布局放得下；这是最省显存的一种。" : "已选出放得下且最快的布局。";
+    render();
+  }
+
   // ---- the node select: a node sets and locks the inputs it fills in --------------------------
   var LOCKED = ["gpu", "gpus_per_node", "nics_per_node"];
   var freeValues = null;  // the reader's own values while a node is chosen, restored without one
@@ -307,6 +337,7 @@
     field("adapter_rank").value = d.adapter_rank;
     field("base_bits").value = String(d.base_bits);
     field("gpus").addEventListener("input", followTotal);
+    document.getElementById("calc-choose").addEventListener("click", chooseLayout);
     field("gpus_per_node").addEventListener("change", function () { perNodeChosen = true; });
     field("node").addEventListener("input", applyNode);
     field("node").addEventListener("change", applyNode);
