@@ -43,6 +43,7 @@ BUILD = 5.0  # seconds, full strict mkdocs build
 BUILD_OVERHEAD = 0.25  # at most this much slower than Material building the same pages alone
 COST_MODEL = 1.0  # seconds for 10,000 configurations
 LEAF_CHECK = 0.1  # seconds to check every leaf of the selection tree (it runs on every validation)
+PLAN = 1.0  # seconds for one `plan` answer (a reader waits for it at the terminal)
 PAGE_BYTES = 150_000
 SVG_BYTES = 40_000
 LIGHTHOUSE_PERFORMANCE = 0.98
@@ -203,6 +204,7 @@ def cost_model(runs: int = 5) -> None:
                seconds < COST_MODEL)
     leaf_check(runs)
     calibration(runs)
+    planner(runs)
 
 
 def calibration(runs: int) -> None:
@@ -223,6 +225,35 @@ def calibration(runs: int) -> None:
     print(f"| calibrate against {report.overall.runs} published runs ({report.overall.expressed} expressed) | {runs} | "
           f"{seconds:.3f} | {statistics.median(t[1] for t in times):.3f} | no budget |\n")
     budget_row(f"calibrate: {report.overall.runs} runs", f"{seconds:.3f} s", "no budget", None)
+
+
+def planner(runs: int) -> None:
+    """`python -m generator plan`'s work in-process for three readers: the middle workload on 64 GPUs
+    in each market, and the largest on one GPU (nothing fits: the fewest-GPUs search runs too)."""
+    from generator.estimates.choice import Choice
+    from generator.estimates.records import workloads
+    from generator.model.markets import Market
+    from generator.planner.plan import Request, plan
+    from generator.validate import validate
+
+    files, _ = read_spec_tree(Path("specs"))
+    kb = validate(files).kb
+    assert kb is not None
+    shapes = sorted(workloads(kb), key=lambda w: w.model.parameters)
+    markets = [m.id for m in kb.of_type(Market)]
+    if not shapes or not markets:
+        return
+    asks = [(shapes[len(shapes) // 2].id, 64, m) for m in markets] + [(shapes[-1].id, 1, markets[0])]
+    for workload, gpus, market in asks:
+        times = []
+        for _ in range(runs):
+            cpu, wall = time.process_time(), time.perf_counter()
+            plan(kb, Request(Choice("", 0, "", workload), gpus, market))
+            times.append((time.process_time() - cpu, time.perf_counter() - wall))
+        seconds = statistics.median(t[0] for t in times)
+        print(f"| plan {workload} on {gpus} GPUs, {market} | {runs} | {seconds:.3f} | "
+              f"{statistics.median(t[1] for t in times):.3f} | < {PLAN} s {mark(seconds < PLAN)} |")
+        budget_row(f"plan: {workload}, {gpus} GPUs, {market}", f"{seconds:.3f} s", f"< {PLAN} s", seconds < PLAN)
 
 
 def leaf_check(runs: int) -> None:

@@ -518,8 +518,9 @@ def main(argv: list[str] | None = None) -> int:
     build.set_defaults(func=_build)
     rec = sub.add_parser("recommend", help="answer the selection tree's questions, e.g. --model-size 70B --gpus 64",
                          description="Flags are the selection tree's variables (specs/selection/), e.g. --model-size "
-                                     "70B --gpus 64; the answer names any flag its path needs and was not given, "
-                                     "with the values it takes.")
+                                     "70B --gpus 64 --market global; the answer names any flag its path needs and was "
+                                     "not given, with the values it takes. The tree answers by branch; for an answer "
+                                     "at your own model, GPU count, market and goal, use `plan`.")
     rec.add_argument("--format", choices=("text", "json"), default="text")
     rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     rec.set_defaults(func=_recommend)
