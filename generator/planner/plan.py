@@ -439,16 +439,21 @@ def _best_per_family(fitting: list[Option]) -> tuple[list[Option], list[Excluded
 
 def fewest_gpus(kb: KnowledgeBase, request: Request, shape: StepShape,
                 allowed: dict[str, Standing | None]) -> tuple[int, Option] | None:
-    """The smallest GPU count, above the reader's, at which some admitted build fits: counts double
-    from the reader's (whole nodes) until one fits, then the gap is halved down to a node."""
+    """The smallest GPU count, above the reader's, at which some admitted build fits: each count up
+    to a server of 8, then whole servers, doubling until one fits and halving the gap back down to
+    a server."""
     def fits_at(gpus: int) -> Option | None:
         found = [Option(c, f[0], f[1], f[2], allowed.get(c.node or c.gpu), _power_w(kb, c.gpu), tried)
                  for c, f, tried in _candidates_at(kb, request, gpus, shape, allowed) if isinstance(f, tuple)]
         ok = [o for o in found if o.fits]
         return min(ok, key=lambda o: (o.estimate.step.step_s, o.candidate.id)) if ok else None
 
-    low, high = request.gpus, max(request.gpus * 2, GENERIC_GPUS_PER_NODE)
-    high = -(-high // GENERIC_GPUS_PER_NODE) * GENERIC_GPUS_PER_NODE
+    for count in range(request.gpus + 1, GENERIC_GPUS_PER_NODE + 1):
+        small = fits_at(count)
+        if small is not None:
+            return count, small
+    low = max(request.gpus, GENERIC_GPUS_PER_NODE)
+    high = -(-low * 2 // GENERIC_GPUS_PER_NODE) * GENERIC_GPUS_PER_NODE
     found = fits_at(high)
     while found is None and high < MAX_GPUS:
         low, high = high, high * 2
