@@ -375,3 +375,35 @@ def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url:
               "fp32_gradients": False}
     if why == "":
         _assert_equal(_shown(page), _cli(ids, chosen))
+
+
+def test_the_inputs_live_in_the_address(browser: Browser, base_url: str, site_dir: Path) -> None:
+    """Every input is written into the page's query string; opening that address again restores
+    the inputs and the same result, equal to the CLI; a value the form cannot take is ignored."""
+    data = _data(site_dir)
+    ids = _pick(data)
+    page = browser.new_page()
+    settle(page, base_url + "/calculator/")
+    _wait_until_ready(page)
+    layout = {"gpus": 16, "gpus_per_node": 8, "nics_per_node": 4, "tp": 1, "pp": 1, "zero": 2, "micro_batch": 1,
+              "seq": 2048, "global_batch": 256, "recompute": "full", "sequence_parallel": False,
+              "flash_attention": True, "virtual_pipeline": 1, "cp": 1, "tp_overlap": 0.0, "fp32_gradients": True,
+              "shard_group": 0, "attention_kernel": "flash-attention-2"}
+    _set(page, ids, layout)
+    shown = _shown(page)
+    params = page.evaluate("() => Object.fromEntries(new URL(location.href).searchParams)")
+    assert params["gpus"] == "16" and params["zero"] == "2" and params["fp32_gradients"] == "1"
+    assert params["workload"] == ids["workload"] and params["network"] == ids["network"]
+    shared = page.evaluate("() => location.href")
+    page.close()
+    again = browser.new_page()
+    settle(again, shared)
+    _wait_until_ready(again)
+    assert again.input_value("#calc input[name=gpus]") == "16"
+    assert again.input_value("#calc select[name=zero]") == "2"
+    assert _shown(again) == shown
+    _assert_equal(shown, _cli(ids, layout))
+    settle(again, shared.replace("zero=2", "zero=7"))
+    _wait_until_ready(again)
+    assert again.input_value("#calc select[name=zero]") != "7"
+    again.close()

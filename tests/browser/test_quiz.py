@@ -269,3 +269,34 @@ def test_questionnaire_shows_an_estimate_and_a_leaf_without_picks(browser: Brows
     # With nothing to buy, the leaf's own estimate (when it has one) still shows why.
     assert page.locator(".quiz .quiz-estimate").count() == (1 if last_has_estimate[-1] else 0)
     page.context.close()
+
+
+def test_the_answers_live_in_the_address(browser: Browser, base_url: str, kb: KnowledgeBase,
+                                          figures: FigureIndex) -> None:
+    """Each answer is written into the page's address (`?answers=…`, the answers' indexes); opening
+    that address again replays the path to the same result; going back shortens it."""
+    sel = _tree(kb)
+    leaf_id, path = max(leaf_paths(sel).items(), key=lambda item: len(item[1]))
+    page = _phone(browser, "light")
+    settle(page, base_url + "/flowchart/")
+    page.locator(".quiz.quiz-ready").wait_for()
+    for step in path:
+        _answer(page, _label(sel, step))
+    indexes = ".".join(str(s.question.answers.index(s.answer)) for s in path)
+    assert page.evaluate("() => new URL(location.href).searchParams.get('answers')") == indexes
+    title = page.locator(".quiz .quiz-title").inner_text()
+    assert title == _command(kb, figures, sel, path)["title"]
+    shared = page.evaluate("() => location.href")
+    page.context.close()
+    again = _phone(browser, "light")
+    settle(again, shared)
+    again.locator(".quiz.quiz-ready").wait_for()
+    assert again.locator(".quiz .quiz-title").inner_text() == title
+    again.locator(".quiz .quiz-back").click()
+    shorter = ".".join(indexes.split(".")[:-1])
+    assert again.evaluate("() => new URL(location.href).searchParams.get('answers')") == (shorter or None)
+    # An address naming answers the tree does not have replays only the valid prefix.
+    settle(again, base_url + "/flowchart/?answers=" + indexes.split(".")[0] + ".999")
+    again.locator(".quiz.quiz-ready").wait_for()
+    assert again.evaluate("() => new URL(location.href).searchParams.get('answers')") == indexes.split(".")[0]
+    again.context.close()

@@ -116,7 +116,46 @@
     return wrap;
   }
 
+  // ---- the inputs in the page's address, so that an answer can be shared ----------------------
+  var FIELDS = ["workload", "node", "gpu", "gpus", "gpus_per_node", "network", "nics_per_node", "tp", "pp", "zero",
+                "micro_batch", "seq", "global_batch", "recompute", "sequence_parallel", "flash_attention",
+                "attention_kernel", "virtual_pipeline", "cp", "shard_group", "tp_overlap", "fp32_gradients",
+                "adapter_rank", "base_bits", "tokens_b"];
+
+  /** Every input into the query string (`?workload=…&gpus=64…`), replacing the entry. */
+  function remember() {
+    if (!window.history || !window.history.replaceState) { return; }
+    var url = new URL(window.location.href);
+    FIELDS.forEach(function (name) {
+      var f = field(name);
+      url.searchParams.set(name, f.type === "checkbox" ? (f.checked ? "1" : "0") : f.value);
+    });
+    window.history.replaceState(window.history.state, "", url.href);
+  }
+
+  /** The inputs the address names, each only if the form can take it (an option the select has,
+   * a number for a number field); the node first, since it sets and locks the GPU fields. */
+  function restore() {
+    var params = new URL(window.location.href).searchParams;
+    if (params.has("node") && byId(data.nodes || [], params.get("node"))) {
+      field("node").value = params.get("node");
+      applyNode();
+    }
+    FIELDS.forEach(function (name) {
+      var f = field(name), value = params.get(name);
+      if (value === null || name === "node" || f.disabled) { return; }
+      if (f.type === "checkbox") { f.checked = value === "1"; return; }
+      if (f.tagName === "SELECT") {
+        if (Array.prototype.some.call(f.options, function (o) { return o.value === value; })) { f.value = value; }
+        return;
+      }
+      if (value === "" || isFinite(Number(value))) { f.value = value; }
+    });
+    if (params.has("gpus_per_node")) { perNodeChosen = true; }
+  }
+
   function render() {
+    remember();
     var chosen = resolve();
     setRef("workload", chosen.workload || byId(data.workloads, field("workload").value));
     setRef("gpu", chosen.gpu || byId(data.gpus, field("gpu").value));
@@ -344,6 +383,7 @@
     form.addEventListener("input", render);
     form.addEventListener("change", render);
     form.addEventListener("submit", function (event) { event.preventDefault(); });
+    restore();
     if (notice) { notice.hidden = true; }
     form.hidden = false;
     showAssumptions();

@@ -104,8 +104,35 @@
     this.render(true);
   };
 
+  /** The answers so far in the page's address (`?answers=0.2.1`, each the answer's index), so that
+   * a reader can share where they stand; replaced, not pushed: the back button leaves the page. */
+  Quiz.prototype.remember = function () {
+    if (!window.history || !window.history.replaceState) return;
+    var url = new URL(window.location.href);
+    if (this.steps.length) {
+      url.searchParams.set("answers", this.steps.map(function (s) { return s.answer; }).join("."));
+    } else {
+      url.searchParams.delete("answers");
+    }
+    window.history.replaceState(window.history.state, "", url.href);
+  };
+
+  /** Replays answers from the address, as far as they name answers the tree has. */
+  Quiz.prototype.restore = function () {
+    var given = new URL(window.location.href).searchParams.get("answers");
+    if (!given) return;
+    var parts = given.split(".");
+    for (var i = 0; i < parts.length; i++) {
+      var node = this.tree.nodes[this.current()];
+      var index = /^\d+$/.test(parts[i]) ? Number(parts[i]) : -1;
+      if (!node || node.kind !== "question" || index < 0 || index >= node.answers.length) break;
+      this.steps.push({ question: this.current(), answer: index });
+    }
+  };
+
   Quiz.prototype.render = function (moveFocus) {
     var self = this;
+    this.remember();
     var id = this.current();
     var node = this.tree.nodes[id];
     var panel = el("div", "quiz-panel");
@@ -228,7 +255,9 @@
       })
       .then(function (tree) {
         if (!tree.nodes || !tree.nodes[tree.root]) throw new Error("tree.json has no root");
-        new Quiz(box, tree).render(false);
+        var quiz = new Quiz(box, tree);
+        quiz.restore();
+        quiz.render(false);
         box.setAttribute("data-quiz-state", "ready");
         box.classList.add("quiz-ready"); // from here on, narrow screens show this instead of the drawing
       })
