@@ -4,9 +4,10 @@ fastest at the reader's own point, ranked by step time (at one GPU count, time t
 
 Candidates. Every node of specs/nodes/ (its GPU, GPUs per node and scale-out NICs as built), and,
 for a GPU no node is built on, a generic server of up to 8 of it with one NIC per GPU (the
-rail-optimised build every current HGX/OAM board ships in). Across nodes, each network whose port
-rate the node's NICs reach: a faster network than its NICs adds nothing, and networks of one port
-rate are equal in the model, so one stands for the others (the first by id; the rest are named).
+rail-optimised build every current HGX/OAM board ships in); only what can be bought at the count
+(a rack whole, a module GPU on boards of 8). Across nodes, each RDMA network whose port rate the
+node's NICs reach: a faster network than its NICs adds nothing, and networks of one port rate are
+equal in the model, so one stands for the others (the first by id; the rest are named).
 Per candidate, the slowest network within `NETWORK_SLACK` of the fastest one's step time is kept:
 the guide does not sell bandwidth the step does not use.
 
@@ -186,9 +187,10 @@ def _reachable(by_rate: list[tuple[float, list[str]]], nic_rate: float | None) -
 @dataclass(frozen=True)
 class Build:
     """How a candidate is put together at a GPU count: a node of the knowledge base (`node`), used
-    whole or, for a rack larger than the count, in part (`partial`); or a server of `per_node`
-    GPUs of `gpu` (a smaller build of a server's GPU, or a generic one for a GPU no node is built
-    on). `nic_rate` is the node's NIC port rate (None: one NIC per GPU at the network's rate)."""
+    whole; a rack larger than the count (`partial`, always `blocked`: racks are sold whole); or a
+    server of `per_node` GPUs of `gpu` (a smaller build of a server's GPU, or a generic one for a
+    GPU no node is built on). `nic_rate` is the node's NIC port rate (None: one NIC per GPU at the
+    network's rate); `blocked` says why the build cannot be bought at this count."""
 
     gpu: str
     node: str | None
