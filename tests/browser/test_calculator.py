@@ -407,3 +407,12 @@ def test_the_inputs_live_in_the_address(browser: Browser, base_url: str, site_di
     _wait_until_ready(again)
     assert again.input_value("#calc select[name=zero]") != "7"
     again.close()
+
+
+def test_an_address_with_only_a_total_gets_its_node_size(page: Page, base_url: str) -> None:
+    """`?gpus=4` alone: GPUs per node follows the total, as typing 4 would, and the page estimates."""
+    settle(page, base_url + "/calculator/?gpus=4")
+    _wait_until_ready(page)
+    assert page.input_value("#calc input[name=gpus]") == "4"
+    assert int(page.input_value("#calc select[name=gpus_per_node]")) <= 4
+    assert page.locator("#calc-result [data-key=fits]").count() == 1

@@ -151,7 +151,8 @@
       }
       if (value === "" || isFinite(Number(value))) { f.value = value; }
     });
-    if (params.has("gpus_per_node")) { perNodeChosen = true; }
+    // An address with a total but no GPUs per node gets the size that total implies, as typing it would.
+    if (params.has("gpus_per_node")) { perNodeChosen = true; } else { followTotal(); }
   }
 
   function render() {
