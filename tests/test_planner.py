@@ -159,3 +159,11 @@ def test_cli_takes_a_range_and_refuses_a_bad_one() -> None:
     for bad in ("32-8", "0", "eight"):
         refused = _cli("--workload", "test-tiny-1b", "--gpus", bad, "--market", MARKET)
         assert refused.returncode == 2 and "--gpus" in refused.stderr, bad
+
+
+@pytest.mark.parametrize("flags", [["--seq", "0"], ["--global-batch", "-3"], ["--micro-batch", "0"],
+                                   ["--goal", "lora", "--lora-rank", "0"], ["--tokens", "0"], ["--params", "-7B"],
+                                   ["--seq", "1" + "0" * 400], ["--base-bits", "4"]])
+def test_cli_refuses_a_step_it_cannot_size_in_one_line(flags: list[str]) -> None:
+    done = _cli("--workload", "test-tiny-1b", "--gpus", "8", "--market", MARKET, *flags)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("plan: "), done.stderr

@@ -261,6 +261,10 @@ def _plan(args: argparse.Namespace) -> int:
     shape = _shape(args)
     if isinstance(shape, str):
         problem = problem or shape
+    for flag, value in (("--seq", args.seq), ("--global-batch", args.global_batch), ("--micro-batch", args.micro_batch),
+                        ("--lora-rank", args.lora_rank)):
+        if problem is None and value is not None and not 1 <= value <= 100_000_000:
+            problem = f"{flag} {value}: give a whole number of at least 1"
     if problem is None and args.workload is None and params is None and shape is None:
         problem = "name the model: --workload ID, --params 70B, or a shape (--layers --hidden --heads --vocab)"
     if problem is not None:
