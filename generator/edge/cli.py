@@ -11,6 +11,7 @@ import math
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -301,22 +302,38 @@ def _gpu_range(text: str | None) -> tuple[int, int] | None:
     return ends if 1 <= ends[0] <= ends[1] <= 1_000_000 else None
 
 
-def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    pl = sub.add_parser("plan", help="which GPU, node and network to buy for a model, a GPU count, a market and a goal",
-                        description="Every node and network of the knowledge base that can be bought in the market, "
-                                    "each with the fastest layout the cost model finds at your model and GPU count; "
-                                    "the best option, the best of each other GPU family, and why the rest are left "
-                                    "out. When nothing fits, the fewest GPUs that would. Exit 2 on bad input.")
-    pl.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
-    pl.add_argument("--params", help="parameter count, e.g. 70B (the nearest published shape, scaled to it)")
-    shape = pl.add_argument_group("a shape instead of --workload (with --layers, --hidden, --heads and --vocab)")
+def _add_model_flags(parser: argparse.ArgumentParser) -> None:
+    """The model flags `estimate` and `plan` share: a workload, a parameter count, or a shape."""
+    parser.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
+    parser.add_argument("--params", help="parameter count, e.g. 70B: alone, the nearest published workload's shape "
+                                         "scaled to exactly this count; with shape flags, the shape's stated count")
+    shape = parser.add_argument_group("a shape instead of --workload (with --layers, --hidden, --heads and --vocab)")
     shape.add_argument("--layers", type=int, help="transformer blocks")
     shape.add_argument("--hidden", type=int, help="hidden size")
     shape.add_argument("--heads", type=int, help="attention heads")
     shape.add_argument("--kv-heads", type=int, help="key/value heads (default: as many as heads)")
     shape.add_argument("--ffn-hidden", type=int, help="MLP width (default: 4 × hidden)")
     shape.add_argument("--vocab", type=int, help="vocabulary size")
-    shape.add_argument("--mlp", choices=("gelu", "swiglu"), help="gelu: a GPT block (default); swiglu: a Llama block")
+    shape.add_argument("--mlp", choices=("gelu", "swiglu"),
+                       help="gelu: a GPT block (LayerNorm, biases, tied embeddings; the default); swiglu: a Llama "
+                            "block (RMSNorm, no biases, untied embeddings)")
+
+
+def _one_line_errors(command: str) -> Callable[[str], NoReturn]:
+    """A parser's flag errors as one line and exit 2 (`<command>: <message>`), not argparse's usage block."""
+    def error(message: str) -> NoReturn:
+        print(f"{command}: {message}", file=sys.stderr)
+        raise SystemExit(2)
+    return error
+
+
+def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    pl = sub.add_parser("plan", help="which GPU, node and network to buy for a model, a GPU count, a market and a goal",
+                        description="Every node and network of the knowledge base that can be bought in the market, "
+                                    "each with the fastest layout the cost model finds at your model and GPU count; "
+                                    "the best option, the best of each other GPU family, and why the rest are left "
+                                    "out. When nothing fits, the fewest GPUs that would. Exit 2 on bad input.")
+    _add_model_flags(pl)
     pl.add_argument("--gpus", help="number of GPUs, or a range such as 8-64 (planned at its ends and the doublings "
                                    "between; the answer is the count that trains a token in the fewest GPU-hours)")
     pl.add_argument("--market", help="where you buy: a market id of specs/markets/ (global, china)")
@@ -334,12 +351,7 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pl.add_argument("--format", choices=("text", "json"), default="text")
     pl.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     pl.set_defaults(func=_plan)
-    pl.error = _plan_error  # type: ignore[method-assign]
-
-
-def _plan_error(message: str) -> NoReturn:
-    print(f"plan: {message}", file=sys.stderr)
-    raise SystemExit(2)
+    pl.error = _one_line_errors("plan")  # type: ignore[method-assign,assignment]
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -399,19 +411,7 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                                      "configuration, from the cost model over the knowledge base (specs/workloads/, "
                                      "specs/assumptions/, GPUs and networks). Exit 2 on an unknown id or a layout "
                                      "that cannot be placed.")
-    est.add_argument("--workload", help="workload id (specs/workloads/), e.g. llama-3-1-70b")
-    est.add_argument("--params", help="parameter count, e.g. 70B: alone, the nearest published workload's shape "
-                                      "scaled to exactly this count; with shape flags, the shape's stated count")
-    shape = est.add_argument_group("a shape instead of --workload (with --layers, --hidden, --heads and --vocab)")
-    shape.add_argument("--layers", type=int, help="transformer blocks")
-    shape.add_argument("--hidden", type=int, help="hidden size")
-    shape.add_argument("--heads", type=int, help="attention heads")
-    shape.add_argument("--kv-heads", type=int, help="key/value heads (default: as many as heads)")
-    shape.add_argument("--ffn-hidden", type=int, help="MLP width (default: 4 × hidden)")
-    shape.add_argument("--vocab", type=int, help="vocabulary size")
-    shape.add_argument("--mlp", choices=("gelu", "swiglu"),
-                       help="gelu: a GPT block (LayerNorm, biases, tied embeddings; the default); swiglu: a Llama "
-                            "block (RMSNorm, no biases, untied embeddings)")
+    _add_model_flags(est)
     est.add_argument("--gpu", help="GPU id (specs/gpus/); or --node")
     est.add_argument("--gpus", type=int, required=True, help="number of GPUs")
     est.add_argument("--gpus-per-node", type=int, help="GPUs per node (default 8, or fewer GPUs in all)")
@@ -454,13 +454,7 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--format", choices=("text", "json"), default="text")
     est.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     est.set_defaults(func=_estimate)
-    est.error = _one_line_error  # type: ignore[method-assign]
-
-
-def _one_line_error(message: str) -> NoReturn:
-    """The estimate command's flag errors: one line and exit 2, not argparse's usage block."""
-    print(f"estimate: {message}", file=sys.stderr)
-    raise SystemExit(2)
+    est.error = _one_line_errors("estimate")  # type: ignore[method-assign,assignment]
 
 
 def _spec_side(where: str, specs_dir: Path) -> tuple[list[SpecFile], list[Diagnostic]]:

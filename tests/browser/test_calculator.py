@@ -55,9 +55,9 @@ def _pick(data: dict[str, object]) -> dict[str, object]:
     return {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"], "layouts": (first, second)}
 
 
-def _cli(ids: dict[str, object], layout: dict[str, object]) -> dict[str, object]:
+def _cli(ids: dict[str, object], layout: dict[str, object], extra: tuple[str, ...] = ()) -> dict[str, object]:
     flags = ["--workload", str(ids["workload"]), "--gpu", str(ids["gpu"]), "--network", str(ids["network"]),
-             "--format", "json"]
+             "--format", "json", *extra]
     for key, flag in (("gpus", "--gpus"), ("gpus_per_node", "--gpus-per-node"), ("nics_per_node", "--nics-per-node"),
                       ("tp", "--tp"), ("pp", "--pp"), ("zero", "--zero"), ("micro_batch", "--micro-batch"),
                       ("seq", "--seq"), ("global_batch", "--global-batch"), ("recompute", "--recompute"),
@@ -293,7 +293,7 @@ def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: 
               "shard_group": 0, "attention_kernel": "flash-attention-2"}
     _set(page, ids, layout)
     page.fill("#calc input[name=adapter_rank]", "16")
-    cli = _cli_with(ids, layout, ["--lora-rank", "16", "--base-bits", "4"])
+    cli = _cli(ids, layout, ("--lora-rank", "16", "--base-bits", "4"))
     shown = _shown(page)
     if cli["fits"]:
         _assert_equal(shown, cli)
@@ -313,7 +313,7 @@ def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: 
     _set(page, big, one)
     page.fill("#calc input[name=adapter_rank]", "0")
     page.select_option("#calc select[name=base_bits]", "16")
-    cli = _cli_with(big, one, [])
+    cli = _cli(big, one)
     shown = _shown(page)
     assert shown["fits"] == str(cli["fits"]).lower()
     if not cli["fits"]:
@@ -323,18 +323,6 @@ def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: 
     else:
         assert "step_time_s" in shown
 
-
-def _cli_with(ids: dict[str, object], layout: dict[str, object], extra: list[str]) -> dict[str, object]:
-    flags = ["--workload", str(ids["workload"]), "--gpu", str(ids["gpu"]), "--network", str(ids["network"]),
-             "--gpus", str(layout["gpus"]), "--gpus-per-node", str(layout["gpus_per_node"]),
-             "--nics-per-node", str(layout["nics_per_node"]), "--zero", str(layout["zero"]),
-             "--global-batch", str(layout["global_batch"]), "--format", "json", *extra]
-    done = subprocess.run([sys.executable, "-m", "generator", "estimate", *flags], cwd=ROOT, capture_output=True,
-                          text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
-    assert isinstance(out, dict)
-    return out
 
 
 def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url: str, site_dir: Path) -> None:
