@@ -26,6 +26,7 @@ import pytest
 
 from generator.costmodel import Assumptions, Cluster, Layout, estimate
 from generator.costmodel.grid import illustrative_assumptions, synthetic_nodes, synthetic_workloads
+from generator.costmodel.result import Result
 from generator.estimates.report import outputs
 
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "assets" / "javascripts" / "costmodel.js"
@@ -424,3 +425,78 @@ def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
             differences.append(f"case {i}: python {p['layout']}, js {j['layout']}")
         differences += _compare(p["estimate"], j["estimate"], f"case {i}")
     assert not differences, "\n".join(differences[:20])
+
+
+PLAN = """
+const model = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(input.requests.map(r => model.plan(input.data, r))));
+"""
+
+
+def _kind(why: str, status: str | None) -> str:
+    if status is not None or why.startswith("market "):
+        return "market"
+    for prefix, kind in (("cannot be estimated", "problem"), ("does not fit", "fit"), ("slower than", "slower")):
+        if why.startswith(prefix):
+            return kind
+    return "blocked"
+
+
+@pytest.mark.parametrize("case", ["complete", "base"])
+def test_the_planner_in_the_browser_equals_the_cli(case: str) -> None:
+    """costmodel.js `plan` over the calculator's data gives what planner/plan.py gives for the
+    same request: the same options in the same order, with the same layouts, estimates and GPU
+    counts, the same exclusions by kind (market with its status and ruling, blocked, cannot be
+    estimated, does not fit, slower) and the same fewest GPUs, across every market, every
+    workload, counts from one GPU to several nodes, full training and LoRA, with and without
+    licensed parts."""
+    from support import BASE, read_tree
+
+    from generator.estimates.choice import Choice
+    from generator.model.markets import Market
+    from generator.planner.plan import Request, plan
+    from generator.render import calculator
+    from generator.render.context import Site
+    from generator.validate import validate
+
+    root = BASE if case == "base" else Path(__file__).parent / "golden" / "complete" / "specs"
+    result = validate(read_tree(root))
+    assert result.kb is not None and result.figures is not None
+    kb = result.kb
+    data = calculator.data(Site(kb, result.figures))
+    workloads = data["workloads"]
+    assert isinstance(workloads, list)
+    requests, python = [], []
+    for market in kb.of_type(Market):
+        for w in workloads:
+            for gpus in (1, 3, 8, 16, 64):
+                for goal, licensed in (("pretrain", False), ("lora", False), ("finetune", True)):
+                    requests.append({"workload": w["id"], "gpus": gpus, "market": market.id, "goal": goal,
+                                     "licensed": licensed})
+                    python.append(plan(kb, Request(Choice("", 0, "", w["id"]), gpus, market.id, goal,  # type: ignore[arg-type]
+                                                   licensed=licensed)))
+    done = subprocess.run([node(), "-e", PLAN, str(SCRIPT)], input=json.dumps({"data": data, "requests": requests}),
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    js = json.loads(done.stdout)
+    assert sum(bool(p.options) for p in python) >= len(python) // 3, "most requests should find an option"
+    differences: list[str] = []
+    for i, (p, j) in enumerate(zip(python, js, strict=True)):
+        where = f"request {i} {requests[i]}"
+        if [o.candidate.id for o in p.options] != [o["id"] for o in j["options"]]:
+            differences.append(f"{where}: options {[o.candidate.id for o in p.options]} != {[o['id'] for o in j['options']]}")
+            continue
+        for po, jo in zip(p.options, j["options"], strict=True):
+            if po.gpus != jo["gpus"] or any(getattr(po.layout, k) != jo["layout"][k] for k in SEARCHED):
+                differences.append(f"{where}: {po.candidate.id} layout or GPUs differ")
+            differences += _compare(outputs(Result((), po.estimate)), jo["estimate"], f"{where} {po.candidate.id}")
+        py_out = sorted((e.id, _kind(e.why, e.status), e.status, e.ruling) for e in p.excluded)
+        js_out = sorted((e["id"], e["kind"], e.get("status"), e.get("ruling")) for e in j["excluded"])
+        if py_out != js_out:
+            differences.append(f"{where}: excluded {set(py_out) ^ set(js_out)}")
+        fewest = None if p.fewest is None else (p.fewest[0], p.fewest[1].candidate.id)
+        js_fewest = None if j["fewest"] is None else (j["fewest"]["gpus"], j["fewest"]["option"]["id"])
+        if fewest != js_fewest:
+            differences.append(f"{where}: fewest {fewest} != {js_fewest}")
+    assert not differences, "\n".join(differences[:15])

@@ -205,7 +205,7 @@ class Build:
         return self.node or self.gpu
 
 
-def _module(kb: KnowledgeBase, gpu_id: str) -> bool:
+def module_gpu(kb: KnowledgeBase, gpu_id: str) -> bool:
     """Whether the GPU is a module (SXM, OAM, superchip) that ships on a baseboard, not a card."""
     entity = kb.get(gpu_id, Gpu)
     factor = None if entity is None else kb.get(entity.model.form_factor, FormFactor)
@@ -222,7 +222,7 @@ def _builds(kb: KnowledgeBase, gpus: int) -> Iterator[Build]:
     board = GENERIC_GPUS_PER_NODE
 
     def by_board(gpu: str) -> tuple[str, str] | None:
-        if gpus % board == 0 or not _module(kb, gpu):
+        if gpus % board == 0 or not module_gpu(kb, gpu):
             return None
         return (f"a module GPU ships on a baseboard of {board}: {gpus} GPUs is not a whole number of boards",
                 f"模块形态的 GPU 装在 {board} 卡基板上出售，{gpus} 块不是整数块基板")
@@ -244,7 +244,7 @@ def _builds(kb: KnowledgeBase, gpus: int) -> Iterator[Build]:
             yield Build(chip.id, None, min(board, gpus), None, blocked=by_board(chip.id))
 
 
-def _power_w(kb: KnowledgeBase, gpu_id: str) -> float | None:
+def power_w(kb: KnowledgeBase, gpu_id: str) -> float | None:
     entity = kb.get(gpu_id, Gpu)
     power = None if entity is None else entity.model.power
     return None if power is None else float(power.value) * (1000.0 if power.unit == "kW" else 1.0)
@@ -382,7 +382,7 @@ def plan(kb: KnowledgeBase, request: Request) -> Plan:
         resolved, layout, est = found
         note = resolved.workload_note
         option = Option(candidate, resolved, layout, est, allowed.get(candidate.node or candidate.gpu),
-                        _power_w(kb, candidate.gpu), tried)
+                        power_w(kb, candidate.gpu), tried)
         if option.fits:
             fitting.append(option)
         else:
@@ -445,7 +445,7 @@ def fewest_gpus(kb: KnowledgeBase, request: Request, shape: StepShape,
     to a server of 8, then whole servers, doubling until one fits and halving the gap back down to
     a server."""
     def fits_at(gpus: int) -> Option | None:
-        found = [Option(c, f[0], f[1], f[2], allowed.get(c.node or c.gpu), _power_w(kb, c.gpu), tried)
+        found = [Option(c, f[0], f[1], f[2], allowed.get(c.node or c.gpu), power_w(kb, c.gpu), tried)
                  for c, f, tried in _candidates_at(kb, request, gpus, shape, allowed) if isinstance(f, tuple)]
         ok = [o for o in found if o.fits]
         return min(ok, key=lambda o: (o.estimate.step.step_s, o.candidate.id)) if ok else None

@@ -13,8 +13,22 @@ from ..estimates.choice import Choice
 from ..estimates.export import export
 from ..estimates.records import assumption_entities
 from ..estimates.records import workloads as workload_entities
+from ..knowledge import KnowledgeBase
+from ..model.entities import ComputeNode, Gpu, Network
 from ..model.markets import Market
-from ..planner.plan import Request, plan
+from ..planner.availability import standing
+from ..planner.plan import (
+    GENERIC_GPUS_PER_NODE,
+    LORA_RANK,
+    MAX_GPUS,
+    MIN_GLOBAL_BATCH,
+    NETWORK_SLACK,
+    SEQUENCE_LENGTH,
+    Request,
+    module_gpu,
+    plan,
+    power_w,
+)
 from .context import Site
 from .text import zh
 
@@ -64,7 +78,34 @@ def data(site: Site) -> dict[str, object]:
     defaults = out["defaults"]
     assert isinstance(defaults, dict)
     out["defaults"] = {**defaults, **planned_defaults(site)}
+    out["planner"] = planner_data(site.kb)
     return out
+
+
+def planner_data(kb: KnowledgeBase) -> dict[str, object]:
+    """What the browser's planner (costmodel.js `plan`) needs beyond the model's inputs: each
+    market's standing of every GPU and node (status, ruling, source), each GPU's family, form
+    (module or card) and board power, each node's kind, which networks carry RDMA, and the
+    planner's constants, all as planner/ reads them."""
+    parts = [g.id for g in kb.of_type(Gpu)] + [n.id for n in kb.of_type(ComputeNode)]
+    markets = []
+    for entry in kb.of_type(Market):
+        standings = {}
+        for part in parts:
+            found = standing(kb, entry, part)
+            if found is not None:
+                standings[part] = {"status": found.status, "ruling": found.ruling, "source": found.source}
+        markets.append({"id": entry.id, "name": entry.model.name.zh, "standings": standings})
+    return {
+        "markets": markets,
+        "gpus": {g.id: {"family": g.model.family, "module": module_gpu(kb, g.id), "power_w": power_w(kb, g.id)}
+                 for g in kb.of_type(Gpu)},
+        "nodes": {n.id: {"kind": n.model.kind} for n in kb.of_type(ComputeNode)},
+        "rdma": {n.id: n.model.rdma != "none" for n in kb.of_type(Network)},
+        "constants": {"board": GENERIC_GPUS_PER_NODE, "network_slack": NETWORK_SLACK,
+                      "sequence_length": SEQUENCE_LENGTH, "min_global_batch": dict(MIN_GLOBAL_BATCH),
+                      "lora_rank": LORA_RANK, "max_gpus": MAX_GPUS},
+    }
 
 
 DEFAULT_GPUS = 64

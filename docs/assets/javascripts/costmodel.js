@@ -718,7 +718,189 @@
     return {layout: kept[1], estimate: kept[2], why: best === null ? "no layout fits in memory" : ""};
   }
 
-  var api = {estimate: estimate, check: check, fromChoice: fromChoice, fastestLayout: fastestLayout};
+  // ---- planner/plan.py: the planner over the exported data --------------------------------------
+  /** The builds at `gpus` GPUs, as plan.py `_builds` lists them: each node (whole; a rack larger
+   * than the count blocked; a server larger than it replaced by a smaller server of its GPU, once
+   * per GPU), then a generic server for each GPU no node is built on; a module GPU at a count that
+   * is not whole boards of 8 is blocked. */
+  function planBuilds(data, gpus) {
+    var P = data.planner, board = P.constants.board, out = [], built = {}, small = {};
+    function byBoard(gpu) {
+      return gpus % board === 0 || !P.gpus[gpu] || !P.gpus[gpu].module ? null : "board";
+    }
+    (data.nodes || []).forEach(function (node) {
+      built[node.gpu] = true;
+      var size = node.gpus_per_node, kind = P.nodes[node.id] ? P.nodes[node.id].kind : "server";
+      if (gpus >= size) {
+        out.push({gpu: node.gpu, node: node.id, per_node: size, nic_rate: node.problem ? null : node.port_bytes_per_s,
+                  partial: false, blocked: null});
+      } else if (kind === "rack") {
+        out.push({gpu: node.gpu, node: node.id, per_node: gpus, nic_rate: null, partial: true, blocked: "rack"});
+      } else if (!small[node.gpu]) {
+        small[node.gpu] = true;
+        out.push({gpu: node.gpu, node: null, per_node: gpus, nic_rate: null, partial: false, blocked: byBoard(node.gpu)});
+      }
+    });
+    data.gpus.forEach(function (gpu) {
+      if (!built[gpu.id]) {
+        out.push({gpu: gpu.id, node: null, per_node: Math.min(board, gpus), nic_rate: null, partial: false,
+                  blocked: byBoard(gpu.id)});
+      }
+    });
+    return out;
+  }
+  function partOf(build) { return build.node || build.gpu; }
+  function candidateId(build, network) {
+    var base = build.node || build.gpu + "-server";
+    return network ? base + "+" + network : base;
+  }
+  /** RDMA networks grouped by port rate, fastest first, ids sorted within a rate (plan.py `_networks_by_rate`). */
+  function networksByRate(data) {
+    var rates = {};
+    data.networks.forEach(function (n) {
+      if (n.problem || !data.planner.rdma[n.id]) { return; }
+      (rates[n.port_bytes_per_s] = rates[n.port_bytes_per_s] || []).push(n.id);
+    });
+    return Object.keys(rates).map(Number).sort(function (a, b) { return b - a; })
+      .map(function (r) { return [r, rates[r].slice().sort()]; });
+  }
+  function reachable(byRate, nicRate) {
+    if (nicRate == null) { return byRate; }
+    var below = byRate.filter(function (x) { return x[0] <= nicRate * (1 + 1e-9); });
+    var above = byRate.filter(function (x) { return x[0] > nicRate * (1 + 1e-9); });
+    var equal = below.some(function (x) { return Math.abs(x[0] - nicRate) <= nicRate * 1e-9; });
+    return (above.length && !equal ? [above[above.length - 1]] : []).concat(below);
+  }
+  function planEvaluate(data, request, build, network, gpus, shape) {
+    var whole = build.node && !build.partial;
+    var chosen = fromChoice(data, {workload: request.workload, node: whole ? build.node : "", gpu: whole ? "" : build.gpu,
+                                   network: network, gpus: gpus, gpus_per_node: whole ? null : build.per_node,
+                                   nics_per_node: whole ? null : build.per_node, tp: 1, pp: 1, zero: 1,
+                                   micro_batch: shape.micro_batch, seq: shape.sequence_length,
+                                   global_batch: shape.min_global_batch, recompute: "selective"});
+    if (chosen.problem) { return {problem: chosen.problem}; }
+    var found = fastestLayout(chosen.inputs[0], chosen.inputs[1], chosen.inputs[3], shape);
+    if (!found.layout) { return {problem: found.why}; }
+    return {layout: found.layout, estimate: found.estimate, inputs: chosen.inputs};
+  }
+  function planCandidates(data, request, gpus, shape, allowed) {
+    var byRate = networksByRate(data), out = [];
+    if (!byRate.length) { return out; }
+    planBuilds(data, gpus).forEach(function (build) {
+      if (!allowed[partOf(build)]) { return; }
+      var family = data.planner.gpus[build.gpu] ? data.planner.gpus[build.gpu].family : build.gpu;
+      if (build.blocked) {
+        out.push({id: candidateId(build, null), build: build, family: family, blocked: build.blocked});
+        return;
+      }
+      if (gpus <= build.per_node) {
+        var one = planEvaluate(data, request, build, byRate[0][1][0], gpus, shape);
+        out.push({id: candidateId(build, null), build: build, family: family, network: null, equivalent: [],
+                  found: one, tried: []});
+        return;
+      }
+      var kept = null, tried = [], fastest = null;
+      var nets = reachable(byRate, build.nic_rate);
+      for (var i = 0; i < nets.length; i++) {
+        var ids = nets[i][1];
+        var found = planEvaluate(data, request, build, ids[0], gpus, shape);
+        var candidate = {id: candidateId(build, ids[0]), build: build, family: family, network: ids[0],
+                         equivalent: ids.slice(1), found: found};
+        if (found.problem) { kept = kept || candidate; break; }
+        var step = found.estimate.step_time_s;
+        tried.push([ids[0], step]);
+        if (fastest === null) { fastest = step; }
+        if (!found.estimate.fits) { kept = kept || candidate; break; }
+        if (step > fastest * (1 + data.planner.constants.network_slack)) { break; }
+        kept = candidate;
+      }
+      if (kept) { kept.tried = tried; out.push(kept); }
+    });
+    return out;
+  }
+  function planOption(c) {
+    return {id: c.id, gpu: c.build.gpu, node: c.build.node, network: c.network, equivalent_networks: c.equivalent,
+            family: c.family, gpus: c.found.inputs[1].node_count * c.found.inputs[1].node.gpus_per_node,
+            layout: c.found.layout, estimate: c.found.estimate, networks_tried: c.tried};
+  }
+  /**
+   * The planner's answer (plan.py `plan`) for {workload, gpus, market, goal, licensed, seq,
+   * global_batch, micro_batch, lora_rank, base_bits}: {options (the best of each GPU family that
+   * fits, fastest first), excluded ({id, kind: market|blocked|problem|fit|slower, status, ruling,
+   * source}), fewest ({gpus, option} when nothing fits), market} or {problem}.
+   */
+  function plan(data, request) {
+    var P = data.planner, C = P.constants;
+    var market = (P.markets || []).filter(function (m) { return m.id === request.market; })[0];
+    if (!market) { return {problem: "未知的市场"}; }
+    var goal = request.goal || "pretrain";
+    if (!C.min_global_batch[goal]) { return {problem: "未知的目标"}; }
+    var shape = {sequence_length: request.seq || C.sequence_length,
+                 min_global_batch: request.global_batch || C.min_global_batch[goal],
+                 micro_batch: request.micro_batch || 1,
+                 base: goal === "lora" ? {adapter_rank: request.lora_rank || C.lora_rank, base_bits: request.base_bits || 16}
+                   : null};
+    var allowed = {}, excluded = [], seen = {};
+    [1, C.board, C.max_gpus].forEach(function (count) {
+      planBuilds(data, count).forEach(function (b) {
+        var part = partOf(b);
+        if (seen[part]) { return; }
+        seen[part] = true;
+        var s = market.standings[part];
+        if (!s) { excluded.push({id: part, kind: "market", status: null, ruling: null, source: null}); }
+        else if (s.status === "available" || (request.licensed && s.status === "licence-required")) { allowed[part] = s; }
+        else { excluded.push({id: part, kind: "market", status: s.status, ruling: s.ruling, source: s.source}); }
+      });
+    });
+    var fitting = [];
+    planCandidates(data, request, request.gpus, shape, allowed).forEach(function (c) {
+      if (c.blocked) { excluded.push({id: c.id, kind: "blocked", why: c.blocked}); return; }
+      if (c.found.problem) { excluded.push({id: c.id, kind: "problem", why: c.found.problem}); return; }
+      if (c.found.estimate.fits) { fitting.push(planOption(c)); }
+      else { excluded.push({id: c.id, kind: "fit", total_gb: c.found.estimate.memory_per_gpu_gb.total_gb,
+                            usable_gb: c.found.estimate.memory_per_gpu_gb.usable_gb}); }
+    });
+    fitting.sort(function (a, b) {
+      return a.estimate.step_time_s - b.estimate.step_time_s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    });
+    var best = {}, options = [];
+    fitting.forEach(function (o) {
+      if (!best[o.family]) { best[o.family] = o; options.push(o); return; }
+      excluded.push({id: o.id, kind: "slower", lead: best[o.family].id,
+                     pct: (o.estimate.step_time_s / best[o.family].estimate.step_time_s - 1) * 100});
+    });
+    var fewest = options.length ? null : planFewest(data, request, shape, allowed);
+    return {market: market.id, options: options, excluded: excluded, fewest: fewest};
+  }
+  function planFewest(data, request, shape, allowed) {
+    var board = data.planner.constants.board, max = data.planner.constants.max_gpus;
+    function fitsAt(gpus) {
+      var ok = planCandidates(data, request, gpus, shape, allowed).filter(function (c) {
+        return !c.blocked && !c.found.problem && c.found.estimate.fits;
+      }).map(planOption);
+      ok.sort(function (a, b) {
+        return a.estimate.step_time_s - b.estimate.step_time_s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+      });
+      return ok.length ? ok[0] : null;
+    }
+    for (var count = request.gpus + 1; count <= board; count++) {
+      var small = fitsAt(count);
+      if (small) { return {gpus: count, option: small}; }
+    }
+    var low = Math.max(request.gpus, board), high = Math.ceil(low * 2 / board) * board;
+    var found = fitsAt(high);
+    while (!found && high < max) { low = high; high = high * 2; found = fitsAt(high); }
+    if (!found) { return null; }
+    while (high - low > board) {
+      var mid = Math.floor(Math.floor((low + high) / 2) / board) * board;
+      if (mid <= low) { break; }
+      var atMid = fitsAt(mid);
+      if (atMid) { high = mid; found = atMid; } else { low = mid; }
+    }
+    return {gpus: high, option: found};
+  }
+
+  var api = {estimate: estimate, check: check, fromChoice: fromChoice, fastestLayout: fastestLayout, plan: plan};
   if (typeof module !== "undefined" && module.exports) {
     module.exports = api;
   } else {
