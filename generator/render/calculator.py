@@ -91,10 +91,12 @@ def planner_data(kb: KnowledgeBase) -> dict[str, object]:
     markets = []
     for entry in kb.of_type(Market):
         standings = {}
+        titles = {r.key: r.title.zh for r in entry.model.rulings}
         for part in parts:
             found = standing(kb, entry, part)
             if found is not None:
-                standings[part] = {"status": found.status, "ruling": found.ruling, "source": found.source}
+                standings[part] = {"status": found.status, "ruling": found.ruling, "source": found.source,
+                                   "title": titles.get(found.ruling or "", "本市场的默认状态")}
         markets.append({"id": entry.id, "name": entry.model.name.zh, "standings": standings})
     return {
         "markets": markets,

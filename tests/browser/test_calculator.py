@@ -404,3 +404,39 @@ def test_an_address_with_only_a_total_gets_its_node_size(page: Page, base_url: s
     assert page.input_value("#calc input[name=gpus]") == "4"
     assert int(page.input_value("#calc select[name=gpus_per_node]")) <= 4
     assert page.locator("#calc-result [data-key=fits]").count() == 1
+
+
+def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url: str, site_dir: Path) -> None:
+    """The calculator's planner, for the page's workload and GPU count in each market and goal,
+    lists the options `plan --format json` lists, in its order and with its step times."""
+    data = _data(site_dir)
+    ids = _pick(data)
+    settle(page, base_url + "/calculator/")
+    _wait_until_ready(page)
+    page.select_option("#calc select[name=workload]", str(ids["workload"]))
+    page.select_option("#calc select[name=node]", "")
+    page.fill("#calc input[name=gpus]", "16")
+    page.fill("#calc input[name=seq]", "4096")
+    page.fill("#calc input[name=micro_batch]", "1")
+    page.fill("#calc input[name=adapter_rank]", "0")
+    markets = page.eval_on_selector_all("#calc-plan select[name=market] option", "os => os.map(o => o.value)")
+    assert markets
+    for market in markets:
+        for goal in ("pretrain", "lora"):
+            page.select_option("#calc-plan select[name=market]", market)
+            page.select_option("#calc-plan select[name=goal]", goal)
+            page.fill("#calc input[name=global_batch]", "128" if goal == "lora" else "512")
+            page.click("#calc-plan-run")
+            done = subprocess.run([sys.executable, "-m", "generator", "plan", "--workload", str(ids["workload"]),
+                                   "--gpus", "16", "--market", market, "--goal", goal, "--format", "json"],
+                                  cwd=ROOT, capture_output=True, text=True, check=False)
+            assert done.returncode == 0, done.stderr
+            cli = json.loads(done.stdout)
+            rows = page.eval_on_selector_all("#calc-plan-result tr[data-id]",
+                                             "rs => rs.map(r => [r.dataset.id, Number(r.dataset.step)])")
+            assert [r[0] for r in rows] == [o["id"] for o in cli["options"]], (market, goal)
+            for (_, step), option in zip(rows, cli["options"], strict=True):
+                assert math.isclose(step, option["step_time_s"], rel_tol=1e-9)
+            if not cli["options"]:
+                shown = page.get_attribute("#calc-plan-result [data-key=fewest_gpus]", "data-value")
+                assert shown == ("" if cli["fewest_gpus"] is None else str(cli["fewest_gpus"]["gpus"]))

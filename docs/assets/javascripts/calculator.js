@@ -282,6 +282,98 @@
     render();
   }
 
+  // ---- the planner: the answer for the reader's workload, GPU count, market and goal ------------
+  var planForm = document.getElementById("calc-plan");
+  var planResult = document.getElementById("calc-plan-result");
+  var MARKET_STATUS = {"licence-required": "需要出口许可", barred: "买不到", "end-of-life": "已停售"};
+
+  function labelOf(list, id) {
+    var item = byId(list || [], id);
+    return item ? (item.name || item.label || id) : id;
+  }
+
+  function planRequest() {
+    var rank = whole("adapter_rank");
+    return {workload: field("workload").value, gpus: whole("gpus"), market: planForm.elements.namedItem("market").value,
+            goal: planForm.elements.namedItem("goal").value, licensed: planForm.elements.namedItem("licensed").checked,
+            seq: whole("seq"), global_batch: whole("global_batch"), micro_batch: whole("micro_batch"),
+            lora_rank: rank > 0 ? rank : null, base_bits: Number(field("base_bits").value)};
+  }
+
+  function runPlan() {
+    var request = planRequest();
+    planResult.textContent = "";
+    planResult.hidden = false;
+    if (!(request.gpus >= 1)) { planResult.appendChild(el("p", "GPU 总数应为不小于 1 的整数", "calc-problem")); return; }
+    var answer = CostModel.plan(data, request);
+    if (answer.problem) { planResult.appendChild(el("p", "无法规划：" + answer.problem, "calc-problem")); return; }
+    if (!answer.options.length) {
+      var none = "在这个市场里能买到的配置，" + request.gpus + " 块 GPU 都放不下这个负载。";
+      if (answer.fewest) {
+        none += "至少要 " + answer.fewest.gpus + " 块：" + optionName(answer.fewest.option) + "。";
+      }
+      var p = el("p", none, "calc-note");
+      p.setAttribute("data-key", "fewest_gpus");
+      p.setAttribute("data-value", answer.fewest ? String(answer.fewest.gpus) : "");
+      planResult.appendChild(p);
+    } else {
+      var t = el("table", null, "calc-table calc-plan-table");
+      t.appendChild(el("caption", "每个 GPU 系列里最好的一种，按每步时间排序"));
+      var head = el("tr");
+      ["配置", "每步（秒）", "token/秒", "通信占比", "布局"].forEach(function (h) { head.appendChild(el("th", h)); });
+      var thead = el("thead"); thead.appendChild(head); t.appendChild(thead);
+      var tbody = el("tbody");
+      answer.options.forEach(function (o, i) {  // first: the answer
+        var tr = el("tr");
+        tr.setAttribute("data-id", o.id);
+        tr.setAttribute("data-step", String(o.estimate.step_time_s));
+        tr.appendChild(el("td", (i === 0 ? "推荐：" : "") + optionName(o)));
+        tr.appendChild(el("td", fmt(o.estimate.step_time_s), "num"));
+        tr.appendChild(el("td", fmt(o.estimate.tokens_per_s), "num"));
+        tr.appendChild(el("td", pct(o.estimate.comm_share), "num"));
+        var lay = o.layout;
+        tr.appendChild(el("td", "TP " + lay.tensor_parallel + " · PP " + lay.pipeline_parallel + " · ZeRO-" +
+                                lay.zero_stage + " · " + (lay.recompute === "full" ? "完全重计算" : "选择性重计算")));
+        tbody.appendChild(tr);
+      });
+      t.appendChild(tbody);
+      var wrap = el("div", null, "calc-box"); wrap.appendChild(t);
+      planResult.appendChild(wrap);
+    }
+    var byRule = {};
+    answer.excluded.forEach(function (e) {
+      if (e.kind !== "market" || !e.status) { return; }
+      var key = MARKET_STATUS[e.status] + "：" + e.title;
+      (byRule[key] = byRule[key] || []).push(labelOf(data.nodes, e.id) !== e.id ? labelOf(data.nodes, e.id)
+                                             : labelOf(data.gpus, e.id));
+    });
+    var keys = Object.keys(byRule);
+    if (keys.length) {
+      var list = el("ul", null, "calc-plan-excluded");
+      keys.forEach(function (k) { list.appendChild(el("li", k + "（" + byRule[k].join("、") + "）")); });
+      planResult.appendChild(el("p", "这个市场里没有计入的部件（依据见“各市场能买到什么”页）："));
+      planResult.appendChild(list);
+    }
+  }
+
+  function optionName(o) {
+    var where = o.node ? labelOf(data.nodes, o.node) : o.gpus + " × " + labelOf(data.gpus, o.gpu);
+    return where + (o.network ? " + " + labelOf(data.networks, o.network) : "（单台）");
+  }
+
+  function startPlanner() {
+    if (!planForm || !data.planner || !data.planner.markets.length) { return; }
+    var select = planForm.elements.namedItem("market");
+    data.planner.markets.forEach(function (m) {
+      var option = el("option", m.name);
+      option.value = m.id;
+      select.appendChild(option);
+    });
+    document.getElementById("calc-plan-run").addEventListener("click", runPlan);
+    planForm.addEventListener("submit", function (event) { event.preventDefault(); });
+    planForm.hidden = false;
+  }
+
   // ---- the node select: a node sets and locks the inputs it fills in --------------------------
   var LOCKED = ["gpu", "gpus_per_node", "nics_per_node"];
   var freeValues = null;  // the reader's own values while a node is chosen, restored without one
@@ -385,6 +477,7 @@
     form.addEventListener("change", render);
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     restore();
+    startPlanner();
     if (notice) { notice.hidden = true; }
     form.hidden = false;
     showAssumptions();

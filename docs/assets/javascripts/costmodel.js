@@ -849,7 +849,9 @@
         var s = market.standings[part];
         if (!s) { excluded.push({id: part, kind: "market", status: null, ruling: null, source: null}); }
         else if (s.status === "available" || (request.licensed && s.status === "licence-required")) { allowed[part] = s; }
-        else { excluded.push({id: part, kind: "market", status: s.status, ruling: s.ruling, source: s.source}); }
+        else {
+          excluded.push({id: part, kind: "market", status: s.status, ruling: s.ruling, source: s.source, title: s.title});
+        }
       });
     });
     var fitting = [];
