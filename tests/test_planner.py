@@ -167,3 +167,10 @@ def test_cli_takes_a_range_and_refuses_a_bad_one() -> None:
 def test_cli_refuses_a_step_it_cannot_size_in_one_line(flags: list[str]) -> None:
     done = _cli("--workload", "test-tiny-1b", "--gpus", "8", "--market", MARKET, *flags)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("plan: "), done.stderr
+
+
+def test_a_model_the_knowledge_base_cannot_name_is_an_error_not_a_misfit() -> None:
+    with pytest.raises(PlanError, match="unknown workload 'test-nowhere'"):
+        plan(_kb(), _request("test-nowhere"))
+    done = _cli("--params", "90T", "--gpus", "8", "--market", MARKET)
+    assert done.returncode == 2 and "no published workload within" in done.stderr and done.stderr.count("\n") == 1

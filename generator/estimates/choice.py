@@ -239,6 +239,12 @@ def _node_choice(kb: KnowledgeBase, choice: Choice) -> tuple[Choice, float] | st
             fill.port_bytes_per_s)
 
 
+def workload_of(kb: KnowledgeBase, choice: Choice) -> tuple[Workload, str | None, str] | str:
+    """The model a choice names (its workload, a parameter count or a shape), as `resolve` builds
+    it, or why it names none: what a caller checks before asking about any hardware."""
+    return _workload_of(kb, choice)
+
+
 def _workload_of(kb: KnowledgeBase, choice: Choice) -> tuple[Workload, str | None, str] | str:
     """The model's workload, the id of the workload entity it is (None for a shape given by hand)
     and a note saying how it was made when it is not a published workload as it stands."""

@@ -26,7 +26,7 @@ from typing import Literal
 
 from ..costmodel.inputs import Layout
 from ..costmodel.result import Estimate
-from ..estimates.choice import Choice, Resolved, node_fill, resolve
+from ..estimates.choice import Choice, Resolved, node_fill, resolve, workload_of
 from ..estimates.records import gpus as gpu_entities
 from ..estimates.records import network_port, networks
 from ..knowledge import KnowledgeBase, Loaded
@@ -366,6 +366,9 @@ def plan(kb: KnowledgeBase, request: Request) -> Plan:
         raise PlanError(f"unknown market {request.market!r}; choose one of: {known}")
     if request.goal not in GOALS:
         raise PlanError(f"unknown goal {request.goal!r}; choose one of: {', '.join(GOALS)}")
+    model = workload_of(kb, request.model)
+    if isinstance(model, str):
+        raise PlanError(model)  # an unknown workload or a count no published shape comes near
     shape = step_shape(request)
     allowed, excluded = _market_filter(kb, entry, request.licensed)
     fitting: list[Option] = []
