@@ -14,6 +14,7 @@ from ..labels import BOTTLENECK_ZH, NEED_ZH, RECOMPUTE_ZH
 from ..model.common import Range
 from ..model.entities import TierTable
 from ..model.selection import Selection
+from ..planner.plan import GENERIC_GPUS_PER_NODE
 from ..selection.advice import leaf_estimate
 from ..selection.leafcheck import LeafCheck, check_tree
 from ..selection.tree import leaf_paths, range_on_path, variables
@@ -78,6 +79,11 @@ def side_by_side(site: Site, table: Loaded[TierTable], checks: dict[str, LeafChe
     out = Table([("GPU 数", True), ("文章建议", False), ("按模型估算（本站的叶子）", False)])
     for row in sorted(table.model.rows, key=lambda r: r.gpus.min):
         article = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（未给出建议）")
+        if subject in ("network", "topology") and row.gpus.max is not None and row.gpus.max - 1 <= GENERIC_GPUS_PER_NODE:
+            # Counts that fit in one server use no network: a leaf's network pick says nothing about them.
+            out.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(article),
+                                 Cell(Markup("这些 GPU 装在一台服务器里，用不到节点间网络"))]))
+            continue
         ours = []
         for leaf_id, (gpus, picks) in reached.items():
             pick = picks.get(subject)
