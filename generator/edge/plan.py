@@ -11,13 +11,12 @@ import datetime as dt
 import json
 from typing import Any
 
-from ..costmodel.result import Result
-from ..estimates.report import summary
 from ..knowledge import KnowledgeBase
 from ..labels import BOTTLENECK_ZH, RECOMPUTE_ZH
-from ..model.entities import ComputeNode
 from ..planner.plan import Excluded, Option, Plan, energy_kwh, gpu_hours, time_to_train_s
 from ..render.escape import json_terminal, terminal
+from ..selection.advice import point_data
+from ..selection.leafcheck import Point
 
 TOPOLOGY = "rail-optimized-fat-tree"
 """The topology the model prices a multi-node cluster on: rail-aligned NICs on a non-blocking fabric."""
@@ -45,7 +44,6 @@ def option_data(kb: KnowledgeBase, option: Option, tokens: float | None, rank: i
     data: dict[str, Any] = {
         "rank": rank, "id": c.id, "family": c.family, **(picks(kb, option) or {}),
         "equivalent_networks": [_ref(kb, n) for n in c.equivalent_networks],
-        "rack_in_part": {"gpus_used": option.gpus, "rack_gpus": _rack_size(kb, c.node)} if c.partial else None,
         "market_status": None if option.standing is None else option.standing.status,
         "gpus": option.gpus, "fits": m.fits,
         "memory_per_gpu_gb": {"model_states_gb": (m.weights_bytes + m.gradients_bytes + m.optimizer_bytes) / 1e9,
@@ -66,20 +64,17 @@ def option_data(kb: KnowledgeBase, option: Option, tokens: float | None, rank: i
     return data
 
 
-def _rack_size(kb: KnowledgeBase, node_id: str | None) -> int | None:
-    entity = None if node_id is None else kb.get(node_id, ComputeNode)
-    return None if entity is None else entity.model.gpus.value
-
-
 def estimate_data(option: Option | None, workload_id: str | None) -> dict[str, Any] | None:
-    """The `estimate` command's JSON for an option, at the reader's count (as `recommend` gave it)."""
+    """The `estimate` command's JSON for an option, at the reader's count: the object `recommend`
+    gives for a checked point (selection/advice.py `point_data`), the same keys."""
     if option is None:
         return None
     r = option.resolved
-    return {"workload": workload_id, "workload_name": r.workload.name, "gpus": option.gpus,
-            "gpus_per_node": r.cluster.node.gpus_per_node, "fits": option.fits,
-            "why": "" if option.fits else "no layout fits in memory",
-            **summary(r, Result((), option.estimate))}
+    point = Point(workload_id or "", r.workload.name, option.gpus, r.cluster.node.gpus_per_node, option.layout,
+                  option.estimate, "" if option.fits else "no layout fits in memory", r)
+    data = point_data(point)
+    data["workload"] = workload_id
+    return data
 
 
 def excluded_data(e: Excluded) -> dict[str, Any]:
@@ -139,11 +134,9 @@ def _option_lines(kb: KnowledgeBase, o: dict[str, Any]) -> list[str]:
     net = f"，网络 {o['network']['name']}" if o["network"] else "，单台，无需节点间网络"
     if o["equivalent_networks"]:
         net += f"（与 {'、'.join(n['name'] for n in o['equivalent_networks'])} 等价）"
-    part = (f"（整柜 {o['rack_in_part']['rack_gpus']} 块只用 {o['rack_in_part']['gpus_used']} 块）"
-            if o["rack_in_part"] else "")
     lay = o["layout"]
     mem = o["memory_per_gpu_gb"]
-    lines = [f"{where}{part}{net}",
+    lines = [f"{where}{net}",
              f"    布局：张量并行 {lay['tp']}，流水线并行 {lay['pp']}，ZeRO-{lay['zero']}，{RECOMPUTE_ZH[lay['recompute']]}，"
              f"全局批 {lay['global_batch']} × {lay['seq']} token",
              f"    显存：每卡 {mem['total_gb']:.1f} GB / 可用 {mem['usable_gb']:.1f} GB；"

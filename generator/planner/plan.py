@@ -85,8 +85,6 @@ class Candidate:
     network: str | None
     equivalent_networks: tuple[str, ...]
     family: str
-    partial: bool = False
-    per_node: int = GENERIC_GPUS_PER_NODE
 
     @property
     def id(self) -> str:
@@ -187,16 +185,15 @@ def _reachable(by_rate: list[tuple[float, list[str]]], nic_rate: float | None) -
 @dataclass(frozen=True)
 class Build:
     """How a candidate is put together at a GPU count: a node of the knowledge base (`node`), used
-    whole; a rack larger than the count (`partial`, always `blocked`: racks are sold whole); or a
-    server of `per_node` GPUs of `gpu` (a smaller build of a server's GPU, or a generic one for a
-    GPU no node is built on). `nic_rate` is the node's NIC port rate (None: one NIC per GPU at the
-    network's rate); `blocked` says why the build cannot be bought at this count."""
+    whole (a rack larger than the count comes `blocked`: racks are sold whole); or a server of
+    `per_node` GPUs of `gpu` (a smaller build of a server's GPU, or a generic one for a GPU no node
+    is built on). `nic_rate` is the node's NIC port rate (None: one NIC per GPU at the network's
+    rate); `blocked` says why the build cannot be bought at this count."""
 
     gpu: str
     node: str | None
     per_node: int
     nic_rate: float | None
-    partial: bool = False
     blocked: tuple[str, str] | None = None  # why it cannot be bought at this count (English, Chinese)
 
     @property
@@ -234,7 +231,7 @@ def _builds(kb: KnowledgeBase, gpus: int) -> Iterator[Build]:
         if gpus >= size:
             yield Build(m.gpu, entity.id, size, _node_port(entity))
         elif m.kind == "rack":
-            yield Build(m.gpu, entity.id, gpus, None, partial=True,
+            yield Build(m.gpu, entity.id, gpus, None,
                         blocked=(f"a rack is bought whole: {size} GPUs, not {gpus}", f"机柜整柜出售：{size} 块，不是 {gpus} 块"))
         elif m.gpu not in small:
             small.add(m.gpu)
@@ -251,9 +248,10 @@ def power_w(kb: KnowledgeBase, gpu_id: str) -> float | None:
 
 
 def _resolve(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int) -> Resolved | str:
-    """A node as built; a rack used in part or a server of `build.per_node` GPUs, one NIC per GPU."""
-    whole = build.node is not None and not build.partial
-    choice = replace(request.model, gpu="" if whole else build.gpu, node=build.node if whole else None,
+    """A node as built, or a server of `build.per_node` GPUs with one NIC per GPU (a blocked build
+    is never resolved)."""
+    whole = build.node is not None
+    choice = replace(request.model, gpu="" if whole else build.gpu, node=build.node,
                      network=network, gpus=gpus, gpus_per_node=None if whole else build.per_node, nics_per_node=None)
     return resolve(kb, choice)
 
@@ -294,12 +292,12 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
         entity = kb.get(build.gpu, Gpu)
         family = entity.model.family if entity is not None else build.gpu
         if build.blocked is not None:
-            yield Candidate(build.gpu, build.node, None, (), family, build.partial, build.per_node), \
+            yield Candidate(build.gpu, build.node, None, (), family), \
                 Blocked(*build.blocked), ()
             continue
         if gpus <= build.per_node:
             # One server or rack: no network. The estimate still names one (it reads no figure of it).
-            yield (Candidate(build.gpu, build.node, None, (), family, build.partial, build.per_node),
+            yield (Candidate(build.gpu, build.node, None, (), family),
                    _evaluate(kb, request, build, by_rate[0][1][0], gpus, shape), ())
             continue
         kept: tuple[Candidate, Found | str] | None = None
@@ -307,7 +305,7 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
         fastest: float | None = None
         for _rate, ids in _reachable(by_rate, build.nic_rate):  # fastest first
             found = _evaluate(kb, request, build, ids[0], gpus, shape)
-            candidate = Candidate(build.gpu, build.node, ids[0], tuple(ids[1:]), family, build.partial, build.per_node)
+            candidate = Candidate(build.gpu, build.node, ids[0], tuple(ids[1:]), family)
             if isinstance(found, str):
                 kept = kept or (candidate, found)
                 break  # a slower network cannot place what a faster one could not
@@ -329,6 +327,7 @@ def _market_filter(kb: KnowledgeBase, entry: Loaded[Market], licensed: bool) -> 
     """The parts (GPU or node ids, as the builds name them) the market admits, and the others."""
     allowed: dict[str, Standing | None] = {}
     out: list[Excluded] = []
+    titles = {r.key: r.title.zh for r in entry.model.rulings}
     for part in dict.fromkeys(b.part for count in (1, GENERIC_GPUS_PER_NODE, MAX_GPUS) for b in _builds(kb, count)):
         found = standing(kb, entry, part)
         if found is None:
@@ -336,7 +335,7 @@ def _market_filter(kb: KnowledgeBase, entry: Loaded[Market], licensed: bool) -> 
         elif found.buyable or (licensed and found.status == "licence-required"):
             allowed[part] = found
         else:
-            en, zh = _exclusion_text(entry, found)
+            en, zh = _exclusion_text(entry, found, titles)
             out.append(Excluded(part, en, zh, found.source, found.ruling, found.status))
     return allowed, out
 
@@ -347,8 +346,7 @@ STATUS_WHY_ZH = {"licence-required": "需要出口许可（加 --licensed 才考
                  "end-of-life": "已停售", "available": "可以购买"}
 
 
-def _exclusion_text(entry: Loaded[Market], found: Standing) -> tuple[str, str]:
-    titles = {r.key: r.title.zh for r in entry.model.rulings}
+def _exclusion_text(entry: Loaded[Market], found: Standing, titles: dict[str, str]) -> tuple[str, str]:
     rule = titles[found.ruling] if found.ruling is not None else "the market's default"
     rule_zh = titles[found.ruling] if found.ruling is not None else "本市场的默认状态"
     since = f" since {found.since.isoformat()}" if found.since is not None else ""
@@ -478,10 +476,6 @@ def fewest_gpus(kb: KnowledgeBase, request: Request, shape: StepShape,
     return high, found
 
 
-def tokens_rate(option: Option) -> float:
-    return option.estimate.step.tokens_per_s
-
-
 def time_to_train_s(option: Option, tokens: float) -> float:
     return tokens / option.estimate.step.tokens_per_s
 
@@ -498,4 +492,4 @@ def energy_kwh(option: Option, tokens: float) -> float | None:
 
 
 __all__ = ["GOALS", "Candidate", "Excluded", "Goal", "Option", "Plan", "PlanError", "Request", "energy_kwh",
-           "fewest_gpus", "gpu_hours", "ladder", "plan", "plan_range", "time_to_train_s", "tokens_rate"]
+           "fewest_gpus", "gpu_hours", "ladder", "plan", "plan_range", "time_to_train_s"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from ..knowledge import Loaded
 from ..labels import MARKET_STATUS_ZH
 from ..model.entities import ComputeNode, Gpu
 from ..model.markets import Market
@@ -27,27 +28,25 @@ def ruling_anchor(market_id: str, key: str) -> str:
     return f"{market_id}-r-{key}"
 
 
-def _why(site: Site, entry: Market, market_id: str, found: Standing | None) -> Cell:
+def _why(site: Site, titles: dict[str, str], market_id: str, found: Standing | None) -> Cell:
     """The ruling (linked to its description below the table) or the market's default; for a node
     that takes its GPU's standing, that GPU first."""
     if found is None:
         return Cell(Markup())
-    titles = {r.key: r.title.zh for r in entry.rulings}
     what = (Markup('<a href="#{}">{}</a>').format(ruling_anchor(market_id, found.ruling), titles[found.ruling])
             if found.ruling is not None else Markup('<a href="#{}-default">本市场的默认状态</a>').format(market_id))
     via = Markup("随所用 GPU {}：").format(site.link(found.via)) if found.via is not None else Markup()
     return Cell(via + what)
 
 
-def _parts_table(site: Site, entry: Market, entry_id: str) -> Table:
-    loaded = site.kb.get(entry_id, Market)
-    assert loaded is not None
+def _parts_table(site: Site, loaded: Loaded[Market]) -> Table:
+    titles = {r.key: r.title.zh for r in loaded.model.rulings}
     table = Table([("部件", False), ("状态", False), ("起始日期", False), ("依据", False)])
     for part in [*site.kb.of_type(Gpu), *site.kb.of_type(ComputeNode)]:
         found = standing(site.kb, loaded, part.id)
         since = "" if found is None or found.since is None else found.since.isoformat()
-        table.rows.append(Row([Cell(site.link(part.id)), _status(found), Cell.text(since), _why(site, entry, entry_id, found)],
-                              anchor=f"{entry_id}-{part.id}"))
+        table.rows.append(Row([Cell(site.link(part.id)), _status(found), Cell.text(since), _why(site, titles, loaded.id, found)],
+                              anchor=f"{loaded.id}-{part.id}"))
     return table
 
 
@@ -61,7 +60,7 @@ def markets(site: Site) -> dict[str, object]:
             "default": None if m.default is None else {
                 "status": MARKET_STATUS_ZH[m.default.status], "note": site.md(m.default.note.zh),
                 "source": site.link(m.default.source)},
-            "table": _parts_table(site, m, loaded.id),
+            "table": _parts_table(site, loaded),
             "rulings": [{"anchor": ruling_anchor(loaded.id, r.key), "title": r.title.zh, "since": r.since.isoformat(), "status": MARKET_STATUS_ZH[r.status],
                          "parts": Markup("、").join(site.link(i) for i in r.items), "source": site.link(r.source),
                          "where": r.where, "note": site.md(r.note.zh)} for r in rulings],

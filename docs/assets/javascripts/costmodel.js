@@ -733,18 +733,17 @@
       var size = node.gpus_per_node, kind = P.nodes[node.id] ? P.nodes[node.id].kind : "server";
       if (gpus >= size) {
         out.push({gpu: node.gpu, node: node.id, per_node: size, nic_rate: node.problem ? null : node.port_bytes_per_s,
-                  partial: false, blocked: null});
+                  blocked: null});
       } else if (kind === "rack") {
-        out.push({gpu: node.gpu, node: node.id, per_node: gpus, nic_rate: null, partial: true, blocked: "rack"});
+        out.push({gpu: node.gpu, node: node.id, per_node: gpus, nic_rate: null, blocked: "rack"});
       } else if (!small[node.gpu]) {
         small[node.gpu] = true;
-        out.push({gpu: node.gpu, node: null, per_node: gpus, nic_rate: null, partial: false, blocked: byBoard(node.gpu)});
+        out.push({gpu: node.gpu, node: null, per_node: gpus, nic_rate: null, blocked: byBoard(node.gpu)});
       }
     });
     data.gpus.forEach(function (gpu) {
       if (!built[gpu.id]) {
-        out.push({gpu: gpu.id, node: null, per_node: Math.min(board, gpus), nic_rate: null, partial: false,
-                  blocked: byBoard(gpu.id)});
+        out.push({gpu: gpu.id, node: null, per_node: Math.min(board, gpus), nic_rate: null, blocked: byBoard(gpu.id)});
       }
     });
     return out;
@@ -772,7 +771,7 @@
     return (above.length && !equal ? [above[above.length - 1]] : []).concat(below);
   }
   function planEvaluate(data, request, build, network, gpus, shape) {
-    var whole = build.node && !build.partial;
+    var whole = Boolean(build.node);  // a blocked build is never evaluated
     var chosen = fromChoice(data, {workload: request.workload, node: whole ? build.node : "", gpu: whole ? "" : build.gpu,
                                    network: network, gpus: gpus, gpus_per_node: whole ? null : build.per_node,
                                    nics_per_node: whole ? null : build.per_node, tp: 1, pp: 1, zero: 1,
