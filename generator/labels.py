@@ -73,14 +73,14 @@ CONVENTION_ZH = {"narayanan_eq3": "Narayanan 式 3（含重计算）", "korthika
                  "per_token_8n_attention": "每 token 8N + 16lhs（含重计算）", "unstated": "口径未说明"}
 # costmodel.step.Bottleneck.
 BOTTLENECK_ZH = {"memory": "显存", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
-# model.selection.Need.what: what a leaf that cannot fit needs.
-NEED_ZH = {"more-gpus": "更多 GPU", "offload": "卸载到主机内存"}
-# model.selection.Leaf.parallelism.
+# planner.plan.Goal: what the reader trains.
+GOAL_ZH = {"pretrain": "预训练", "finetune": "全参数微调", "lora": "LoRA 微调"}
+# selection.advice.parallelism: the kinds of parallelism an answer's layout uses.
 PARALLELISM_ZH = {"data": "数据并行", "tensor": "张量并行", "pipeline": "流水线并行"}
 # costmodel.inputs.Recompute.
 RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full": "完全重计算"}
-# model.selection.Picks: the fields of a recommendation.
-PICK_ZH = {"gpu": "GPU", "intra_node": "机内互连", "network": "节点间网络", "topology": "拓扑"}
+# planner.report.picks: the fields of an answer.
+PICK_ZH = {"gpu": "GPU", "node": "整机", "intra_node": "机内互连", "network": "节点间网络", "topology": "拓扑"}
 # edge.diff: how a row of `generator diff` changed.
 CHANGE_ZH = {"added": "新增", "removed": "删除", "changed": "修改"}
 # model.markets.Status: where a part stands in a market.

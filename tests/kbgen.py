@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from support import base_files
 
 from generator.model.common import MAX_TEXT
+from generator.model.selection import Selection
+from generator.selection.tree import leaf_paths, range_on_path
 from generator.validate import SpecFile
 
 Tree = dict[str, Any]
@@ -51,9 +53,30 @@ def base_tree() -> Tree:
     return dict(yaml.safe_load(selection.raw))
 
 
+def fit_examples(tree: Tree) -> Tree:
+    """Each leaf's example GPU count moved into the range of counts its path allows (its least),
+    as a contributor who reshapes the tree does (rule tree-example-range); a leaf no count
+    reaches (its path contradicts itself) keeps its example."""
+    counts = next((v for v in tree["variables"] if v["id"] == "gpus"), None)
+    if counts is None:
+        return tree
+    sel = Selection.model_validate(tree)
+    tree = copy.deepcopy(tree)
+    paths = leaf_paths(sel)
+    for leaf in tree["leaves"]:
+        path = paths.get(leaf["id"])
+        if path is None:
+            continue
+        reach = range_on_path(path, "gpus", counts.get("min") or 1)
+        if not reach.empty and not reach.contains(leaf["example"]["gpus"]):
+            leaf["example"] = {"gpus": reach.min}
+    return tree
+
+
 def assemble(tree: Tree, extra: list[SpecFile] = ()) -> list[SpecFile]:  # type: ignore[assignment]
-    """The fixture base with its selection tree replaced by `tree`, and `extra` files replacing
-    or added to its own."""
+    """The fixture base with its selection tree replaced by `tree` (its examples fitted to its
+    branches), and `extra` files replacing or added to its own."""
+    tree = fit_examples(tree)
     replaced = {f.path for f in extra}
     files = [f for f in base_files() if f.kind != "selection" and f.path not in replaced]
     selection = next(f for f in base_files() if f.kind == "selection")

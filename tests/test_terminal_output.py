@@ -4,6 +4,7 @@ in text or JSON output, and the printable rest is kept."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from hypothesis import given, settings
@@ -39,9 +40,10 @@ def test_recommend_prints_no_escape_sequence_from_specs() -> None:
     result = validate(files)
     assert result.ok and result.kb is not None and result.figures is not None, \
         [d.as_text() for d in result.diagnostics][:3]
-    argv = ["--gpus", "16", "--budget", "low"]
-    text = run(result.kb, result.figures, argv, "text")
+    argv = ["--gpus", "16", "--budget", "low", "--model-size", "70B", "--market", "test-restricted"]
+    accuracy = {"statement": "选型" + ANSI, "runs": 0, "mean_abs_error": None}
+    text = run(result.kb, result.figures, argv, "text", dt.date(2026, 12, 4), accuracy)
     assert "选型[2J" in text and not _has_control(text)
-    raw = run(result.kb, result.figures, argv, "json")
+    raw = run(result.kb, result.figures, argv, "json", dt.date(2026, 12, 4), accuracy)
     assert not _has_control(raw)
     assert json.loads(raw)["title"].endswith(ANSI)

@@ -16,7 +16,8 @@ from . import step as st
 from .evaluate import FLOATS
 from .feasibility import Problem, check
 from .inputs import Assumptions, Cluster, Layout, Workload
-from .wiring import run
+from .wiring import Screened, run
+from .wiring import screen as _screen
 
 
 @dataclass(frozen=True)
@@ -49,3 +50,12 @@ def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: 
     memory, step = out.memory, out.step
     choke = st.bottleneck(memory.fits, step.compute_s, step.intra_node_s, step.network_s)
     return Result((), Estimate(memory, out.compute, step, choke, out.scaling_efficiency, out.scaling_note))
+
+
+def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> Screened | tuple[Problem, ...]:
+    """What a layout search compares (memory, fit, and the step of a layout that fits), or why the
+    configuration cannot be estimated: `estimate`'s numbers, less what the search does not read."""
+    problems = check(workload, cluster, layout, assumptions)
+    if problems:
+        return problems
+    return _screen(FLOATS, workload, cluster, layout, assumptions)

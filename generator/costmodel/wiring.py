@@ -69,6 +69,27 @@ def run(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, 
     return Run(memory, work, step, *one_node_scaling(ev, workload, cluster, layout, a, step.step_s))
 
 
+class Screened(NamedTuple):
+    """What a layout search compares: memory per GPU and whether it fits, and the step time of a
+    layout that fits (None for one that does not: its step is never asked for)."""
+
+    total_bytes: float
+    fits: bool
+    step_s: float | None
+
+
+def screen(ev: Evaluator[float], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> Screened:
+    """The part of `run` a search needs, by the same wiring: memory first, the step only for a
+    layout that fits, and no one-node reference (the search keeps a layout by its own step)."""
+    x = leaves(ev, workload, cluster, layout, a)
+    m = microbatches(ev, x)
+    memory = memory_per_gpu(ev, x, m, cluster, layout, a)
+    if not memory.fits:
+        return Screened(memory.total_bytes, False, None)
+    step = step_time(ev, x, m, compute(ev, x, cluster, layout, a), cluster, layout, a)
+    return Screened(memory.total_bytes, True, step.step_s)
+
+
 def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layout: Layout,
                    a: Assumptions) -> me.Memory[V]:
     psi = parameters_per_gpu(ev, x)

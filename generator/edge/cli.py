@@ -151,6 +151,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _recommend(args: argparse.Namespace) -> int:
+    from ..estimates.calibration import accuracy_record, calibrate
     from ..selection.tree import NoAnswer
     from .recommend import run
     result = run_check(Path(args.specs))
@@ -158,7 +159,8 @@ def _recommend(args: argparse.Namespace) -> int:
         print(format_all(result.diagnostics), file=sys.stderr)
         return 1
     try:
-        print(run(result.kb, result.figures, args.answers, args.format))
+        accuracy = accuracy_record(calibrate(result.kb).overall)
+        print(run(result.kb, result.figures, args.answers, args.format, build_date(), accuracy))
     except NoAnswer as err:
         print(f"recommend: {err}", file=sys.stderr)
         return 2
@@ -514,11 +516,14 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     build.add_argument("--strict", action="store_true", help="warnings are errors: nothing is written")
     build.set_defaults(func=_build)
-    rec = sub.add_parser("recommend", help="answer the selection tree's questions, e.g. --model-size 70B --gpus 64",
-                         description="Flags are the selection tree's variables (specs/selection/), e.g. --model-size "
-                                     "70B --gpus 64 --market global; the answer names any flag its path needs and was "
-                                     "not given, with the values it takes. The tree answers by branch; for an answer "
-                                     "at your own model, GPU count, market and goal, use `plan`.")
+    rec = sub.add_parser("recommend", help="the selection tree's path and the planner's answer at your point, e.g. "
+                                           "--goal pretrain --model-size 70B --gpus 64 --market global",
+                         description="Flags are the selection tree's variables (specs/selection/: --goal "
+                                     "pretrain|finetune|lora, default pretrain; --model-size 70B; --gpus 64) and the "
+                                     "planner's --market (required), --licensed, --tokens 2T and --workload ID (a "
+                                     "published model instead of --model-size). The tree gives the branch and why; "
+                                     "what to buy is the planner's answer at your own model, GPU count, market and "
+                                     "goal, the same as `plan` gives. Exit 2 on bad input, naming the flag.")
     rec.add_argument("--format", choices=("text", "json"), default="text")
     rec.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     rec.set_defaults(func=_recommend)

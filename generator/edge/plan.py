@@ -1,9 +1,5 @@
-"""`python -m generator plan`: the planner's answer as JSON or text. The JSON keeps the keys
-`recommend` had for its answer (`picks` with `gpu`, `intra_node`, `network` and `topology`, each
-`{id, name}` or null, and `estimate`, now at the reader's own GPU count) and adds `options` (the
-ranked options, the first the answer), `excluded` (`{id, why}`, with the rule's `source` and
-`ruling` where a market excluded it) and `fewest_gpus` (when nothing fits). Formatting only: the
-planner (generator/planner/) decides."""
+"""`python -m generator plan`: the planner's answer as JSON (generator/planner/report.py builds
+the object) or as text. Formatting only: the planner (generator/planner/) decides."""
 
 from __future__ import annotations
 
@@ -12,111 +8,10 @@ import json
 from typing import Any
 
 from ..knowledge import KnowledgeBase
-from ..labels import BOTTLENECK_ZH, RECOMPUTE_ZH
-from ..planner.plan import Excluded, Option, Plan, energy_kwh, gpu_hours, time_to_train_s
+from ..labels import BOTTLENECK_ZH, GOAL_ZH, RECOMPUTE_ZH
+from ..planner.plan import Plan
+from ..planner.report import as_data
 from ..render.escape import json_terminal, terminal
-from ..selection.advice import point_data
-from ..selection.leafcheck import Point
-
-TOPOLOGY = "rail-optimized-fat-tree"
-"""The topology the model prices a multi-node cluster on: rail-aligned NICs on a non-blocking fabric."""
-
-
-def _ref(kb: KnowledgeBase, entity_id: str | None) -> dict[str, str] | None:
-    if entity_id is None:
-        return None
-    entity = kb.get(entity_id)
-    return {"id": entity_id, "name": entity.label if entity is not None else entity_id}
-
-
-def picks(kb: KnowledgeBase, option: Option | None) -> dict[str, Any] | None:
-    if option is None:
-        return None
-    c = option.candidate
-    return {"gpu": _ref(kb, c.gpu), "node": _ref(kb, c.node), "intra_node": _ref(kb, option.resolved.ids.get("scale_up")),
-            "network": _ref(kb, c.network),
-            "topology": _ref(kb, TOPOLOGY if c.network is not None and kb.get(TOPOLOGY) is not None else None)}
-
-
-def option_data(kb: KnowledgeBase, option: Option, tokens: float | None, rank: int | None) -> dict[str, Any]:
-    c, e, lay = option.candidate, option.estimate, option.layout
-    m = e.memory
-    data: dict[str, Any] = {
-        "rank": rank, "id": c.id, "family": c.family, **(picks(kb, option) or {}),
-        "equivalent_networks": [_ref(kb, n) for n in c.equivalent_networks],
-        "market_status": None if option.standing is None else option.standing.status,
-        "gpus": option.gpus, "fits": m.fits,
-        "memory_per_gpu_gb": {"model_states_gb": (m.weights_bytes + m.gradients_bytes + m.optimizer_bytes) / 1e9,
-                              "activations_gb": m.activations_bytes / 1e9, "total_gb": m.total_bytes / 1e9,
-                              "usable_gb": m.usable_bytes / 1e9},
-        "step_time_s": e.step.step_s, "tokens_per_s": e.step.tokens_per_s, "comm_share": e.step.comm_share,
-        "bottleneck": e.bottleneck,
-        "layout": {"tp": lay.tensor_parallel, "pp": lay.pipeline_parallel, "zero": lay.zero_stage,
-                   "recompute": lay.recompute, "sequence_parallel": lay.sequence_parallel,
-                   "micro_batch": lay.micro_batch_size, "global_batch": lay.global_batch_size,
-                   "seq": lay.sequence_length},
-        "networks_tried": [{"network": n, "step_time_s": s} for n, s in option.networks_tried],
-        "time_to_train_s": None, "gpu_hours": None, "energy_kwh": None,
-    }
-    if tokens is not None:
-        data.update(time_to_train_s=time_to_train_s(option, tokens), gpu_hours=gpu_hours(option, tokens),
-                    energy_kwh=energy_kwh(option, tokens))
-    return data
-
-
-def estimate_data(option: Option | None, workload_id: str | None) -> dict[str, Any] | None:
-    """The `estimate` command's JSON for an option, at the reader's count: the object `recommend`
-    gives for a checked point (selection/advice.py `point_data`), the same keys."""
-    if option is None:
-        return None
-    r = option.resolved
-    point = Point(workload_id or "", r.workload.name, option.gpus, r.cluster.node.gpus_per_node, option.layout,
-                  option.estimate, "" if option.fits else "no layout fits in memory", r)
-    data = point_data(point)
-    data["workload"] = workload_id
-    return data
-
-
-def excluded_data(e: Excluded) -> dict[str, Any]:
-    return {"id": e.id, "why": e.why, "status": e.status, "ruling": e.ruling, "source": e.source}
-
-
-def range_data(ladder: list[Plan]) -> list[dict[str, Any]] | None:
-    """One row per count a range was planned at: its answer and how fast it trains per GPU."""
-    if not ladder:
-        return None
-    rows = []
-    for p in ladder:
-        best = p.options[0] if p.options else None
-        rows.append({"gpus": p.request.gpus, "best": None if best is None else best.candidate.id,
-                     "step_time_s": None if best is None else best.estimate.step.step_s,
-                     "tokens_per_s": None if best is None else best.estimate.step.tokens_per_s,
-                     "tokens_per_s_per_gpu": None if best is None else best.estimate.step.tokens_per_s / best.gpus})
-    return rows
-
-
-def as_data(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
-            ladder: list[Plan] | None = None) -> dict[str, Any]:
-    req = found.request
-    best = found.options[0] if found.options else None
-    shown = best or found.closest
-    workload_id = None if shown is None else shown.resolved.ids.get("workload")
-    return {
-        "as_of": as_of.isoformat(),
-        "market": {"id": req.market, "name": found.market_name},
-        "request": {"workload": workload_id, "workload_name": None if shown is None else shown.resolved.workload.name,
-                    "parameters": None if shown is None else shown.resolved.workload.parameter_count,
-                    "workload_note": found.workload_note or None, "gpus": req.gpus, "goal": req.goal,
-                    "tokens": req.tokens, "licensed": req.licensed},
-        "picks": picks(kb, best),
-        "estimate": estimate_data(shown, workload_id),
-        "options": [option_data(kb, o, req.tokens, i + 1) for i, o in enumerate(found.options)],
-        "excluded": [excluded_data(e) for e in found.excluded],
-        "fewest_gpus": None if found.fewest is None else {
-            "gpus": found.fewest[0], "option": option_data(kb, found.fewest[1], req.tokens, None)},
-        "range": range_data(ladder or []),
-        "accuracy": accuracy,
-    }
 
 
 def to_json(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
@@ -155,7 +50,7 @@ def to_text(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, 
             ladder: list[Plan] | None = None) -> str:
     data = as_data(kb, found, as_of, accuracy, ladder)
     req = data["request"]
-    goal = {"pretrain": "预训练", "finetune": "全参数微调", "lora": "LoRA 微调"}[req["goal"]]
+    goal = GOAL_ZH[req["goal"]]
     lines = [f"{req['workload_name'] or '（无可估算的模型）'}，{req['gpus']} 块 GPU，{goal}，市场：{data['market']['name']}"
              f"（截至 {data['as_of']}）"]
     if req["workload_note"]:

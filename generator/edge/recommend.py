@@ -1,89 +1,155 @@
-"""`python -m generator recommend`: answer the selection tree's questions from flags and print
-the path and the recommendation, as text or JSON. Flags come from the tree's variables, so a new
-question in specs/selection/ is a new flag without code changes."""
+"""`python -m generator recommend`: the selection tree's path for the reader's answers, and the
+planner's answer at the reader's own point, as text or JSON. The tree's questions are flags of
+its variables (--goal, --model-size, --gpus, and any other the tree asks), so a new question in
+specs/selection/ is a new flag without code changes; the planner adds --market, --licensed,
+--tokens and --workload (a published model instead of --model-size)."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ..derive import FigureIndex
+from ..estimates.choice import Choice
+from ..estimates.records import workloads
 from ..knowledge import KnowledgeBase
-from ..labels import PICK_ZH
-from ..model.selection import Selection
+from ..labels import PARALLELISM_ZH
+from ..model.common import Text
+from ..model.markets import Market
+from ..model.selection import Selection, Variable
+from ..planner.plan import GOALS, Plan, PlanError, Request, plan
 from ..render.escape import json_terminal, terminal
-from ..selection.advice import as_data
+from ..selection.advice import answer_data
+from ..selection.answers import BILLION, GOAL, GPUS, MODEL_SIZE
 from ..selection.tree import NoAnswer, Value, parse_value, recommend
+from .plan import to_text as plan_text
+
+PLANNER_FLAGS = ("market", "licensed", "tokens", "workload")
 
 
-def parse_answers(sel: Selection, argv: list[str]) -> dict[str, Value]:
+@dataclass(frozen=True)
+class Asked:
+    """A reader's question: the tree's answers and what the planner needs beyond them."""
+
+    values: dict[str, Value]
+    market: str
+    workload: str | None
+    tokens: float | None
+    licensed: bool
+
+
+def _count(text: str) -> float:
+    """A count as written on a model card: 70B, 7e9, 2T."""
+    scale = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}.get(text[-1:].lower(), 1.0)
+    number = float(text[:-1] if scale != 1.0 else text)
+    if not number > 0 or number == float("inf"):
+        raise ValueError(text)
+    return number * scale
+
+
+def _planner_variables(sel: Selection) -> list[Variable]:
+    """What the planner needs that the tree may not ask: the model size, the GPU count and the
+    goal, as flags of the same form as the tree's own (70B, 64, pretrain)."""
+    asked = {v.id for v in sel.variables}
+    own = [Variable(id=MODEL_SIZE, name=Text(zh="模型参数量（十亿）"), kind="count", min=0, suffix="B"),
+           Variable(id=GPUS, name=Text(zh="GPU 数量"), kind="count", min=1),
+           Variable(id=GOAL, name=Text(zh="训练目标"), kind="category", values=list(GOALS))]
+    return [v for v in own if v.id not in asked]
+
+
+def parse_answers(kb: KnowledgeBase, sel: Selection, argv: list[str]) -> Asked:
     parser = argparse.ArgumentParser(prog="python -m generator recommend", add_help=False)
-    for variable in sel.variables:
+    variables = [*sel.variables, *_planner_variables(sel)]
+    for variable in variables:
         parser.add_argument(f"--{variable.id}", dest=variable.id, metavar=variable.suffix and "N" + variable.suffix or "VALUE")
+    asked = {v.id for v in variables}
+    for flag in PLANNER_FLAGS:
+        if flag in asked:
+            continue  # a tree that asks it as a question takes it as its answer
+        if flag == "licensed":
+            parser.add_argument("--licensed", dest=flag, action="store_true")
+        else:
+            parser.add_argument(f"--{flag}", dest=flag)
     known, unknown = parser.parse_known_args(argv)
     if unknown:
         flags = " ".join(f"--{v.id}" for v in sel.variables)
-        raise NoAnswer(f"unknown argument {unknown[0]!r}; this tree asks: {flags}")
-    return {v.id: parse_value(v, getattr(known, v.id)) for v in sel.variables if getattr(known, v.id) is not None}
+        raise NoAnswer(f"unknown argument {unknown[0]!r}; this tree asks: {flags}, and the planner: "
+                       "--market, --licensed, --tokens, --workload")
+    values = {v.id: parse_value(v, getattr(known, v.id)) for v in variables if getattr(known, v.id) is not None}
+    markets = [m.id for m in kb.of_type(Market)]
+    if known.market is None:
+        raise NoAnswer(f"--market is missing; choose one of: {', '.join(markets) or 'none (specs/markets/ is empty)'}")
+    if known.market not in markets:
+        raise NoAnswer(f"--market {known.market!r} is unknown; choose one of: {', '.join(markets)}")
+    if GPUS not in values:
+        raise NoAnswer("--gpus is missing; give the GPU count, e.g. --gpus 64")
+    gpus = values[GPUS]
+    if not isinstance(gpus, int) or not 1 <= gpus <= 1_000_000:
+        raise NoAnswer(f"--gpus {gpus}: give a whole number of GPUs from 1 to 1000000")
+    if known.workload is not None:
+        if MODEL_SIZE in values:
+            raise NoAnswer("give --workload or --model-size, not both")
+        spec = next((w for w in workloads(kb) if w.id == known.workload), None)
+        if spec is None:
+            raise NoAnswer(f"--workload {known.workload!r} is unknown; the published workloads: "
+                           f"{', '.join(w.id for w in workloads(kb))}")
+        values[MODEL_SIZE] = spec.model.parameters / BILLION
+    elif MODEL_SIZE not in values:
+        raise NoAnswer("name the model: --model-size 70B, or --workload ID")
+    values.setdefault(GOAL, "pretrain")
+    try:
+        tokens = None if known.tokens is None else _count(known.tokens)
+    except ValueError:
+        raise NoAnswer(f"--tokens {known.tokens!r} is not a count such as 2T or 1e12") from None
+    return Asked(values, known.market, known.workload, tokens, bool(known.licensed))
 
 
-def as_text(data: dict[str, Any]) -> str:
+def planned_for(kb: KnowledgeBase, asked: Asked) -> Plan:
+    """The planner's answer at the reader's own point (its one-line errors as `NoAnswer`)."""
+    size = asked.values[MODEL_SIZE]
+    model = Choice("", 0, "", asked.workload, None if asked.workload else float(size) * BILLION)
+    goal = str(asked.values[GOAL])
+    try:
+        return plan(kb, Request(model, int(asked.values[GPUS]), asked.market, goal,  # type: ignore[arg-type]
+                                asked.tokens, asked.licensed))
+    except PlanError as err:
+        raise NoAnswer(str(err)) from None
+
+
+def as_text(data: dict[str, Any], planned_text: str) -> str:
     lines = ["路径："]
     lines += [f"  {step['ask']} → {step['answer']}" for step in data["path"]]
-    lines.append(f"推荐：{data['title']}（{data['leaf']}）")
-    if data["picks"] is None:
-        lines.append("  按模型估算，这一分支的规模都放不下：没有可推荐的配置。")
-    for field, label in PICK_ZH.items():
-        if data["picks"] is not None and field in data["picks"]:
-            pick = data["picks"][field]
-            lines.append(f"  {label}：{pick['name']}（{pick['id']}）")
-    lines.append("理由：")
+    lines.append(f"分支：{data['title']}（{data['leaf']}）")
+    lines.append(planned_text)
+    if data["parallelism"]:
+        lines.append("并行方式：" + "、".join(PARALLELISM_ZH[p] for p in data["parallelism"]))
+    if data["comm_warning"] is not None:
+        w = data["comm_warning"]
+        lines.append(f"通信警告：按模型估算通信占一步的 {w['share']:.1%}，超过警戒线 {w['threshold']:.0%}")
+    lines.append("这一分支的理由：")
     lines += [f"  - {reason}" for reason in data["reasons"]]
     if data["pitfalls"]:
         lines.append("注意：")
-        lines += [f"  - [{p['severity']}] {p['title']}（{p['id']}）" for p in data["pitfalls"]]
-    for conflict in data["conflicts"]:
-        lines.append(f"与分档表 {conflict['table']} 不一致：{conflict['note']}")
-    if data["estimate"] is not None:
-        lines += estimate_lines(data["estimate"])
+        lines += [f"  - [{p['severity']}] {p['title']}（{p['id']}"
+                  + (f"，与所选的 {p['about']} 有关" if p["about"] else "") + "）" for p in data["pitfalls"]]
     return "\n".join(lines)
 
 
-def estimate_lines(est: dict[str, Any]) -> list[str]:
-    """The estimate summary: where the branch is hardest, whether it fits, and the step."""
-    if est["unchecked"]:
-        return [f"按模型估算：无法估算（{est['unchecked']}）"]
-    lines = [f"按模型估算（分支最难的一点：{est['workload_name']}，{est['gpus']} 块 GPU）："]
-    if "inputs" in est:
-        i, m = est["inputs"], est["memory_per_gpu_gb"]
-        lines.append(f"  布局：张量并行 {i['tp']}，流水线并行 {i['pp']}，ZeRO-{i['zero']}，重计算 {i['recompute']}，"
-                     f"全局批 {i['global_batch']} × {i['seq']} token")
-        lines.append(f"  显存：每卡 {m['total_gb']:.1f} GB / 可用 {m['usable_gb']:.1f} GB"
-                     f"（{'放得下' if est['fits'] else '放不下'}）")
-        if est["fits"]:
-            lines.append(f"  每步 {est['step_time_s']:.3g} s，通信占比 {est['comm_share']:.1%}"
-                         f"（警戒线 {est['comm_share_threshold']:.0%}），瓶颈：{est['bottleneck']}")
-    else:
-        lines.append(f"  {est['why']}")
-    if est["needs"] is not None:
-        lines.append(f"  需要（{est['needs']['what']}）：{est['needs']['note']}")
-    if est["comm_warning"] is not None:
-        lines.append(f"  通信警告：{est['comm_warning']}")
-    lines += [f"  - {p['workload']}，{p['gpus']} 块 GPU：{'放得下' if p['fits'] else '放不下'}"
-              + (f"，通信占比 {p['comm_share']:.1%}" if p["fits"] and p["comm_share"] is not None else "")
-              for p in est["points"]]
-    return lines
-
-
-def run(kb: KnowledgeBase, figures: FigureIndex, argv: list[str], fmt: str) -> str:
-    """The recommendation for `argv` (flags of the tree's variables), formatted."""
+def run(kb: KnowledgeBase, figures: FigureIndex, argv: list[str], fmt: str, as_of: dt.date,
+        accuracy: dict[str, object]) -> str:
+    """The answer for `argv` (flags of the tree's variables and the planner's), formatted."""
     trees = kb.of_type(Selection)
     if not trees:
         raise NoAnswer("no selection tree in specs/selection/")
     sel = trees[0].model
-    data = as_data(kb, figures, sel, recommend(sel, parse_answers(sel, argv)))
+    asked = parse_answers(kb, sel, argv)
+    found = recommend(sel, asked.values)
+    planned = planned_for(kb, asked)
+    data = answer_data(kb, figures, sel, found, planned, as_of, accuracy)
     # Spec text goes to a terminal: no escape sequence from a spec may reach it.
     if fmt == "json":
         return json_terminal(json.dumps(data, ensure_ascii=False, indent=2))
-    return terminal(as_text(data))
+    return terminal(as_text(data, plan_text(kb, planned, as_of, accuracy)))

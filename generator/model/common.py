@@ -176,6 +176,13 @@ class Range(Strict):
     def overlaps(self, other: Range) -> bool:
         return (self.max is None or other.min < self.max) and (other.max is None or self.min < other.max)
 
+    def contains(self, value: float) -> bool:
+        return self.min <= value and (self.max is None or value < self.max)
+
+    @property
+    def empty(self) -> bool:
+        return self.max is not None and self.max <= self.min
+
 
 class Identified(Strict):
     """What every spec file holds at its top: a model with an id (a source, or an `Entity`)."""

@@ -56,6 +56,7 @@ class Default(Strict):
 
 class Market(Entity):
     name: Text
+    short_name: Text | None = None  # how a chart's line names it ("全球"); the name where absent
     summary: Text
     default: Default | None = None
     rulings: Annotated[list[Ruling], Field(max_length=500)]

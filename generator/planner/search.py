@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Recompute, Workload
-from ..costmodel.result import Estimate, estimate
+from ..costmodel.result import Estimate, estimate, screen
+from ..costmodel.wiring import Screened
 
 ZERO_STAGES = (0, 1, 2, 3)
 RECOMPUTE: tuple[Recompute, ...] = ("selective", "full")
@@ -57,32 +58,32 @@ def layout_at(shape: StepShape, t: int, p: int, zero: int, batch: int, recompute
 def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumptions,
                    shape: StepShape) -> tuple[Layout | None, Estimate | None, str]:
     """The fastest layout that fits; if none fits, the one with the least memory per GPU and
-    "no layout fits in memory"; if none can be placed at all, (None, None, why)."""
-    best: tuple[float, Layout, Estimate] | None = None
-    closest: tuple[float, Layout, Estimate] | None = None
+    "no layout fits in memory"; if none can be placed at all, (None, None, why). Layouts are
+    compared by `screen` (memory, and the step of one that fits); the one kept is estimated in
+    full, so its numbers are `estimate`'s."""
+    best: tuple[float, Layout] | None = None
+    closest: tuple[float, Layout] | None = None
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
     for t, p, batch in placements(workload, cluster, shape):
         found_here = False
         for recompute in RECOMPUTE:
             for zero in ZERO_STAGES:
                 layout = layout_at(shape, t, p, zero, batch, recompute)
-                result = estimate(workload, cluster, layout, assumptions)
-                if result.estimate is None:
-                    why = result.problems[0].message
+                found = screen(workload, cluster, layout, assumptions)
+                if not isinstance(found, Screened):
+                    why = found[0].message
                     break  # the placement itself cannot be used: no saver changes that
-                found = result.estimate
-                if found.memory.fits:
-                    if best is None or found.step.step_s < best[0]:
-                        best = (found.step.step_s, layout, found)
+                if found.fits and found.step_s is not None:
+                    if best is None or found.step_s < best[0]:
+                        best = (found.step_s, layout)
                     found_here = True
                     break
-                if closest is None or found.memory.total_bytes < closest[0]:
-                    closest = (found.memory.total_bytes, layout, found)
+                if closest is None or found.total_bytes < closest[0]:
+                    closest = (found.total_bytes, layout)
             if found_here:
                 break
     kept = best or closest
     if kept is None:
         return None, None, why
-    if best is None:
-        return kept[1], kept[2], "no layout fits in memory"
-    return kept[1], kept[2], ""
+    result = estimate(workload, cluster, kept[1], assumptions).estimate
+    return kept[1], result, "" if best is not None else "no layout fits in memory"

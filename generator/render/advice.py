@@ -12,7 +12,7 @@ from . import scaling_model
 from .chart import scaling_chart
 from .context import Site
 from .escape import inert
-from .leafview import leaf_checks, side_by_side
+from .leafview import answers, side_by_side
 from .table import Cell, Row, Table
 from .text import zh
 from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
@@ -46,11 +46,11 @@ def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
 
 
 def tiers(site: Site) -> dict[str, object]:
-    checks = leaf_checks(site)
+    found = answers(site)
     tables = []
     for t in site.kb.of_type(TierTable):
         context = _tier_table(site, t)
-        context["compare"] = side_by_side(site, t, checks)
+        context["compare"] = side_by_side(site, t, found)
         tables.append(context)
     recommendations = []
     for e in site.kb.of_type(Recommendation):

@@ -1,6 +1,6 @@
-"""The model's answer beside the articles' on the flowchart and tier pages: each leaf's estimate
-at its branch's hardest point (generator/selection/leafcheck.py, the same record `recommend` prints), and
-for each row of an article's tier table, what the site's own leaves for those GPU counts pick.
+"""The planner's answers as the flowchart and the tiers page show them: for each leaf of the tree,
+the answer at its example point in every market view (generator/selection/answers.py), and for
+each row of an article's tier table, what those answers pick for the same GPU counts.
 
 Every number here is computed by the cost model from specs/, never typed: the page formats it."""
 
@@ -8,118 +8,144 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from ..derive import FigureIndex
+from ..estimates.records import leaf_threshold
 from ..knowledge import Loaded
-from ..labels import BOTTLENECK_ZH, NEED_ZH, RECOMPUTE_ZH
-from ..model.common import Range
+from ..labels import BOTTLENECK_ZH, GOAL_ZH, RECOMPUTE_ZH
 from ..model.entities import TierTable
 from ..model.selection import Selection
-from ..planner.plan import GENERIC_GPUS_PER_NODE
-from ..selection.advice import leaf_estimate
-from ..selection.leafcheck import LeafCheck, check_tree
-from ..selection.tree import leaf_paths, range_on_path, variables
+from ..planner.plan import GENERIC_GPUS_PER_NODE, Option, Plan
+from ..planner.report import picks
+from ..selection.advice import comm_warning, pitfalls_data
+from ..selection.answers import LeafAnswer, MarketView, leaf_answers
 from .context import Site
 from .table import Cell, Row, Table
 from .text import inert
 
 
-def leaf_checks(site: Site) -> dict[str, LeafCheck]:
-    """Every leaf of every tree, checked once per page context."""
-    found: dict[str, LeafCheck] = {}
+def answers(site: Site) -> dict[str, LeafAnswer]:
+    """Every leaf's answers (computed once per knowledge base)."""
+    found: dict[str, LeafAnswer] = {}
     for entity in site.kb.of_type(Selection):
         if entity.model.root in {q.id for q in entity.model.questions}:
-            found.update(check_tree(site.kb, entity.model))
+            found.update(leaf_answers(site.kb, entity.model))
     return found
 
 
-def estimate_view(checked: LeafCheck | None, figures: FigureIndex) -> dict[str, object] | None:
-    """The leaf's estimate as the flowchart page shows it; None where the model cannot judge the
-    leaf (a knowledge base without the model's assumptions or a workload in the leaf's range)."""
-    if checked is None or checked.unchecked:
-        return None
-    est = leaf_estimate(checked, figures)
-    rows: list[tuple[str, str]] = []
-    view: dict[str, object] = {"where": f"{est['workload_name']}，{est['gpus']} 块 GPU（每台 {est['gpus_per_node']} 块）",
-                               "needs": None, "warning": None, "rows": rows}
-    if "inputs" in est:
-        i, m = est["inputs"], est["memory_per_gpu_gb"]
-        rows.append(("并行布局", f"张量并行 {i['tp']} × 流水线并行 {i['pp']}，ZeRO-{i['zero']}，"
-                              f"{RECOMPUTE_ZH[i['recompute']]}，全局批 {i['global_batch']} 条 × {i['seq']} token"))
-        rows.append(("每卡显存", f"{m['total_gb']:.1f} GB，可用 {m['usable_gb']:.1f} GB："
-                             f"{'放得下' if est['fits'] else '放不下'}"))
-        if est["fits"]:
-            rows.append(("每步时间", f"{est['step_time_s']:.3g} s"))
-            share = f"{est['comm_share']:.1%}"
-            if est["comm_share_threshold"] is not None:
-                share += f"（警戒线 {est['comm_share_threshold']:.0%}）"
-            rows.append(("通信占比", share))
-        rows.append(("瓶颈", BOTTLENECK_ZH.get(est["bottleneck"], est["bottleneck"])))
-    else:
-        rows.append(("结果", str(est["why"])))
-    for point in est["points"]:
-        state = "放得下" if point["fits"] else "放不下"
-        if point["fits"] and point["comm_share"] is not None:
-            state += f"，通信占比 {point['comm_share']:.1%}"
-        rows.append((f"{point['gpus']} 块 GPU", state))
-    leaf = checked.leaf
-    if leaf.needs is not None:
-        view["needs"] = (NEED_ZH[leaf.needs.what], leaf.needs.note.zh)
-    if leaf.comm_warning is not None and checked.max_comm_share is not None:
-        view["warning"] = (f"{checked.max_comm_share:.1%}", leaf.comm_warning.note.zh)
-    return view
+def option_name(site: Site, option: Option) -> str:
+    """How an answer reads: the node (or `N × GPU`), and its network when it has one."""
+    c = option.candidate
+    where = site.name(c.node) if c.node is not None else f"{option.gpus} × {site.name(c.gpu)}"
+    return where + (f" + {site.name(c.network)}" if c.network is not None else "")
 
 
-def side_by_side(site: Site, table: Loaded[TierTable], checks: dict[str, LeafCheck]) -> Table | None:
-    """For each row of an article's tier table: the article's picks, and the picks of the site's
-    leaves reached with those GPU counts, each with the model's largest communication share."""
+def option_href(site: Site, option: Option) -> str:
+    c = option.candidate
+    return site.href(c.node or c.gpu)
+
+
+def example_label(found: LeafAnswer) -> str:
+    model = found.workload.model.name if found.workload is not None else "（这一档没有已发布的模型）"
+    return f"例：{model}，{found.gpus} 块 GPU，{GOAL_ZH[found.goal]}"
+
+
+def short_answer(site: Site, plan: Plan | str) -> tuple[str, str | None]:
+    """One line for the chart: the answer's name and where it links, or why there is none."""
+    if isinstance(plan, str):
+        return "无法估算", None
+    if plan.options:
+        best = plan.options[0]
+        return option_name(site, best), option_href(site, best)
+    if plan.fewest is not None:
+        return f"放不下；至少要 {plan.fewest[0]} 块 GPU", None
+    return "放不下", None
+
+
+def _layout(option: Option) -> str:
+    lay = option.layout
+    return (f"张量并行 {lay.tensor_parallel} × 流水线并行 {lay.pipeline_parallel}，ZeRO-{lay.zero_stage}，"
+            f"{RECOMPUTE_ZH[lay.recompute]}，全局批 {lay.global_batch_size} 条 × {lay.sequence_length} token")
+
+
+def view_row(site: Site, view: MarketView, plan: Plan | str) -> dict[str, object]:
+    """One market view of a leaf: the answer and the model's numbers, or why there are none."""
+    row: dict[str, object] = {"market": view.name, "key": view.key, "pick": None, "numbers": [], "warning": None,
+                              "none": None}
+    if isinstance(plan, str):
+        row["none"] = f"无法估算：{plan}"
+        return row
+    if not plan.options:
+        closest = plan.closest
+        text = "这个市场能买到的配置都放不下"
+        if closest is not None:
+            m = closest.estimate.memory
+            text += f"（最接近的 {option_name(site, closest)} 每卡要 {m.total_bytes / 1e9:.1f} GB，可用 {m.usable_bytes / 1e9:.1f} GB）"
+        if plan.fewest is not None:
+            text += f"；至少要 {plan.fewest[0]} 块 GPU：{option_name(site, plan.fewest[1])}"
+        row["none"] = text + "。"
+        return row
+    best = plan.options[0]
+    e = best.estimate
+    row["pick"] = Markup('<a href="../{}">{}</a>').format(option_href(site, best), inert(option_name(site, best)))
+    row["numbers"] = [("布局", _layout(best)),
+                      ("每卡显存", f"{e.memory.total_bytes / 1e9:.1f} GB，可用 {e.memory.usable_bytes / 1e9:.1f} GB"),
+                      ("每步时间", f"{e.step.step_s:.3g} s，{e.step.tokens_per_s:.4g} token/s"),
+                      ("通信占比", f"{e.step.comm_share:.1%}"),
+                      ("瓶颈", BOTTLENECK_ZH.get(e.bottleneck, e.bottleneck))]
+    others = [option_name(site, o) for o in plan.options[1:4]]
+    if others:
+        row["numbers"].append(("其他系列里最好的", "、".join(others)))  # type: ignore[attr-defined]
+    warning = comm_warning(site.kb, best)
+    if warning is not None:
+        row["warning"] = (f"{warning['share']:.1%}", f"{warning['threshold']:.0%}")
+    return row
+
+
+def leaf_view(site: Site, found: LeafAnswer) -> dict[str, object]:
+    """A leaf's section: its example, each market view's answer, and the pitfalls of its subject
+    and of the parts the answers pick (each once)."""
+    pitfalls: dict[str, dict[str, object]] = {}
+    for _view, plan in found.plans:
+        best = plan.options[0] if not isinstance(plan, str) and plan.options else None
+        for p in pitfalls_data(site.kb, found.leaf, best):
+            pitfalls.setdefault(str(p["id"]), p)
+    threshold = leaf_threshold(site.kb)
+    return {"example": example_label(found),
+            "rows": [view_row(site, view, plan) for view, plan in found.plans],
+            "threshold": None if threshold is None else f"{threshold.model.value:.0%}",
+            "pitfalls": [(site.link(str(p["id"])), site.name(str(p["about"])) if p["about"] else None)
+                         for p in pitfalls.values()]}
+
+
+def side_by_side(site: Site, table: Loaded[TierTable], found: dict[str, LeafAnswer]) -> Table | None:
+    """For each row of an article's tier table: the article's picks, and what the planner picks for
+    the subject at every leaf example within the row's GPU counts, market view by market view."""
     subject = table.model.subject
-    reached = _leaf_ranges(site)
-    if not reached:
+    if not found:
         return None
-    out = Table([("GPU 数", True), ("文章建议", False), ("按模型估算（本站的叶子）", False)])
+    out = Table([("GPU 数", True), ("文章建议", False), ("规划器在这个区间里的例子", False)])
     for row in sorted(table.model.rows, key=lambda r: r.gpus.min):
         article = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（未给出建议）")
+        first = Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True)
         if subject in ("network", "topology") and row.gpus.max is not None and row.gpus.max - 1 <= GENERIC_GPUS_PER_NODE:
-            # Counts that fit in one server use no network: a leaf's network pick says nothing about them.
-            out.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(article),
-                                 Cell(Markup("这些 GPU 装在一台服务器里，用不到节点间网络"))]))
+            # Counts that fit in one server use no network: no answer's network says anything about them.
+            out.rows.append(Row([first, Cell(article), Cell(Markup("这些 GPU 装在一台服务器里，用不到节点间网络"))]))
             continue
-        ours = []
-        for leaf_id, (gpus, picks) in reached.items():
-            pick = picks.get(subject)
-            if not gpus.overlaps(row.gpus) or pick is None:
-                continue
-            checked = checks.get(leaf_id)
-            share = checked.max_comm_share if checked is not None and not checked.unchecked else None
-            note = "" if share is None else f"，通信占比至多 {share:.1%}"
-            ours.append(Markup('<a href="../flowchart/#leaf-{}">{}</a>：{}{}').format(
-                leaf_id, inert(_leaf_title(site, leaf_id)), site.link(pick), note))
-        out.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(article),
-                             Cell(Markup("<br>").join(ours) if ours else Markup("—"))]))
+        ours = [_example(site, answer, subject) for answer in found.values()
+                if row.gpus.min <= answer.gpus and (row.gpus.max is None or answer.gpus < row.gpus.max)]
+        out.rows.append(Row([first, Cell(article), Cell(Markup("<br>").join(ours) if ours else Markup("—"))]))
     return out
 
 
-def _leaf_ranges(site: Site) -> dict[str, tuple[Range, dict[str, str | None]]]:
-    """Leaf id -> (the GPU counts that reach it, its picks by subject)."""
-    found: dict[str, tuple[Range, dict[str, str | None]]] = {}
-    for entity in site.kb.of_type(Selection):
-        sel = entity.model
-        counts = variables(sel).get("gpus")
-        paths = leaf_paths(sel)
-        for leaf in sel.leaves:
-            path = paths.get(leaf.id)
-            if path is None or leaf.id in found:
-                continue
-            picks = leaf.picks.by_field()
-            found[leaf.id] = (range_on_path(path, "gpus", (counts.min or 1) if counts else 1),
-                              {"network": picks["network"], "topology": picks["topology"],
-                               "intra_node": picks["intra_node"]})
-    return found
-
-
-def _leaf_title(site: Site, leaf_id: str) -> str:
-    for entity in site.kb.of_type(Selection):
-        for leaf in entity.model.leaves:
-            if leaf.id == leaf_id:
-                return leaf.title.zh
-    return leaf_id
+def _example(site: Site, found: LeafAnswer, subject: str) -> Markup:
+    """`leaf title（例：…）：全球 X；中国大陆 Y`, with each answer's communication share."""
+    parts = []
+    for view, plan in found.plans:
+        best = plan.options[0] if not isinstance(plan, str) and plan.options else None
+        if best is None:
+            parts.append(Markup("{} 放不下").format(view.name))
+            continue
+        ref = (picks(site.kb, best) or {}).get(subject)
+        pick = site.link(ref["id"]) if ref else Markup("（不需要）")
+        parts.append(Markup("{} {}（通信占比 {}）").format(view.name, pick, f"{best.estimate.step.comm_share:.1%}"))
+    return Markup('<a href="../flowchart/#leaf-{}">{}</a>（{}）：{}').format(
+        found.leaf.id, inert(found.leaf.title.zh), inert(example_label(found)), Markup("；").join(parts))

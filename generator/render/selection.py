@@ -1,5 +1,9 @@
-"""The flowchart page: the decision tree drawn as SVG, a reading guide, and every leaf's full
-recommendation (found with the same `recommend` the command line uses)."""
+"""The flowchart page and the questionnaire's data. The chart draws the decision tree (SVG) with
+each leaf's example answer from the planner in every market view; the page lists each leaf's
+path, reasons, answers with the model's numbers, and pitfalls. data/tree.json holds the tree, the
+published workloads and the market views, from which the questionnaire asks the reader's own
+model, GPU count and market and runs the planner's port in the browser: the answer `recommend`
+gives for the same flags."""
 
 from __future__ import annotations
 
@@ -7,32 +11,22 @@ import json
 
 from markupsafe import Markup
 
-from ..derive import reference_precision
-from ..labels import PARALLELISM_ZH, PICK_ZH
-from ..model.entities import TierTable
-from ..model.selection import Leaf, Selection
-from ..selection.advice import as_data
+from ..estimates.records import leaf_threshold, sound, workloads
+from ..figure_format import plain_text
+from ..labels import GOAL_ZH, PARALLELISM_ZH, PICK_ZH
+from ..model.entities import Pcie, Pitfall
+from ..model.selection import Selection
+from ..planner.report import TOPOLOGY
+from ..selection.answers import market_views
 from ..selection.flowchart import Line, Shape, ShapeNode, draw, layout
-from ..selection.tree import (
-    NoAnswer,
-    Recommendation,
-    Step,
-    answer_label,
-    example_values,
-    leaf_paths,
-    recommend,
-    variables,
-)
+from ..selection.tree import answer_label, leaf_paths, variables
 from .context import Site
-from .leafview import estimate_view, leaf_checks
-from .text import ENTITY_PAGE, inert, zh
-from .trust import verdict_badge
-
-PICK_COLUMNS = (("gpu", "GPU", "gpus"), ("intra_node", "机内", "interconnects"), ("network", "网络", "networks"),
-           ("topology", "拓扑", "topologies"))
+from .leafview import answers, example_label, leaf_view, short_answer
+from .text import zh
 
 
 def selection_shape(site: Site, sel: Selection) -> Shape:
+    found = answers(site)
     known = variables(sel)
     nodes: dict[str, ShapeNode] = {}
     children: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -43,83 +37,56 @@ def selection_shape(site: Site, sel: Selection) -> Shape:
             (a.next, answer_label(variable, a) if variable else "") for a in question.answers)
     for leaf in sel.leaves:
         lines = [Line(zh(leaf.title), href=f"#leaf-{leaf.id}", bold=True)]
-        for field, label, kind in PICK_COLUMNS:
-            pick = leaf.picks.by_field()[field]
-            if pick is not None:
-                lines.append(Line(f"{label}：{site.name(pick)}", href=f"../{ENTITY_PAGE[kind]}/#{pick}"))
+        answered = found.get(leaf.id)
+        if answered is not None:
+            lines.append(Line(example_label(answered)))
+            for view, plan in answered.plans:
+                text, href = short_answer(site, plan)
+                lines.append(Line(f"{view.name}：{text}", href=f"../{href}" if href else None))
         nodes[leaf.id] = ShapeNode(leaf.id, "leaf", tuple(lines))
     return Shape(sel.root, nodes, children)
 
 
 def flowchart_svg(site: Site, sel: Selection) -> Markup:
     title = zh(sel.title)
-    desc = "；".join(f"{zh(q.ask)}" for q in sel.questions) + "。叶子给出推荐的 GPU、机内互连、网络与拓扑。"
+    desc = ("；".join(f"{zh(q.ask)}" for q in sel.questions)
+            + "。每个叶子给出规划器在一个例子上的答案：分支里最大的已发布模型、例子的 GPU 数，各个市场各一行。")
     return draw(layout(selection_shape(site, sel)), title, desc)
 
 
 def flowchart(site: Site) -> dict[str, object]:
     trees = []
+    found = answers(site)
     for entity in site.kb.of_type(Selection):
         sel = entity.model
         known = variables(sel)
         leaves = []
-        paths = leaf_paths(sel)
-        checks = leaf_checks(site)
         for leaf in sel.leaves:
-            path = paths.get(leaf.id)
-            if path is None:
+            answered = found.get(leaf.id)
+            if answered is None:
                 continue
-            context = _leaf_context(site, leaf, [
-                (zh(step.question.ask), answer_label(known[step.question.variable], step.answer))
-                for step in _steps_to(sel, leaf, path)])
-            context["estimate"] = estimate_view(checks.get(leaf.id), site.figures)
-            leaves.append(context)
+            leaves.append({"id": leaf.id, "title": zh(leaf.title),
+                           "path": [(zh(step.question.ask), answer_label(known[step.question.variable], step.answer))
+                                    for step in answered.steps],
+                           "reasons": [zh(r) for r in leaf.reasons], **leaf_view(site, answered)})
         trees.append({"id": entity.id, "title": zh(sel.title), "source": site.link(sel.source),
-                      "svg": flowchart_svg(site, sel), "leaves": leaves, "verified": sel.last_verified.isoformat(),
-                      "variables": [(zh(v.name), v.id) for v in sel.variables]})
+                      "svg": flowchart_svg(site, sel), "leaves": leaves,
+                      "verified": sel.last_verified.isoformat(),
+                      "views": [v.name for v in market_views(site.kb)]})
     return {"trees": trees}
-
-
-def _steps_to(sel: Selection, leaf: Leaf, path: tuple[Step, ...]) -> tuple[Step, ...]:
-    """The steps the command's own `recommend` takes to `leaf` with answers that follow `path`;
-    `path` itself when no answers reach the leaf (its questions contradict each other), so the
-    leaf the chart draws keeps its section."""
-    try:
-        found = recommend(sel, example_values(sel, path))
-    except NoAnswer:
-        return path
-    return found.steps if found.leaf.id == leaf.id else path
-
-
-def _leaf_context(site: Site, leaf: Leaf, path: list[tuple[str, str]]) -> dict[str, object]:
-    picks = []
-    for field, label, _kind in PICK_COLUMNS:
-        pick = leaf.picks.by_field()[field]
-        if pick is not None:
-            picks.append((label, site.link(pick)))
-    precision = reference_precision(site.kb)
-    figures = [site.cell(f"{leaf.picks.gpu}#memory.bandwidth", show_direction=True).html,
-               site.cell(f"{leaf.picks.gpu}#compute.tensor.{precision}.dense").html]
-    return {"id": leaf.id, "title": zh(leaf.title), "path": path, "picks": picks,
-            "parallelism": "、".join(PARALLELISM_ZH[p] for p in leaf.parallelism),
-            "reasons": [zh(r) for r in leaf.reasons],
-            "pitfalls": [site.link(p) for p in leaf.pitfalls],
-            "conflicts": [(site.link(c.table), zh(c.note), _table_verdict(site, c.table)) for c in leaf.conflicts],
-            "memory_bw": figures[0], "tensor": figures[1],
-            "precision": inert(site.kb.label_of(precision)) if precision else ""}
 
 
 def _href(site: Site, entity_id: str) -> str | None:
     """Where an entity is shown, relative to the flowchart page (as the chart's own links)."""
-    entity = site.kb.get(entity_id)
-    return f"../{ENTITY_PAGE[entity.kind]}/#{entity_id}" if entity is not None and entity.kind in ENTITY_PAGE else None
+    href = site.href(entity_id)
+    return f"../{href}" if href else None
 
 
 def tree_data(site: Site, sel: Selection) -> dict[str, object]:
-    """The tree as the phone questionnaire reads it: each question with its answers (the label
-    the chart shows and the node it leads to) and each leaf with exactly what `recommend
-    --format json` answers for it, less the path (the reader's own clicks are the path). So
-    whatever the command adds to its answer, an `estimate` for instance, reaches the page too."""
+    """The questionnaire's data: the tree (each question with its answers, each leaf with its
+    title, reasons with their figures written out, and pitfalls), the published workloads a reader
+    can name, the market views, every pitfall with what it concerns (an answer's pitfalls include
+    those concerning the parts it picks), and the threshold of a communication warning."""
     known = variables(sel)
     paths = leaf_paths(sel)
     nodes: dict[str, object] = {}
@@ -127,21 +94,32 @@ def tree_data(site: Site, sel: Selection) -> dict[str, object]:
         variable = known.get(question.variable)
         nodes[question.id] = {
             "kind": "question", "ask": zh(question.ask), "variable": question.variable,
-            "answers": [{"label": answer_label(variable, a) if variable else str(a.value), "next": a.next}
-                        for a in question.answers]}
+            "answers": [{"label": answer_label(variable, a) if variable else str(a.value), "next": a.next,
+                         "value": a.value, "min": a.range.min if a.range else None,
+                         "max": a.range.max if a.range else None} for a in question.answers]}
     for leaf in sel.leaves:
-        path = paths.get(leaf.id)
-        if path is None:
+        if leaf.id not in paths:
             continue
-        data = as_data(site.kb, site.figures, sel, Recommendation(_steps_to(sel, leaf, path), leaf))
-        del data["path"]
-        for pick in (data.get("picks") or {}).values():
-            pick["href"] = _href(site, pick["id"])
-        for pitfall in data["pitfalls"]:
-            pitfall["href"] = _href(site, pitfall["id"])
-        nodes[leaf.id] = {"kind": "leaf", "href": f"#leaf-{leaf.id}", "recommendation": data}
-    return {"id": sel.id, "title": zh(sel.title), "root": sel.root,
-            "pick_labels": PICK_ZH, "parallelism_labels": PARALLELISM_ZH, "nodes": nodes}
+        nodes[leaf.id] = {"kind": "leaf", "href": f"#leaf-{leaf.id}", "title": zh(leaf.title),
+                          "reasons": [plain_text(r.zh, site.figures) for r in leaf.reasons],
+                          "pitfalls": list(leaf.pitfalls)}
+    pitfalls = [{"id": p.id, "severity": p.model.severity, "title": p.model.title.zh, "href": _href(site, p.id),
+                 "concerns": list(p.model.concerns)} for p in site.kb.of_type(Pitfall)]
+    threshold = leaf_threshold(site.kb)
+    return {
+        "id": sel.id, "title": zh(sel.title), "root": sel.root, "nodes": nodes,
+        "variables": {v.id: {"name": zh(v.name), "kind": v.kind, "min": v.min, "suffix": v.suffix,
+                             "values": list(v.values), "labels": {k: zh(t) for k, t in v.labels.items()}}
+                      for v in sel.variables},
+        "workloads": [{"id": w.id, "name": w.model.name, "parameters": w.model.parameters}
+                      for w in sorted(workloads(site.kb), key=lambda w: (w.model.parameters, w.id)) if sound(w.model)],
+        "markets": [{"market": v.market, "licensed": v.licensed, "name": v.name} for v in market_views(site.kb)],
+        "pitfalls": pitfalls, "pcie_links": [e.id for e in site.kb.of_type(Pcie)],
+        "topology": None if site.kb.get(TOPOLOGY) is None else {"id": TOPOLOGY, "name": site.name(TOPOLOGY),
+                                                                 "href": _href(site, TOPOLOGY)},
+        "comm_share_threshold": None if threshold is None else threshold.model.value,
+        "pick_labels": PICK_ZH, "parallelism_labels": PARALLELISM_ZH, "goal_labels": GOAL_ZH,
+    }
 
 
 def data_files(site: Site) -> dict[str, str]:
@@ -151,9 +129,3 @@ def data_files(site: Site) -> dict[str, str]:
         return {}
     text = json.dumps(tree_data(site, trees[0].model), ensure_ascii=False, sort_keys=True, indent=1)
     return {"data/tree.json": text + "\n"}
-
-
-def _table_verdict(site: Site, table_id: str) -> Markup:
-    """The verdict on the article's tier table (its claim), shown beside the site's own pick."""
-    table = site.kb.get(table_id, TierTable)
-    return verdict_badge(site.kb, table.model.claim) if table is not None else Markup("")

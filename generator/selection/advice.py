@@ -1,95 +1,112 @@
-"""The recommendation for a set of answers as data: the path through the tree, the leaf's picks,
-reasons and pitfalls, and the cost model's estimate for the leaf (see leafcheck). What
-`recommend --format json` prints, what the questionnaire's data file holds and what the
-flowchart page shows are this one object; generator/edge/recommend.py formats it for a terminal.
-Pure: a validated knowledge base in, plain data out."""
+"""An answer as data: the path through the tree, the leaf's title, reasons and pitfalls, and the
+planner's answer at the reader's own point (generator/planner/report.py's object: `picks`,
+`estimate`, `options`, `excluded`, `fewest_gpus`, ...). What `recommend --format json` prints; the
+questionnaire builds the same object in the browser from data/tree.json and the planner's port.
+
+The pitfalls are the leaf's own (its subject) and every pitfall that concerns a part the answer
+picks (the GPU, node, intra-node link, network or topology), so a PCIe card comes with the
+PCIe pitfalls without anyone adding them by hand. A communication share above the stated
+threshold (specs/assumptions/, `leaf_comm_share_threshold`) comes with a warning carrying the
+model's number. Pure: a validated knowledge base in, plain data out.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
+from typing import Any, Literal
 
-from ..costmodel.result import Result
 from ..derive import FigureIndex
-from ..estimates.report import summary
+from ..estimates.records import leaf_threshold
 from ..figure_format import plain_text
 from ..knowledge import KnowledgeBase
-from ..labels import PICK_ZH, RECOMPUTE_ZH
-from ..model.entities import Pitfall
-from ..model.selection import Selection
-from .leafcheck import LeafCheck, Point, check_tree
-from .tree import Recommendation, answer_label, variables
+from ..model.entities import Pcie, Pitfall
+from ..model.selection import Leaf, Selection
+from ..planner.plan import Option, Plan
+from ..planner.report import as_data, picks
+from .tree import Recommendation, Step, answer_label, variables
+
+SEVERITY_ORDER = ("danger", "warning", "tip", "info")
+
+Parallelism = Literal["data", "tensor", "pipeline"]
 
 
-def as_data(kb: KnowledgeBase, figures: FigureIndex, sel: Selection, found: Recommendation) -> dict[str, Any]:
+def path_data(sel: Selection, steps: tuple[Step, ...]) -> list[dict[str, str]]:
     known = variables(sel)
-    leaf = found.leaf
-    picks = {}
-    for field in PICK_ZH:
-        pick = leaf.picks.by_field()[field]
-        if pick is not None:
-            entity = kb.get(pick)
-            picks[field] = {"id": pick, "name": entity.label if entity is not None else pick}
-    pitfalls = []
+    return [{"question": step.question.id, "ask": step.question.ask.zh, "variable": step.question.variable,
+             "answer": answer_label(known[step.question.variable], step.answer)} for step in steps]
+
+
+def concerned_ids(kb: KnowledgeBase, option: Option | None) -> list[str]:
+    """The picked parts whose pitfalls an answer carries: its GPU, node and network, and its
+    intra-node link only where that is PCIe (a card without NVLink: the PCIe pitfalls are about
+    it; NVLink and NVSwitch pitfalls compare links and concern every server that has them)."""
+    found = picks(kb, option) or {}
+    wanted = []
+    for field, ref in found.items():
+        if ref is None:
+            continue
+        link = kb.get(ref["id"]) if field == "intra_node" else None
+        if field in ("gpu", "node", "network") or isinstance(None if link is None else link.model, Pcie):
+            wanted.append(ref["id"])
+    return wanted
+
+
+def pitfalls_data(kb: KnowledgeBase, leaf: Leaf, option: Option | None) -> list[dict[str, Any]]:
+    """The leaf's pitfalls (`about` null), then those concerning a picked part (`about`: its id),
+    by severity; each pitfall once."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for pitfall_id in leaf.pitfalls:
         entity = kb.get(pitfall_id, Pitfall)
-        if entity is not None:
-            pitfalls.append({"id": pitfall_id, "severity": entity.model.severity, "title": entity.model.title.zh})
-    checked = check_tree(kb, sel).get(leaf.id)
-    estimate = None if checked is None else leaf_estimate(checked, figures)
-    fits = checked is None or checked.unchecked != "" or checked.any_fits
-    return {
-        "tree": sel.id,
-        "path": [{"question": step.question.id, "ask": step.question.ask.zh, "variable": step.question.variable,
-                  "answer": answer_label(known[step.question.variable], step.answer)} for step in found.steps],
-        "leaf": leaf.id, "title": leaf.title.zh,
-        # Nothing is recommended where the model finds no checked point of the branch that fits:
-        # the estimate then says why, and the leaf's declared need says what would.
-        "picks": picks if fits else None, "parallelism": list(leaf.parallelism),
-        "reasons": [plain_text(r.zh, figures) for r in leaf.reasons], "pitfalls": pitfalls,
-        "conflicts": [{"table": c.table, "note": plain_text(c.note.zh, figures)} for c in leaf.conflicts],
-        "estimate": estimate,
+        if entity is not None and pitfall_id not in seen:
+            seen.add(pitfall_id)
+            out.append({"id": pitfall_id, "severity": entity.model.severity, "title": entity.model.title.zh,
+                        "about": None})
+    chosen = concerned_ids(kb, option)
+    concerning = []
+    for entity in kb.of_type(Pitfall):
+        about = next((part for part in chosen if part in entity.model.concerns), None)
+        if about is not None and entity.id not in seen:
+            seen.add(entity.id)
+            concerning.append({"id": entity.id, "severity": entity.model.severity, "title": entity.model.title.zh,
+                               "about": about})
+    concerning.sort(key=lambda p: (SEVERITY_ORDER.index(p["severity"]), p["id"]))
+    return out + concerning
+
+
+def comm_warning(kb: KnowledgeBase, option: Option | None) -> dict[str, float] | None:
+    """`{share, threshold}` when the answer's communication share is above the stated threshold."""
+    threshold = leaf_threshold(kb)
+    if option is None or threshold is None:
+        return None
+    share = option.estimate.step.comm_share
+    return {"share": share, "threshold": threshold.model.value} if share > threshold.model.value else None
+
+
+def parallelism(option: Option | None) -> list[Parallelism]:
+    """The kinds of parallelism the answer's layout uses."""
+    if option is None:
+        return []
+    lay, gpus = option.layout, option.gpus
+    kinds: list[Parallelism] = [] if gpus == lay.tensor_parallel * lay.pipeline_parallel else ["data"]
+    if lay.tensor_parallel > 1:
+        kinds.append("tensor")
+    if lay.pipeline_parallel > 1:
+        kinds.append("pipeline")
+    return kinds
+
+
+def answer_data(kb: KnowledgeBase, figures: FigureIndex, sel: Selection, found: Recommendation, planned: Plan,
+                as_of: dt.date, accuracy: dict[str, object]) -> dict[str, Any]:
+    """`recommend`'s JSON object: the tree's keys, then the planner's (see planner/report.py)."""
+    leaf = found.leaf
+    best = planned.options[0] if planned.options else None
+    data: dict[str, Any] = {
+        "tree": sel.id, "path": path_data(sel, found.steps), "leaf": leaf.id, "title": leaf.title.zh,
+        "reasons": [plain_text(r.zh, figures) for r in leaf.reasons],
+        "pitfalls": pitfalls_data(kb, leaf, best),
+        "parallelism": parallelism(best),
+        "comm_warning": comm_warning(kb, best),
     }
-
-
-def point_data(point: Point) -> dict[str, Any]:
-    """One checked point: where, which layout the search kept, and the `estimate` command's JSON
-    object for it (the same keys and numbers)."""
-    data: dict[str, Any] = {"workload": point.workload_id, "workload_name": point.workload_name,
-                            "gpus": point.gpus, "gpus_per_node": point.gpus_per_node, "fits": point.fits,
-                            "why": point.why}
-    if point.resolved is not None and point.estimate is not None:
-        data.update(summary(point.resolved, Result((), point.estimate)))
-        data["fits"] = point.fits
+    data.update(as_data(kb, planned, as_of, accuracy))
     return data
-
-
-def leaf_estimate(checked: LeafCheck, figures: FigureIndex) -> dict[str, Any]:
-    """The estimate for the leaf's configuration at its branch's hardest point (see leafcheck),
-    with every point checked, the threshold and what the leaf declares."""
-    leaf = checked.leaf
-    hardest = checked.hardest()
-    data: dict[str, Any] = {} if hardest is None else point_data(hardest)
-    data.update({
-        "unchecked": checked.unchecked or None,
-        "comm_share_threshold": checked.threshold,
-        "needs": None if leaf.needs is None else {"what": leaf.needs.what, "note": plain_text(leaf.needs.note.zh, figures)},
-        "comm_warning": None if leaf.comm_warning is None else plain_text(leaf.comm_warning.note.zh, figures),
-        "points": [{"workload": p.workload_id, "gpus": p.gpus, "fits": p.fits, "comm_share": p.comm_share}
-                   for p in checked.points],
-    })
-    data["note"] = estimate_note(data)
-    return data
-
-
-def estimate_note(est: dict[str, Any]) -> str:
-    """One sentence for a page: where the estimate is taken and with which layout (the numbers
-    themselves are the object's keys)."""
-    if est["unchecked"]:
-        return f"按模型估算：无法估算（{est['unchecked']}）。"
-    where = f"按模型估算，分支最难的一点：{est['workload_name']}，{est['gpus']} 块 GPU"
-    if "inputs" not in est:
-        return f"{where}：{est['why']}。"
-    i = est["inputs"]
-    layout = (f"张量并行 {i['tp']}、流水线并行 {i['pp']}、ZeRO-{i['zero']}、{RECOMPUTE_ZH[i['recompute']]}，"
-              f"全局批 {i['global_batch']} 条 × {i['seq']} token")
-    return f"{where}；布局：{layout}。" + ("" if est["fits"] else "没有一种布局放得下。")

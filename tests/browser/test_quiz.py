@@ -1,12 +1,16 @@
 """The selection tree on every screen: at 1280 px the drawing fits the content column with every
-box and line of text inside it; at phone width (light and dark) the page asks one question at a
-time and ends with exactly what `python -m generator recommend` answers for the same answers,
-and a changed answer changes the result. Without JavaScript the drawing stays."""
+box and line of text inside it; at phone width (light and dark) the page asks the reader's goal,
+model, GPU count and market one question at a time, and answers with exactly what `python -m
+generator recommend` answers for the same flags: the branch, its reasons and pitfalls, and the
+planner's answer at the reader's own point, computed in the browser. The answers live in the
+address. Without JavaScript the drawing stays."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
+from dataclasses import dataclass
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -16,29 +20,49 @@ from test_reader import AXE_THEME_ALLOWED
 
 from generator.derive import FigureIndex
 from generator.edge.recommend import run
+from generator.estimates.records import workloads
 from generator.knowledge import KnowledgeBase
-from generator.model.selection import Selection, Variable
-from generator.selection.tree import Step, Value, answer_label, example_values, leaf_paths, variables
+from generator.labels import PARALLELISM_ZH
+from generator.model.selection import Selection
+from generator.selection.answers import MarketView, market_views
 
 PHONE = {"width": 390, "height": 844}
-PAGE_OF = {"gpu": "gpus", "intra_node": "interconnects", "network": "networks", "topology": "topologies"}
+ACCURACY: dict[str, object] = {"statement": "", "runs": 0, "mean_abs_error": None}
+
+
+@dataclass(frozen=True)
+class Point:
+    """A reader's question: what they train, which published model, how many GPUs, where."""
+
+    goal: str
+    workload: str
+    gpus: int
+    view: int  # index into market_views
+
+    def flags(self, views: tuple[MarketView, ...]) -> list[str]:
+        view = views[self.view]
+        return ["--goal", self.goal, "--workload", self.workload, "--gpus", str(self.gpus), "--market", view.market,
+                *(["--licensed"] if view.licensed else [])]
 
 
 def _tree(kb: KnowledgeBase) -> Selection:
     return kb.of_kind("selection")[0].model
 
 
-def _flags(sel: Selection, values: dict[str, Value]) -> list[str]:
-    known: dict[str, Variable] = variables(sel)
-    argv: list[str] = []
-    for name, value in values.items():
-        argv += [f"--{name}", f"{value}{known[name].suffix or ''}" if known[name].kind == "count" else str(value)]
-    return argv
+def _points(kb: KnowledgeBase) -> list[Point]:
+    """Points across the tree: every goal, the smallest, a middle and the largest published model,
+    one to many GPUs, every market view (a point that fits nothing among them)."""
+    shapes = sorted(workloads(kb), key=lambda w: (w.model.parameters, w.id))
+    small, middle, large = shapes[0].id, shapes[len(shapes) // 2].id, shapes[-1].id
+    views = len(market_views(kb))
+    return [Point("pretrain", middle, 64, 0), Point("pretrain", large, 1, 0), Point("lora", small, 4, views - 1),
+            Point("finetune", middle, 8, min(1, views - 1)), Point("pretrain", small, 2048, views - 1),
+            Point("lora", large, 16, 0)]
 
 
-def _command(kb: KnowledgeBase, figures: FigureIndex, sel: Selection, path: tuple[Step, ...]) -> dict[str, object]:
-    """What the command answers for the answers that follow `path` (its own flag parsing too)."""
-    data: dict[str, object] = json.loads(run(kb, figures, _flags(sel, example_values(sel, path)), "json"))
+def _command(kb: KnowledgeBase, figures: FigureIndex, point: Point) -> dict[str, object]:
+    data: dict[str, object] = json.loads(run(kb, figures, point.flags(market_views(kb)), "json", dt.date(2026, 12, 4),
+                                             ACCURACY))
     return data
 
 
@@ -48,47 +72,73 @@ def _phone(browser: Browser, scheme: str, javascript: bool = True) -> Page:
     return context.new_page()
 
 
-def _answer(page: Page, label: str) -> None:
-    page.locator(".quiz .quiz-answer", has_text=re.compile(f"^{re.escape(label)}$")).click()
-
-
 def _labels(page: Page, selector: str) -> list[str]:
     return [t.strip() for t in page.locator(selector).all_inner_texts()]
 
 
-def _check_result(page: Page, data: dict[str, object], path_labels: list[str]) -> None:
-    """The result panel shows the command's leaf: title, picks with their links, reasons,
-    pitfalls, conflicts, and the estimate's figures when there is one."""
+def _answer(page: Page, kb: KnowledgeBase, point: Point) -> None:
+    """Answer whatever is asked until the result shows: the goal by its label, the model by its
+    button, the GPU count typed, the market by its name."""
+    sel = _tree(kb)
+    goal_label = next((v.labels[point.goal].zh for v in sel.variables if v.id == "goal"), point.goal)
+    name = next(w.model.name for w in workloads(kb) if w.id == point.workload)
+    view = market_views(kb)[point.view]
+    for _ in range(10):
+        if page.locator(".quiz .quiz-result").count():
+            return
+        if page.locator(".quiz .quiz-gpus").count():
+            page.locator(".quiz .quiz-gpus input").fill(str(point.gpus))
+            page.locator(".quiz .quiz-gpus input").press("Enter")
+        elif page.locator(".quiz .quiz-workload").count():
+            page.locator(".quiz .quiz-workload", has_text=re.compile(f"^{re.escape(name)}（")).click()
+        elif page.locator(".quiz .quiz-market").count():
+            page.locator(".quiz .quiz-market", has_text=re.compile(f"^{re.escape(view.name)}$")).click()
+        else:
+            page.locator(".quiz .quiz-answer", has_text=re.compile(f"^{re.escape(goal_label)}$")).click()
+    raise AssertionError("the questionnaire never answered")
+
+
+def _check_result(page: Page, kb: KnowledgeBase, data: dict[str, object]) -> None:
+    """The result panel shows the command's answer: branch title and path, the picks with their
+    links, the estimate's figures, the other families, or the fewest GPUs when nothing fits; the
+    reasons and the pitfalls (the branch's and those concerning a picked part)."""
     result = page.locator(".quiz .quiz-result")
     assert result.is_visible()
     assert page.locator(".quiz").get_attribute("data-quiz-state") == "ready"
     assert result.locator(".quiz-title").inner_text() == data["title"]
-    assert [t.rsplit(" → ", 1)[1] for t in _labels(page, ".quiz .quiz-path li")] == path_labels
-    picks = data["picks"]
+    path = data["path"]
+    assert isinstance(path, list)
+    assert [t.rsplit(" → ", 1)[1] for t in _labels(page, ".quiz .quiz-path li")] == [p["answer"] for p in path]
+    picks, options, estimate = data["picks"], data["options"], data["estimate"]
+    assert isinstance(options, list)
     if isinstance(picks, dict):
-        shown = result.locator(".quiz-picks tr[data-field] a")
-        assert shown.all_inner_texts() == [p["name"] for p in picks.values()]
-        assert [shown.nth(i).get_attribute("href") for i in range(shown.count())] == [
-            f"../{PAGE_OF[field]}/#{pick['id']}" for field, pick in picks.items()]
+        shown = [p for p in picks.values() if p is not None]
+        links = result.locator(".quiz-picks tr[data-field] a")
+        assert links.all_inner_texts() == [p["name"] for p in shown]
+        entity_pages = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        assert [h.split("#", 1)[1] for h in entity_pages if h] == [p["id"] for p in shown]
+        assert isinstance(estimate, dict)
+        table = result.locator(".quiz-estimate")
+        assert table.locator("[data-key=step_time_s]").inner_text().endswith(f"{estimate['step_time_s']:.2f} s")
+        assert table.locator("[data-key=comm_share]").inner_text().endswith(f"{estimate['comm_share'] * 100:.1f}%")
+        memory = estimate["memory_per_gpu_gb"]
+        assert f"{memory['total_gb']:.1f} GB（可用 {memory['usable_gb']:.1f} GB）" in table.inner_text()
+        parallel = "、".join(PARALLELISM_ZH[p] for p in data["parallelism"])  # type: ignore[attr-defined]
+        if parallel:
+            assert result.locator("[data-key=parallelism]").inner_text().endswith(parallel)
+        assert [li.get_attribute("data-id") for li in result.locator(".quiz-options li").all()] == [
+            o["id"] for o in options[1:]]
+        assert (result.locator(".quiz-warning").count() == 1) == (data["comm_warning"] is not None)
     else:
-        assert result.locator(".quiz-none").is_visible()
+        none = result.locator(".quiz-none")
+        assert none.is_visible()
+        fewest = data["fewest_gpus"]
+        assert none.get_attribute("data-fewest") == (str(fewest["gpus"]) if isinstance(fewest, dict) else "")
     assert _labels(page, ".quiz .quiz-reasons li") == data["reasons"]
     pitfalls = data["pitfalls"]
     assert isinstance(pitfalls, list)
-    assert [t.split("] ", 1)[1] for t in _labels(page, ".quiz .quiz-pitfalls li")] == [p["title"] for p in pitfalls]
-    conflicts = data["conflicts"]
-    assert isinstance(conflicts, list)
-    assert len(_labels(page, ".quiz .quiz-conflict")) == len(conflicts)
-    estimate = data.get("estimate")
-    if isinstance(estimate, dict):  # the cost model's figures, formatted as the script does
-        text = result.locator(".quiz-estimate").inner_text()
-        if isinstance(estimate.get("step_time_s"), (int, float)):
-            assert f"{estimate['step_time_s']:.2f} s" in text
-        if isinstance(estimate.get("comm_share"), (int, float)):
-            assert f"{estimate['comm_share'] * 100:.1f}%" in text
-    else:
-        assert result.locator(".quiz-estimate").count() == 0
-    assert result.locator(".quiz-more a").get_attribute("href") == f"#leaf-{data['leaf']}"
+    assert [li.get_attribute("data-id") for li in result.locator(".quiz-pitfalls li").all()] == [p["id"] for p in pitfalls]
+    assert result.locator(".quiz-more a").first.get_attribute("href") == f"#leaf-{data['leaf']}"
 
 
 def _luminance(rgb: str) -> float:
@@ -133,47 +183,43 @@ def test_flowchart_fits_the_column_at_1280(page: Page, base_url: str, kb: Knowle
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_questionnaire_on_a_phone_gives_the_commands_answer(browser: Browser, base_url: str, kb: KnowledgeBase,
                                                              figures: FigureIndex, scheme: str) -> None:
-    """At 390 px the drawing gives way to one question at a time; every leaf, reached by clicking
-    its answers, shows what `recommend` answers for those answers; going back and choosing
-    another answer changes the result; restart returns to the first question."""
+    """At 390 px the drawing gives way to one question at a time; at points across the tree
+    (every goal, small to large models, one to thousands of GPUs, every market view, one that fits
+    nothing) the result is what `recommend` answers for the same flags; going back and giving
+    another GPU count changes the answer; restart returns to the first question."""
     sel = _tree(kb)
     page = _phone(browser, scheme)
     settle(page, base_url + "/flowchart/")
-    quiz = page.locator(".quiz.quiz-ready")
-    quiz.wait_for()
+    page.locator(".quiz.quiz-ready").wait_for()
     assert not page.locator("svg#flowchart").is_visible()
     first = next(q.ask.zh for q in sel.questions if q.id == sel.root)
-    for leaf_id, path in leaf_paths(sel).items():
+    assert page.locator(".quiz .quiz-question").inner_text() == first
+    for point in _points(kb):
         if page.locator(".quiz .quiz-restart").is_enabled():
             page.locator(".quiz .quiz-restart").click()
-        asked = []
-        for step in path:
-            asked.append(page.locator(".quiz .quiz-question").inner_text())
-            _answer(page, _label(sel, step))
-        assert asked == [s.question.ask.zh for s in path]
-        data = _command(kb, figures, sel, path)
-        assert data["leaf"] == leaf_id
-        _check_result(page, data, [_label(sel, s) for s in path])
+        _answer(page, kb, point)
+        _check_result(page, kb, _command(kb, figures, point))
 
-    # Change the last answer of some path whose question has another answer: a different result.
-    paths = leaf_paths(sel)
-    leaf_id, path = next((leaf, p) for leaf, p in paths.items() if len(p[-1].question.answers) > 1)
+    # Back twice (the market, then the GPU count), another count, the same market: its own answer.
+    point = _points(kb)[0]
     page.locator(".quiz .quiz-restart").click()
-    for step in path:
-        _answer(page, _label(sel, step))
-    before = page.locator(".quiz .quiz-title").inner_text()
+    _answer(page, kb, point)
     page.locator(".quiz .quiz-back").click()
-    other = next(a for a in path[-1].question.answers if a is not path[-1].answer)
-    _answer(page, _label(sel, Step(path[-1].question, other)))
-    changed = (*path[:-1], Step(path[-1].question, other))
-    if page.locator(".quiz .quiz-result").count():
-        data = _command(kb, figures, sel, changed)
-        assert page.locator(".quiz .quiz-title").inner_text() == data["title"] != before
-    else:  # the other answer leads to a further question: the result is gone
-        assert page.locator(".quiz .quiz-question").is_visible()
+    page.locator(".quiz .quiz-back").click()
+    assert page.locator(".quiz .quiz-gpus").is_visible()
+    other = Point(point.goal, point.workload, 8, point.view)
+    _answer(page, kb, other)
+    _check_result(page, kb, _command(kb, figures, other))
     page.locator(".quiz .quiz-restart").click()
     assert page.locator(".quiz .quiz-question").inner_text() == first
     assert page.locator(".quiz .quiz-back").is_disabled()
+
+    # A GPU count the form cannot take is refused with a reason, and asked again.
+    _answer_until_gpus(page, kb, point)
+    page.locator(".quiz .quiz-gpus input").fill("0")
+    page.locator(".quiz .quiz-gpus input").press("Enter")
+    assert "整数" in page.locator(".quiz .quiz-problem").inner_text()
+    assert page.locator(".quiz .quiz-gpus").is_visible()
 
     # Readable in this scheme: the question and the answer buttons against the page.
     colours = page.evaluate("""() => {
@@ -187,26 +233,47 @@ def test_questionnaire_on_a_phone_gives_the_commands_answer(browser: Browser, ba
     page.context.close()
 
 
-def test_questionnaire_by_keyboard(browser: Browser, base_url: str, kb: KnowledgeBase) -> None:
-    """Answers are buttons reached with Tab and pressed with Enter; after each answer, focus
-    moves to the next question, so the next Tab reaches its first answer; axe finds nothing
-    serious in the result."""
+def _answer_until_gpus(page: Page, kb: KnowledgeBase, point: Point) -> None:
+    """Answer the goal and the model, so that the GPU count is asked next."""
+    page.locator(".quiz .quiz-restart").click() if page.locator(".quiz .quiz-restart").is_enabled() else None
     sel = _tree(kb)
+    goal_label = next((v.labels[point.goal].zh for v in sel.variables if v.id == "goal"), point.goal)
+    name = next(w.model.name for w in workloads(kb) if w.id == point.workload)
+    page.locator(".quiz .quiz-answer", has_text=re.compile(f"^{re.escape(goal_label)}$")).click()
+    page.locator(".quiz .quiz-workload", has_text=re.compile(f"^{re.escape(name)}（")).click()
+    page.locator(".quiz .quiz-gpus").wait_for()
+
+
+def test_questionnaire_by_keyboard(browser: Browser, base_url: str, kb: KnowledgeBase) -> None:
+    """Answers are buttons reached with Tab and pressed with Enter, the GPU count is typed and
+    sent with Enter; after each answer, focus moves to the next question; axe finds nothing
+    serious in the result."""
     page = _phone(browser, "light")
     settle(page, base_url + "/flowchart/")
     page.locator(".quiz.quiz-ready").wait_for()
-    path = next(iter(leaf_paths(sel).values()))
-    page.locator(".quiz .quiz-answer").first.focus()
-    for index, step in enumerate(path):
-        if index:
-            assert page.evaluate("() => document.activeElement.classList.contains('quiz-question')")
-            page.keyboard.press("Tab")
-        target = _label(sel, step)
-        for _ in range(len(step.question.answers)):
-            if page.evaluate("() => document.activeElement.textContent") == target:
+    point = _points(kb)[0]
+    sel = _tree(kb)
+    goal_label = next((v.labels[point.goal].zh for v in sel.variables if v.id == "goal"), point.goal)
+    name = next(w.model.name for w in workloads(kb) if w.id == point.workload)
+    view = market_views(kb)[point.view].name
+
+    def press_button(text: re.Pattern[str]) -> None:
+        page.keyboard.press("Tab")
+        for _ in range(60):
+            if text.match(page.evaluate("() => document.activeElement.textContent")):
                 break
             page.keyboard.press("Tab")
         page.keyboard.press("Enter")
+        assert page.evaluate("() => document.activeElement.tagName") == "H3"
+
+    page.locator(".quiz .quiz-question").focus()
+    press_button(re.compile(f"^{re.escape(goal_label)}$"))
+    press_button(re.compile(f"^{re.escape(name)}（"))
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.type") == "number"
+    page.keyboard.type(str(point.gpus))
+    page.keyboard.press("Enter")
+    press_button(re.compile(f"^{re.escape(view)}$"))
     assert page.locator(".quiz .quiz-result").is_visible()
     assert page.evaluate("() => document.activeElement.classList.contains('quiz-title')")
     # axe-core over the questionnaire with a result showing (the site-wide axe test runs at
@@ -228,75 +295,33 @@ def test_without_javascript_the_drawing_stays(browser: Browser, base_url: str) -
     page.context.close()
 
 
-def _label(sel: Selection, step: Step) -> str:
-    return answer_label(variables(sel)[step.question.variable], step.answer)
-
-
-def test_questionnaire_shows_an_estimate_and_a_leaf_without_picks(browser: Browser, base_url: str,
-                                                                   kb: KnowledgeBase) -> None:
-    """A leaf whose data carries the cost model's estimate (keys as `estimate --format json`)
-    shows memory per GPU, whether it fits, step time, communication share and bottleneck; a leaf
-    with no picks (nothing fits) says so. The file is rewritten in flight, with made-up figures."""
-    sel = _tree(kb)
-    paths = list(leaf_paths(sel).items())
-    (first_leaf, first_path), (last_leaf, last_path) = paths[0], paths[-1]
-    estimate = {"fits": False, "memory_per_gpu_gb": {"total_gb": 91.234, "usable_gb": 72.0}, "step_time_s": 1.2345,
-                "comm_share": 0.4321, "bottleneck": "network"}
-    page = _phone(browser, "dark")
-
-    last_has_estimate: list[bool] = []
-
-    def rewrite(route):  # type: ignore[no-untyped-def]
-        tree = route.fetch().json()
-        tree["nodes"][first_leaf]["recommendation"]["estimate"] = estimate
-        tree["nodes"][last_leaf]["recommendation"]["picks"] = None
-        last_has_estimate.append(bool(tree["nodes"][last_leaf]["recommendation"].get("estimate")))
-        route.fulfill(json=tree)
-
-    page.route("**/data/tree.json", rewrite)
-    settle(page, base_url + "/flowchart/")
-    page.locator(".quiz.quiz-ready").wait_for()
-    for step in first_path:
-        _answer(page, _label(sel, step))
-    text = page.locator(".quiz .quiz-estimate").inner_text()
-    for shown in ("91.2 GB", "可用 72.0 GB", "放不下", "1.23 s", "43.2%", "节点间网络"):
-        assert shown in text, (shown, text)
-    page.locator(".quiz .quiz-restart").click()
-    for step in last_path:
-        _answer(page, _label(sel, step))
-    assert page.locator(".quiz .quiz-none").is_visible()
-    assert page.locator(".quiz .quiz-picks").count() == 0
-    # With nothing to buy, the leaf's own estimate (when it has one) still shows why.
-    assert page.locator(".quiz .quiz-estimate").count() == (1 if last_has_estimate[-1] else 0)
-    page.context.close()
-
-
 def test_the_answers_live_in_the_address(browser: Browser, base_url: str, kb: KnowledgeBase,
                                           figures: FigureIndex) -> None:
-    """Each answer is written into the page's address (`?answers=…`, the answers' indexes); opening
-    that address again replays the path to the same result; going back shortens it."""
-    sel = _tree(kb)
-    leaf_id, path = max(leaf_paths(sel).items(), key=lambda item: len(item[1]))
+    """Each answer is written into the page's address (?goal=…&workload=…&gpus=…&market=…); opening
+    that address again shows the same result; going back drops the last answer from it; an
+    address with a value the questionnaire cannot take keeps only what comes before it."""
+    point = _points(kb)[2]
     page = _phone(browser, "light")
     settle(page, base_url + "/flowchart/")
     page.locator(".quiz.quiz-ready").wait_for()
-    for step in path:
-        _answer(page, _label(sel, step))
-    indexes = ".".join(str(s.question.answers.index(s.answer)) for s in path)
-    assert page.evaluate("() => new URL(location.href).searchParams.get('answers')") == indexes
-    title = page.locator(".quiz .quiz-title").inner_text()
-    assert title == _command(kb, figures, sel, path)["title"]
+    _answer(page, kb, point)
+    params = page.evaluate("() => Object.fromEntries(new URL(location.href).searchParams)")
+    view = market_views(kb)[point.view]
+    assert params == {"goal": point.goal, "workload": point.workload, "gpus": str(point.gpus), "market": view.market,
+                      **({"licensed": "1"} if view.licensed else {})}
     shared = page.evaluate("() => location.href")
     page.context.close()
     again = _phone(browser, "light")
     settle(again, shared)
     again.locator(".quiz.quiz-ready").wait_for()
-    assert again.locator(".quiz .quiz-title").inner_text() == title
+    _check_result(again, kb, _command(kb, figures, point))
     again.locator(".quiz .quiz-back").click()
-    shorter = ".".join(indexes.split(".")[:-1])
-    assert again.evaluate("() => new URL(location.href).searchParams.get('answers')") == (shorter or None)
-    # An address naming answers the tree does not have replays only the valid prefix.
-    settle(again, base_url + "/flowchart/?answers=" + indexes.split(".")[0] + ".999")
+    assert again.evaluate("() => new URL(location.href).searchParams.get('market')") is None
+    assert again.locator(".quiz .quiz-market").count() > 0
+    # A count the questionnaire cannot take: the goal and the model stay, the count is asked.
+    settle(again, f"{base_url}/flowchart/?goal={point.goal}&workload={point.workload}&gpus=1e400&market={view.market}")
     again.locator(".quiz.quiz-ready").wait_for()
-    assert again.evaluate("() => new URL(location.href).searchParams.get('answers')") == indexes.split(".")[0]
+    assert again.locator(".quiz .quiz-gpus").is_visible()
+    assert again.evaluate("() => Object.fromEntries(new URL(location.href).searchParams)") == {
+        "goal": point.goal, "workload": point.workload}
     again.context.close()

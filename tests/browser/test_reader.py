@@ -142,16 +142,16 @@ def test_tables_sort_numerically(page: Page, base_url: str, kb: KnowledgeBase, f
 
 
 def test_flowchart_renders_and_leaf_links_navigate(page: Page, base_url: str, kb: KnowledgeBase) -> None:
-    """The SVG is inline with real text; clicking a pick in a leaf opens that hardware's row."""
+    """The SVG is inline with real text; clicking an answer in a leaf opens that hardware's row."""
     settle(page, base_url + "/flowchart/")
     svg = page.locator("svg#flowchart")
     assert svg.is_visible()
     tree = kb.of_kind("selection")[0].model
     assert svg.locator("text").count() >= len(tree.questions) + len(tree.leaves)  # a line per node at least
-    link = svg.locator("a[href^='../networks/#']").first
+    link = svg.locator("a[href^='../nodes/#'], a[href^='../gpus/#']").first
     target = link.get_attribute("href") or ""
     link.click()
-    page.wait_for_url(re.compile(r"/networks/#"))
+    page.wait_for_url(re.compile(r"/(nodes|gpus)/#"))
     anchor = target.split("#", 1)[1]
     assert page.locator(f"[id='{anchor}']").count() == 1
 

@@ -780,7 +780,7 @@
     if (chosen.problem) { return {problem: chosen.problem}; }
     var found = fastestLayout(chosen.inputs[0], chosen.inputs[1], chosen.inputs[3], shape);
     if (!found.layout) { return {problem: found.why}; }
-    return {layout: found.layout, estimate: found.estimate, inputs: chosen.inputs};
+    return {layout: found.layout, estimate: found.estimate, inputs: chosen.inputs, link: chosen.link};
   }
   function planCandidates(data, request, gpus, shape, allowed) {
     var byRate = networksByRate(data), out = [];
@@ -820,6 +820,7 @@
   function planOption(c) {
     return {id: c.id, gpu: c.build.gpu, node: c.build.node, network: c.network, equivalent_networks: c.equivalent,
             family: c.family, gpus: c.found.inputs[1].node_count * c.found.inputs[1].node.gpus_per_node,
+            gpus_per_node: c.found.inputs[1].node.gpus_per_node, scale_up: c.found.link ? c.found.link.id : null,
             layout: c.found.layout, estimate: c.found.estimate, networks_tried: c.tried};
   }
   /**

@@ -1,22 +1,33 @@
 /*
  * The selection tree as a questionnaire, for phones. The flowchart page holds an empty
- * <div class="quiz" data-tree="../data/tree.json">; this script fetches that file (written by the
- * generator from specs/selection/, the same tree the drawing and `python -m generator recommend`
- * use), asks one question at a time with a button per answer, and ends with the recommendation the
- * command gives for those answers, its estimate when the tree carries one, and a link to the leaf's
- * full section below.
+ * <div class="quiz" data-tree="../data/tree.json" data-costmodel="../data/costmodel.json">; this
+ * script fetches both files (written by the generator: the tree of specs/selection/, and the cost
+ * model's inputs with the planner's market data) and asks one question at a time: the tree's
+ * questions (the goal as buttons, the model as the published workloads, the GPU count as a number),
+ * then the market. It answers as `python -m generator recommend --goal G --workload W --gpus N
+ * --market M [--licensed]` does: the branch the answers lead to, with its reasons, and the
+ * planner's answer at the reader's own point, computed here by costmodel.js `plan` (a port of the
+ * Python planner that a parity test holds equal to it).
+ *
+ * The answers live in the page's address (?goal=…&workload=…&gpus=…&market=…&licensed=1), so an
+ * answer can be shared; values the questionnaire cannot take are dropped.
  *
  * Progressive enhancement: the CSS shows the questionnaire (and hides the drawing) only at
  * widths up to 760 px and only once this script has marked it ready, so without JavaScript, or
- * if the file does not load, the page keeps its drawing and its text sections.
+ * if a file does not load, the page keeps its drawing and its text sections.
  *
  * Spec text reaches the page only through textContent and attribute setters, never as markup.
  */
 (function () {
   "use strict";
 
-  var SEVERITY = { critical: "严重", warning: "警告", tip: "建议", info: "说明" };
+  var SEVERITY = { danger: "危险", warning: "警告", tip: "建议", info: "说明" };
+  var SEVERITY_ORDER = ["danger", "warning", "tip", "info"];
   var BOTTLENECK = { memory: "显存", compute: "计算", intra_node: "机内互连", network: "节点间网络" };
+  var RECOMPUTE = { none: "不重计算", selective: "选择性重计算", full: "完全重计算" };
+  var QUICK_GPUS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+  var MAX_GPUS = 1000000;
+  var MODEL = "model-size", GPUS = "gpus", GOAL = "goal";
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -39,119 +50,154 @@
     return b;
   }
 
-  function number(value, digits) {
-    return typeof value === "number" && isFinite(value) ? value.toFixed(digits) : null;
+  function byId(list, id) { return (list || []).filter(function (x) { return x.id === id; })[0]; }
+
+  function fixed(value, digits) {
+    return typeof value === "number" && isFinite(value) ? value.toFixed(digits) : "—";
   }
 
-  // One row of the estimate table, or nothing when the figure is absent.
-  function row(tbody, label, value) {
-    if (value === null || value === undefined || value === "") return;
+  function pct(value) { return fixed(typeof value === "number" ? value * 100 : null, 1) + "%"; }
+
+  function billions(parameters) {
+    var b = parameters / 1e9;
+    return (b >= 10 ? b.toFixed(0) : b.toFixed(1)) + "B";
+  }
+
+  // A row of a two-column table: label and value, the value in a cell of its own.
+  function row(tbody, label, value, key) {
     var tr = el("tr");
+    if (key) tr.setAttribute("data-key", key);
     tr.appendChild(el("td", "", label));
-    tr.appendChild(el("td", "num", value));
+    var td = el("td");
+    if (value instanceof Node) { td.appendChild(value); } else { td.textContent = value; }
+    tr.appendChild(td);
     tbody.appendChild(tr);
   }
 
-  // The cost model's estimate for the leaf (keys as `python -m generator estimate --format json`
-  // writes them); each line only when the estimate has it.
-  function estimateBlock(estimate) {
-    var block = el("div", "quiz-estimate");
-    block.appendChild(el("h4", "", "按成本模型估算"));
-    var table = el("table");
-    var tbody = el("tbody");
-    var memory = estimate.memory_per_gpu_gb || {};
-    var total = number(memory.total_gb, 1);
-    var usable = number(memory.usable_gb, 1);
-    if (total !== null) row(tbody, "每 GPU 显存", total + " GB" + (usable !== null ? "（可用 " + usable + " GB）" : ""));
-    if (typeof estimate.fits === "boolean") row(tbody, "放得下吗", estimate.fits ? "放得下" : "放不下");
-    var step = number(estimate.step_time_s, 2);
-    if (step !== null) row(tbody, "单步时间", step + " s");
-    var share = number(typeof estimate.comm_share === "number" ? estimate.comm_share * 100 : null, 1);
-    if (share !== null) row(tbody, "通信占比", share + "%");
-    if (estimate.bottleneck) row(tbody, "瓶颈", BOTTLENECK[estimate.bottleneck] || estimate.bottleneck);
-    table.appendChild(tbody);
-    block.appendChild(table);
-    if (estimate.note) block.appendChild(el("p", "", estimate.note));
-    return block;
+  function matches(answer, value) {
+    if (answer.value !== null && answer.value !== undefined) return answer.value === value;
+    return typeof value === "number" && answer.min <= value && (answer.max === null || value < answer.max);
   }
 
-  function Quiz(box, tree) {
+  function Quiz(box, tree, data) {
     this.box = box;
     this.tree = tree;
-    this.steps = []; // [{question: id, answer: index}], in the order asked
+    this.data = data;
+    this.values = {}; // goal, workload, gpus, view (index into tree.markets)
+    this.order = [];  // the keys of `values` in the order they were answered (for 上一步)
   }
 
-  Quiz.prototype.current = function () {
-    var id = this.tree.root;
-    for (var i = 0; i < this.steps.length; i++) {
-      id = this.tree.nodes[this.steps[i].question].answers[this.steps[i].answer].next;
+  /** The tree's value of a variable from the reader's answers (model-size from the workload). */
+  Quiz.prototype.value = function (variable) {
+    if (variable === MODEL) {
+      var w = byId(this.tree.workloads, this.values.workload);
+      return w ? w.parameters / 1e9 : undefined;
     }
-    return id;
+    return this.values[variable];
   };
 
-  Quiz.prototype.answer = function (index) {
-    this.steps.push({ question: this.current(), answer: index });
+  /** Where the answers stand: {steps, node (the leaf, or the question to ask), ask: the key to
+   * ask next (a question id, "gpus" or "market") or null when everything is answered}. */
+  Quiz.prototype.walk = function () {
+    var tree = this.tree, id = tree.root, steps = [];
+    for (var guard = 0; guard < 1000; guard++) {
+      var node = tree.nodes[id];
+      if (!node) return { steps: steps, node: null, ask: null };
+      if (node.kind !== "question") break;
+      var value = this.value(node.variable);
+      if (value === undefined) return { steps: steps, node: node, ask: id };
+      var chosen = null;
+      for (var i = 0; i < node.answers.length; i++) {
+        if (matches(node.answers[i], value)) { chosen = i; break; }
+      }
+      if (chosen === null) return { steps: steps, node: null, ask: null };
+      steps.push({ question: id, answer: chosen });
+      id = node.answers[chosen].next;
+    }
+    var leaf = tree.nodes[id];
+    var ask = this.values.gpus === undefined ? GPUS : this.values.view === undefined ? "market" : null;
+    return { steps: steps, node: leaf, leafId: id, ask: ask };
+  };
+
+  Quiz.prototype.set = function (key, value) {
+    this.values[key] = value;
+    this.order = this.order.filter(function (k) { return k !== key; });
+    this.order.push(key);
     this.render(true);
   };
 
   Quiz.prototype.back = function () {
-    this.steps.pop();
+    var key = this.order.pop();
+    if (key !== undefined) delete this.values[key];
     this.render(true);
   };
 
   Quiz.prototype.restart = function () {
-    this.steps = [];
+    this.values = {};
+    this.order = [];
     this.render(true);
   };
 
-  /** The answers so far in the page's address (`?answers=0.2.1`, each the answer's index), so that
-   * a reader can share where they stand; replaced, not pushed: the back button leaves the page. */
+  /** The answers in the page's address (replaced, not pushed: the back button leaves the page). */
   Quiz.prototype.remember = function () {
     if (!window.history || !window.history.replaceState) return;
-    var url = new URL(window.location.href);
-    if (this.steps.length) {
-      url.searchParams.set("answers", this.steps.map(function (s) { return s.answer; }).join("."));
-    } else {
-      url.searchParams.delete("answers");
-    }
+    var url = new URL(window.location.href), v = this.values, view = this.tree.markets[v.view];
+    var params = { goal: v.goal, workload: v.workload, gpus: v.gpus, market: view ? view.market : undefined,
+                   licensed: view && view.licensed ? "1" : undefined };
+    Object.keys(params).forEach(function (name) {
+      if (params[name] === undefined) { url.searchParams.delete(name); } else { url.searchParams.set(name, params[name]); }
+    });
+    url.searchParams.delete("answers");
     window.history.replaceState(window.history.state, "", url.href);
   };
 
-  /** Replays answers from the address, as far as they name answers the tree has. */
+  /** Replays the address's answers in the order the questionnaire asks them, as far as each is
+   * a value it can take. */
   Quiz.prototype.restore = function () {
-    var given = new URL(window.location.href).searchParams.get("answers");
-    if (!given) return;
-    var parts = given.split(".");
-    for (var i = 0; i < parts.length; i++) {
-      var node = this.tree.nodes[this.current()];
-      var index = /^\d+$/.test(parts[i]) ? Number(parts[i]) : -1;
-      if (!node || node.kind !== "question" || index < 0 || index >= node.answers.length) break;
-      this.steps.push({ question: this.current(), answer: index });
+    var params = new URL(window.location.href).searchParams, tree = this.tree;
+    var given = {
+      goal: params.get("goal"), workload: params.get("workload"),
+      gpus: /^\d{1,7}$/.test(params.get("gpus") || "") ? Number(params.get("gpus")) : null,
+      view: null
+    };
+    tree.markets.forEach(function (m, i) {
+      if (m.market === params.get("market") && m.licensed === (params.get("licensed") === "1")) given.view = i;
+    });
+    for (var guard = 0; guard < 10; guard++) {
+      var at = this.walk(), key = null, ok = false;
+      if (!at.ask) break;
+      if (at.ask === "market") { key = "view"; ok = given.view !== null; }
+      else if (at.ask === GPUS) { key = GPUS; ok = given.gpus >= 1 && given.gpus <= MAX_GPUS; }
+      else {
+        var variable = at.node.variable;
+        if (variable === MODEL) { key = "workload"; ok = Boolean(byId(tree.workloads, given.workload)); }
+        else if (variable === GPUS) { key = GPUS; ok = given.gpus >= 1 && given.gpus <= MAX_GPUS; }
+        else if (variable === GOAL || tree.variables[variable].kind === "category") {
+          key = variable;
+          ok = at.node.answers.some(function (a) { return a.value === given[variable]; });
+        }
+      }
+      if (!ok) break;
+      this.values[key] = given[key];
+      this.order.push(key);
     }
   };
 
   Quiz.prototype.render = function (moveFocus) {
-    var self = this;
     this.remember();
-    var id = this.current();
-    var node = this.tree.nodes[id];
+    var at = this.walk();
     var panel = el("div", "quiz-panel");
-    panel.setAttribute("data-node", id);
-    if (!node) {
+    if (!at.node) {
       panel.appendChild(el("p", "", "这条路径没有下文；请返回上一步。"));
-    } else if (node.kind === "question") {
-      panel.appendChild(el("p", "quiz-progress", "第 " + (this.steps.length + 1) + " 问"));
-      var heading = el("h3", "quiz-question", node.ask);
-      panel.appendChild(heading);
-      var answers = el("div", "quiz-answers");
-      answers.setAttribute("role", "group");
-      answers.setAttribute("aria-label", node.ask);
-      node.answers.forEach(function (answer, index) {
-        answers.appendChild(button(answer.label, function () { self.answer(index); }, "quiz-answer"));
-      });
-      panel.appendChild(answers);
+    } else if (at.ask === "market") {
+      panel.appendChild(this.askMarket());
+    } else if (at.ask === GPUS) {
+      panel.appendChild(this.askGpus(at.node.kind === "question" ? at.node.ask : this.tree.variables[GPUS].name + "？"));
+    } else if (at.ask) {
+      panel.appendChild(this.askQuestion(at.ask, at.node));
     } else {
-      panel.appendChild(this.result(node));
+      panel.setAttribute("data-node", at.leafId);
+      panel.appendChild(this.result(at));
     }
     panel.appendChild(this.navigation());
     this.box.replaceChildren(panel);
@@ -164,33 +210,172 @@
     }
   };
 
+  Quiz.prototype.heading = function (text) {
+    var wrap = el("div");
+    wrap.appendChild(el("p", "quiz-progress", "第 " + (this.order.length + 1) + " 问"));
+    wrap.appendChild(el("h3", "quiz-question", text));
+    return wrap;
+  };
+
+  Quiz.prototype.group = function (label) {
+    var answers = el("div", "quiz-answers");
+    answers.setAttribute("role", "group");
+    answers.setAttribute("aria-label", label);
+    return answers;
+  };
+
+  Quiz.prototype.askQuestion = function (id, node) {
+    var self = this, out = this.heading(node.ask), answers = this.group(node.ask);
+    if (node.variable === MODEL) {
+      // The model is one of the published shapes, the planner's --workload.
+      this.tree.workloads.forEach(function (w) {
+        answers.appendChild(button(w.name + "（" + billions(w.parameters) + "）", function () { self.set("workload", w.id); },
+                                   "quiz-answer quiz-workload"));
+      });
+    } else if (node.variable === GPUS) {
+      return this.askGpus(node.ask);
+    } else {
+      node.answers.forEach(function (answer) {
+        answers.appendChild(button(answer.label, function () { self.set(node.variable, answer.value); }, "quiz-answer"));
+      });
+    }
+    out.appendChild(answers);
+    return out;
+  };
+
+  Quiz.prototype.askGpus = function (ask) {
+    var self = this, out = this.heading(ask);
+    var form = el("form", "quiz-gpus");
+    form.noValidate = true; // the script says what is wrong, in the page's words
+    var input = el("input");
+    input.type = "number"; input.min = "1"; input.max = String(MAX_GPUS); input.step = "1"; input.required = true;
+    input.setAttribute("aria-label", "GPU 数量");
+    input.setAttribute("inputmode", "numeric");
+    var problem = el("p", "quiz-problem");
+    form.appendChild(input);
+    form.appendChild(button("下一步", function () { submit(); }, "quiz-next"));
+    form.addEventListener("submit", function (event) { event.preventDefault(); submit(); });
+    function submit() {
+      var n = Number(input.value);
+      if (!(n >= 1 && n <= MAX_GPUS && n % 1 === 0)) {
+        problem.textContent = "GPU 数量应为 1 到 " + MAX_GPUS + " 之间的整数";
+        return;
+      }
+      self.set(GPUS, n);
+    }
+    out.appendChild(form);
+    out.appendChild(problem);
+    var quick = this.group("常见的 GPU 数量");
+    QUICK_GPUS.forEach(function (n) {
+      quick.appendChild(button(String(n), function () { self.set(GPUS, n); }, "quiz-answer quiz-count"));
+    });
+    out.appendChild(quick);
+    return out;
+  };
+
+  Quiz.prototype.askMarket = function () {
+    var self = this, out = this.heading("在哪里采购？"), answers = this.group("在哪里采购？");
+    this.tree.markets.forEach(function (m, i) {
+      answers.appendChild(button(m.name, function () { self.set("view", i); }, "quiz-answer quiz-market"));
+    });
+    out.appendChild(answers);
+    out.appendChild(el("p", "quiz-hint", "“获出口许可”把这个市场里需要逐案许可的部件也算进来。"));
+    return out;
+  };
+
   Quiz.prototype.navigation = function () {
     var self = this;
     var nav = el("div", "quiz-nav");
     var back = button("上一步", function () { self.back(); }, "quiz-back");
     var restart = button("重新开始", function () { self.restart(); }, "quiz-restart");
-    back.disabled = restart.disabled = this.steps.length === 0;
+    back.disabled = restart.disabled = this.order.length === 0;
     nav.appendChild(back);
     nav.appendChild(restart);
     return nav;
   };
 
-  Quiz.prototype.result = function (leaf) {
-    var tree = this.tree;
-    var data = leaf.recommendation;
+  // ---- the answer: `recommend`'s object, computed here -------------------------------------------
+
+  /** The request the planner gets: recommend's --workload, --gpus, --market, --goal, --licensed. */
+  Quiz.prototype.request = function () {
+    var view = this.tree.markets[this.values.view];
+    return { workload: this.values.workload, gpus: this.values.gpus, market: view.market,
+             goal: this.values.goal || "pretrain", licensed: view.licensed };
+  };
+
+  /** The answer's picks as `recommend` names them (planner/report.py `picks`). */
+  Quiz.prototype.picks = function (option) {
+    var data = this.data, out = {};
+    var gpu = byId(data.gpus, option.gpu), node = option.node ? byId(data.nodes, option.node) : null;
+    var net = option.network ? byId(data.networks, option.network) : null;
+    var link = node ? node.scale_up : gpu && gpu.scale_up[String(option.gpus_per_node)];
+    out.gpu = gpu ? { id: gpu.id, name: gpu.label, href: "../" + gpu.href } : null;
+    out.node = node ? { id: node.id, name: node.label, href: "../" + node.href } : null;
+    out.intra_node = link ? { id: link.id, name: link.label, href: "../" + link.href } : null;
+    out.network = net ? { id: net.id, name: net.label, href: "../" + net.href } : null;
+    var topology = this.tree.topology;
+    out.topology = net && topology ? { id: topology.id, name: topology.name, href: topology.href } : null;
+    return out;
+  };
+
+  /** The leaf's pitfalls, then those concerning a picked part (selection/advice.py `pitfalls_data`). */
+  Quiz.prototype.pitfalls = function (leaf, picks) {
+    var tree = this.tree, seen = {}, out = [];
+    leaf.pitfalls.forEach(function (id) {
+      var p = byId(tree.pitfalls, id);
+      if (p && !seen[id]) { seen[id] = true; out.push({ pitfall: p, about: null }); }
+    });
+    if (!picks) return out;
+    var chosen = [];
+    ["gpu", "node", "intra_node", "network"].forEach(function (field) {
+      var ref = picks[field];
+      if (!ref) return;
+      if (field !== "intra_node" || tree.pcie_links.indexOf(ref.id) >= 0) chosen.push(ref);
+    });
+    var concerning = [];
+    tree.pitfalls.forEach(function (p) {
+      var about = chosen.filter(function (ref) { return p.concerns.indexOf(ref.id) >= 0; })[0];
+      if (about && !seen[p.id]) { seen[p.id] = true; concerning.push({ pitfall: p, about: about }); }
+    });
+    concerning.sort(function (a, b) {
+      return SEVERITY_ORDER.indexOf(a.pitfall.severity) - SEVERITY_ORDER.indexOf(b.pitfall.severity) ||
+        (a.pitfall.id < b.pitfall.id ? -1 : a.pitfall.id > b.pitfall.id ? 1 : 0);
+    });
+    return out.concat(concerning);
+  };
+
+  Quiz.prototype.optionName = function (option) {
+    var node = option.node ? byId(this.data.nodes, option.node) : null;
+    var gpu = byId(this.data.gpus, option.gpu), net = option.network ? byId(this.data.networks, option.network) : null;
+    var where = node ? node.label : option.gpus + " × " + (gpu ? gpu.label : option.gpu);
+    return where + (net ? " + " + net.label : "（单台，不需要节点间网络）");
+  };
+
+  Quiz.prototype.result = function (at) {
+    var tree = this.tree, data = this.data, self = this, leaf = at.node;
+    var request = this.request();
+    var answer = CostModel.plan(data, request);
     var out = el("div", "quiz-result");
-    out.appendChild(el("p", "quiz-progress", "推荐"));
-    out.appendChild(el("h3", "quiz-title", data.title));
+    out.appendChild(el("p", "quiz-progress", "答案"));
+    out.appendChild(el("h3", "quiz-title", leaf.title));
 
     var path = el("ol", "quiz-path");
-    this.steps.forEach(function (step) {
+    at.steps.forEach(function (step) {
       var question = tree.nodes[step.question];
       path.appendChild(el("li", "", question.ask + " → " + question.answers[step.answer].label));
     });
     out.appendChild(path);
-
-    var picks = data.picks;
-    if (picks) {
+    var workload = byId(tree.workloads, request.workload);
+    var view = tree.markets[this.values.view];
+    out.appendChild(el("p", "quiz-point", "模型：" + (workload ? workload.name : request.workload) + "；GPU：" + request.gpus +
+                                            " 块；市场：" + view.name + "；目标：" + tree.goal_labels[request.goal]));
+    if (answer.problem) {
+      out.appendChild(el("p", "quiz-none", "无法规划：" + answer.problem));
+      return out;
+    }
+    var best = answer.options[0] || null;
+    var picks = best ? this.picks(best) : null;
+    if (best) {
       var table = el("table", "quiz-picks");
       var tbody = el("tbody");
       Object.keys(tree.pick_labels).forEach(function (field) {
@@ -204,58 +389,129 @@
         tr.appendChild(cell);
         tbody.appendChild(tr);
       });
-      var parallel = (data.parallelism || []).map(function (p) { return tree.parallelism_labels[p] || p; });
+      var lay = best.layout, parallel = [];
+      if (best.gpus !== lay.tensor_parallel * lay.pipeline_parallel) parallel.push("data");
+      if (lay.tensor_parallel > 1) parallel.push("tensor");
+      if (lay.pipeline_parallel > 1) parallel.push("pipeline");
       if (parallel.length) {
-        var tr = el("tr");
-        tr.appendChild(el("td", "", "并行方式"));
-        tr.appendChild(el("td", "", parallel.join("、")));
-        tbody.appendChild(tr);
+        row(tbody, "并行方式", parallel.map(function (p) { return tree.parallelism_labels[p]; }).join("、"), "parallelism");
       }
       table.appendChild(tbody);
       out.appendChild(table);
+      out.appendChild(this.estimateBlock(best));
+      var threshold = tree.comm_share_threshold;
+      if (typeof threshold === "number" && best.estimate.comm_share > threshold) {
+        out.appendChild(el("p", "quiz-warning", "通信警告：按模型估算通信占一步的 " + pct(best.estimate.comm_share) +
+                                                "，超过警戒线 " + (threshold * 100).toFixed(0) + "%。"));
+      }
+      if (answer.options.length > 1) {
+        out.appendChild(el("h4", "", "其他 GPU 系列里最好的"));
+        var others = el("ol", "quiz-options");
+        answer.options.slice(1).forEach(function (o) {
+          var li = el("li", "", self.optionName(o) + "：每步 " + fixed(o.estimate.step_time_s, 2) + " s，慢 " +
+                      ((o.estimate.step_time_s / best.estimate.step_time_s - 1) * 100).toFixed(0) + "%");
+          li.setAttribute("data-id", o.id);
+          others.appendChild(li);
+        });
+        out.appendChild(others);
+      }
     } else {
-      out.appendChild(el("p", "quiz-none", "按成本模型，这一支没有放得下的配置。"));
+      var none = "这个市场里能买到的配置，" + request.gpus + " 块 GPU 都放不下这个模型。";
+      if (answer.fewest) none += "至少要 " + answer.fewest.gpus + " 块：" + this.optionName(answer.fewest.option) + "。";
+      var p = el("p", "quiz-none", none);
+      p.setAttribute("data-fewest", answer.fewest ? String(answer.fewest.gpus) : "");
+      out.appendChild(p);
     }
+    this.excluded(out, answer);
 
-    if (data.estimate) out.appendChild(estimateBlock(data.estimate));
-
-    if (data.reasons && data.reasons.length) {
-      out.appendChild(el("h4", "", "理由"));
+    if (leaf.reasons.length) {
+      out.appendChild(el("h4", "", "这一分支的理由"));
       var reasons = el("ul", "quiz-reasons");
-      data.reasons.forEach(function (reason) { reasons.appendChild(el("li", "", reason)); });
+      leaf.reasons.forEach(function (reason) { reasons.appendChild(el("li", "", reason)); });
       out.appendChild(reasons);
     }
-    if (data.pitfalls && data.pitfalls.length) {
+    var pitfalls = this.pitfalls(leaf, picks);
+    if (pitfalls.length) {
       out.appendChild(el("h4", "", "注意"));
-      var pitfalls = el("ul", "quiz-pitfalls");
-      data.pitfalls.forEach(function (pitfall) {
+      var list = el("ul", "quiz-pitfalls");
+      pitfalls.forEach(function (item) {
         var li = el("li");
-        li.appendChild(el("span", "quiz-severity", "[" + (SEVERITY[pitfall.severity] || pitfall.severity) + "] "));
-        li.appendChild(link(pitfall.title, pitfall.href));
-        pitfalls.appendChild(li);
+        li.setAttribute("data-id", item.pitfall.id);
+        li.appendChild(el("span", "quiz-severity", "[" + (SEVERITY[item.pitfall.severity] || item.pitfall.severity) + "] "));
+        li.appendChild(link(item.pitfall.title, item.pitfall.href));
+        if (item.about) li.appendChild(el("span", "quiz-about", "（与所选的 " + item.about.name + " 有关）"));
+        list.appendChild(li);
       });
-      out.appendChild(pitfalls);
+      out.appendChild(list);
     }
-    (data.conflicts || []).forEach(function (conflict) {
-      out.appendChild(el("p", "quiz-conflict", "与分档表 " + conflict.table + " 不一致：" + conflict.note));
-    });
     var more = el("p", "quiz-more");
-    more.appendChild(link("这条推荐的完整说明", leaf.href));
+    more.appendChild(link("这一分支的说明", leaf.href));
+    var calculator = this.box.getAttribute("data-calculator");
+    if (calculator) {
+      more.appendChild(document.createTextNode(" · "));
+      var url = calculator + "?workload=" + encodeURIComponent(request.workload) + "&gpus=" + request.gpus;
+      more.appendChild(link("在计算器里细看", url));
+    }
     out.appendChild(more);
     return out;
   };
 
+  Quiz.prototype.estimateBlock = function (option) {
+    var e = option.estimate, lay = option.layout;
+    var block = el("div", "quiz-estimate");
+    block.appendChild(el("h4", "", "按成本模型估算"));
+    var table = el("table");
+    var tbody = el("tbody");
+    var memory = e.memory_per_gpu_gb || {};
+    row(tbody, "每 GPU 显存", fixed(memory.total_gb, 1) + " GB（可用 " + fixed(memory.usable_gb, 1) + " GB）", "memory");
+    row(tbody, "单步时间", fixed(e.step_time_s, 2) + " s", "step_time_s");
+    row(tbody, "吞吐", fixed(e.tokens_per_s, 0) + " token/s", "tokens_per_s");
+    row(tbody, "通信占比", pct(e.comm_share), "comm_share");
+    row(tbody, "瓶颈", BOTTLENECK[e.bottleneck] || e.bottleneck, "bottleneck");
+    row(tbody, "布局", "张量并行 " + lay.tensor_parallel + " × 流水线并行 " + lay.pipeline_parallel + "，ZeRO-" +
+        lay.zero_stage + "，" + (RECOMPUTE[lay.recompute] || lay.recompute) + "，全局批 " + lay.global_batch_size +
+        " 条 × " + lay.sequence_length + " token", "layout");
+    table.appendChild(tbody);
+    block.appendChild(table);
+    return block;
+  };
+
+  /** The parts the market leaves out, grouped by the ruling that does it. */
+  Quiz.prototype.excluded = function (out, answer) {
+    var data = this.data, byRule = {}, keys = [];
+    var STATUS = { "licence-required": "需要出口许可", barred: "买不到", "end-of-life": "已停售" };
+    answer.excluded.forEach(function (e) {
+      if (e.kind !== "market" || !e.status) return;
+      var key = STATUS[e.status] + "：" + e.title;
+      if (!byRule[key]) { byRule[key] = []; keys.push(key); }
+      var part = byId(data.nodes, e.id) || byId(data.gpus, e.id);
+      byRule[key].push(part ? part.label : e.id);
+    });
+    if (!keys.length) return;
+    out.appendChild(el("h4", "", "这个市场没有计入的部件"));
+    var list = el("ul", "quiz-excluded");
+    keys.forEach(function (k) { list.appendChild(el("li", "", k + "（" + byRule[k].join("、") + "）")); });
+    out.appendChild(list);
+  };
+
+  function load(url) {
+    return fetch(url).then(function (response) {
+      if (!response.ok) throw new Error(response.status + " " + response.url);
+      return response.json();
+    });
+  }
+
   function start(box) {
     if (box.getAttribute("data-quiz-state")) return;
+    if (typeof CostModel === "undefined") return; // the planner's script did not load: the drawing stays
     box.setAttribute("data-quiz-state", "loading");
-    fetch(box.getAttribute("data-tree"))
-      .then(function (response) {
-        if (!response.ok) throw new Error(response.status + " " + response.url);
-        return response.json();
-      })
-      .then(function (tree) {
-        if (!tree.nodes || !tree.nodes[tree.root]) throw new Error("tree.json has no root");
-        var quiz = new Quiz(box, tree);
+    Promise.all([load(box.getAttribute("data-tree")), load(box.getAttribute("data-costmodel"))])
+      .then(function (files) {
+        var tree = files[0];
+        if (!tree.nodes || !tree.nodes[tree.root] || !tree.markets || !tree.markets.length) {
+          throw new Error("tree.json has no root or no market");
+        }
+        var quiz = new Quiz(box, tree, files[1]);
         quiz.restore();
         quiz.render(false);
         box.setAttribute("data-quiz-state", "ready");
@@ -271,9 +527,7 @@
     document.querySelectorAll(".quiz[data-tree]").forEach(start);
   }
 
-  if (typeof document$ !== "undefined") {
-    document$.subscribe(startAll); // Material's page-load stream (also fires on instant navigation)
-  } else if (document.readyState === "loading") {
+  if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", startAll);
   } else {
     startAll();
