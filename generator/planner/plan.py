@@ -256,8 +256,25 @@ def _resolve(kb: KnowledgeBase, request: Request, build: Build, network: str, gp
     return resolve(kb, choice)
 
 
+Evaluated = dict[tuple[str, str | None, int, str, int], "tuple[Resolved, Layout, Estimate] | str"]
+"""Estimates of builds for one request's model and step, by (GPU, node, GPUs per node, network,
+GPUs): the market and the licence decide which builds are asked for, never what they estimate,
+so plans of one question in several markets can share them (`plan(..., evaluated=)`)."""
+
+
 def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
-              shape: StepShape) -> tuple[Resolved, Layout, Estimate] | str:
+              shape: StepShape, evaluated: Evaluated | None = None) -> tuple[Resolved, Layout, Estimate] | str:
+    key = (build.gpu, build.node, build.per_node, network, gpus)
+    if evaluated is not None and key in evaluated:
+        return evaluated[key]
+    found = _evaluate_afresh(kb, request, build, network, gpus, shape)
+    if evaluated is not None:
+        evaluated[key] = found
+    return found
+
+
+def _evaluate_afresh(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
+                     shape: StepShape) -> tuple[Resolved, Layout, Estimate] | str:
     resolved = _resolve(kb, request, build, network, gpus)
     if isinstance(resolved, str):
         return resolved
@@ -279,7 +296,7 @@ class Blocked:
 
 
 def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepShape,
-                   allowed: dict[str, Standing | None]) -> Iterator[tuple[Candidate, Found | Blocked | str, tuple[tuple[str, float], ...]]]:
+                   allowed: dict[str, Standing | None], evaluated: Evaluated | None = None) -> Iterator[tuple[Candidate, Found | Blocked | str, tuple[tuple[str, float], ...]]]:
     """Every build that `allowed` admits (by GPU or node id) at `gpus` GPUs, with the network
     chosen as the module says, or why it cannot be estimated; and the networks tried, each with
     its step time (fastest network first)."""
@@ -298,13 +315,13 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
         if gpus <= build.per_node:
             # One server or rack: no network. The estimate still names one (it reads no figure of it).
             yield (Candidate(build.gpu, build.node, None, (), family),
-                   _evaluate(kb, request, build, by_rate[0][1][0], gpus, shape), ())
+                   _evaluate(kb, request, build, by_rate[0][1][0], gpus, shape, evaluated), ())
             continue
         kept: tuple[Candidate, Found | str] | None = None
         tried: list[tuple[str, float]] = []
         fastest: float | None = None
         for _rate, ids in _reachable(by_rate, build.nic_rate):  # fastest first
-            found = _evaluate(kb, request, build, ids[0], gpus, shape)
+            found = _evaluate(kb, request, build, ids[0], gpus, shape, evaluated)
             candidate = Candidate(build.gpu, build.node, ids[0], tuple(ids[1:]), family)
             if isinstance(found, str):
                 kept = kept or (candidate, found)
@@ -357,7 +374,9 @@ def _exclusion_text(entry: Loaded[Market], found: Standing, titles: dict[str, st
             f"{STATUS_WHY_ZH[found.status]}{via_zh}{since_zh}：{rule_zh}")
 
 
-def plan(kb: KnowledgeBase, request: Request) -> Plan:
+def plan(kb: KnowledgeBase, request: Request, evaluated: Evaluated | None = None) -> Plan:
+    """The planner's answer. `evaluated` (optional, empty at first) keeps the estimates of builds
+    for plans of the same model, GPU count, goal and step in other markets or with licences."""
     entry = market(kb, request.market)
     if entry is None:
         known = ", ".join(m.id for m in kb.of_type(Market)) or "none"
@@ -372,7 +391,7 @@ def plan(kb: KnowledgeBase, request: Request) -> Plan:
     fitting: list[Option] = []
     short: list[Option] = []
     note = ""
-    for candidate, found, tried in _candidates_at(kb, request, request.gpus, shape, allowed):
+    for candidate, found, tried in _candidates_at(kb, request, request.gpus, shape, allowed, evaluated):
         if isinstance(found, Blocked):
             excluded.append(Excluded(candidate.id, found.why, found.why_zh))
             continue
@@ -395,7 +414,7 @@ def plan(kb: KnowledgeBase, request: Request) -> Plan:
                                      f"放不下：最省显存的布局每卡也要 {need:.1f} GB，只有 {have:.1f} GB 可用"))
     options, slower = _best_per_family(fitting)
     excluded += slower
-    fewest = None if options else fewest_gpus(kb, request, shape, allowed)
+    fewest = None if options else fewest_gpus(kb, request, shape, allowed, evaluated)
     closest = None if options or not short else min(
         short, key=lambda o: (o.estimate.memory.total_bytes / o.estimate.memory.usable_bytes, o.candidate.id))
     return Plan(request, entry.model.name.zh, tuple(options), tuple(excluded), fewest, note, closest)
@@ -441,13 +460,14 @@ def _best_per_family(fitting: list[Option]) -> tuple[list[Option], list[Excluded
 
 
 def fewest_gpus(kb: KnowledgeBase, request: Request, shape: StepShape,
-                allowed: dict[str, Standing | None]) -> tuple[int, Option] | None:
+                allowed: dict[str, Standing | None], evaluated: Evaluated | None = None) -> tuple[int, Option] | None:
     """The smallest GPU count, above the reader's, at which some admitted build fits: each count up
     to a server of 8, then whole servers, doubling until one fits and halving the gap back down to
     a server."""
     def fits_at(gpus: int) -> Option | None:
         found = [Option(c, f[0], f[1], f[2], allowed.get(c.node or c.gpu), power_w(kb, c.gpu), tried)
-                 for c, f, tried in _candidates_at(kb, request, gpus, shape, allowed) if isinstance(f, tuple)]
+                 for c, f, tried in _candidates_at(kb, request, gpus, shape, allowed, evaluated)
+                 if isinstance(f, tuple)]
         ok = [o for o in found if o.fits]
         return min(ok, key=lambda o: (o.estimate.step.step_s, o.candidate.id)) if ok else None
 

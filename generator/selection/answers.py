@@ -21,8 +21,8 @@ from ..model.common import Range
 from ..model.costs import Workload as WorkloadSpec
 from ..model.markets import Market
 from ..model.selection import Leaf, Selection
-from ..planner.plan import GOALS, Goal, Plan, PlanError, Request, plan
-from .tree import Step, Value, leaf_paths, range_on_path, variables
+from ..planner.plan import GOALS, Evaluated, Goal, Plan, PlanError, Request, plan
+from .tree import Step, leaf_paths, range_on_path, variables
 
 # The tree's variables the planner reads, by id (the flowchart and the rules name them too).
 MODEL_SIZE = "model-size"
@@ -91,10 +91,12 @@ def band_workload(kb: KnowledgeBase, sizes: Range) -> Loaded[WorkloadSpec] | Non
     return max(inside, key=lambda w: (w.model.parameters, w.id)) if inside else None
 
 
-def ask(kb: KnowledgeBase, model: Choice, gpus: int, view: MarketView, goal: Goal) -> Plan | str:
-    """The planner's answer, or why there is none (one line)."""
+def ask(kb: KnowledgeBase, model: Choice, gpus: int, view: MarketView, goal: Goal,
+        evaluated: Evaluated | None = None) -> Plan | str:
+    """The planner's answer, or why there is none (one line). `evaluated` is shared by the market
+    views of one example: they differ in what may be bought, not in what a build estimates."""
     try:
-        return plan(kb, Request(model, gpus, view.market, goal, licensed=view.licensed))
+        return plan(kb, Request(model, gpus, view.market, goal, licensed=view.licensed), evaluated)
     except PlanError as err:
         return str(err)
 
@@ -127,20 +129,15 @@ def compute_answers(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafAnswer]:
         goal = goal_on(steps)
         spec = band_workload(kb, sizes)
         plans: list[tuple[MarketView, Plan | str]] = []
+        evaluated: Evaluated = {}
         for view in views:
             if spec is None:
                 plans.append((view, f"no workload in specs/workloads/ lies in {sizes.label()}B"))
             else:
-                plans.append((view, ask(kb, Choice("", 0, "", spec.id), leaf.example.gpus, view, goal)))
+                plans.append((view, ask(kb, Choice("", 0, "", spec.id), leaf.example.gpus, view, goal, evaluated)))
         found[leaf.id] = LeafAnswer(leaf, steps, goal, sizes, counts, spec, leaf.example.gpus, tuple(plans))
     return found
 
 
-def reader_values(sel: Selection, values: dict[str, Value]) -> dict[str, Value]:
-    """The reader's answers as the tree reads them (unknown variables dropped)."""
-    known = variables(sel)
-    return {k: v for k, v in values.items() if k in known}
-
-
 __all__ = ["BILLION", "GOAL", "GPUS", "MODEL_SIZE", "LeafAnswer", "MarketView", "ask", "band_workload",
-           "compute_answers", "goal_on", "leaf_answers", "market_views", "reader_values"]
+           "compute_answers", "goal_on", "leaf_answers", "market_views"]
