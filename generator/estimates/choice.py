@@ -278,5 +278,7 @@ def scaled(published: Workload, published_id: str, params: float) -> tuple[Workl
     layers = max(1, round(published.layers * params / published.parameter_count))
     made = replace(published, name=f"{published.name} scaled to {params:.4g} parameters", layers=layers,
                    parameter_count=params)
+    depth = (f"{layers} layers instead of {published.layers}" if layers != published.layers
+             else f"its {layers} layers kept")
     return made, published_id, (f"the shape of {published_id} ({published.parameter_count:.4g} parameters) scaled "
-                                f"to {params:.4g}: {layers} layers instead of {published.layers}, the count as given")
+                                f"to {params:.4g}: {depth}, the count as given")
