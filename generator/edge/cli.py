@@ -7,7 +7,6 @@ import argparse
 import contextlib
 import datetime as dt
 import json
-import math
 import os
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 from ..diagnostics import Diagnostic, format_all
 from ..repository import Repository, from_settings
 from ..validate import Result, SpecFile, validate
+from .counts import count
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 
 if TYPE_CHECKING:  # imported where used: `check` need not load the cost model
@@ -167,15 +167,6 @@ def _recommend(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count(text: str) -> float:
-    """A parameter count as written on a model card: 70B, 7e9, 405b, 1.3T, 13000M."""
-    scale = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}.get(text[-1:].lower(), 1.0)
-    number = float(text[:-1] if scale != 1.0 else text)
-    if not math.isfinite(number) or number <= 0:
-        raise ValueError(text)
-    return number * scale
-
-
 SHAPE_FLAGS = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab")
 
 
@@ -207,7 +198,7 @@ def _estimate(args: argparse.Namespace) -> int:
         print("estimate: name a GPU (--gpu ID) or a node (--node ID)", file=sys.stderr)
         return 2
     try:
-        params = None if args.params is None else _count(args.params)
+        params = None if args.params is None else count(args.params)
     except ValueError:
         print(f"estimate: --params {args.params!r} is not a parameter count such as 70B or 7e9", file=sys.stderr)
         return 2
@@ -256,8 +247,8 @@ def _plan(args: argparse.Namespace) -> int:
     elif args.goal not in GOALS:
         problem = f"--goal {args.goal!r} is unknown; choose one of: {', '.join(GOALS)}"
     try:
-        params = None if args.params is None else _count(args.params)
-        tokens = None if args.tokens is None else _count(args.tokens)
+        params = None if args.params is None else count(args.params)
+        tokens = None if args.tokens is None else count(args.tokens)
     except ValueError:
         problem = problem or "--params and --tokens take counts such as 70B, 7e9 or 2T"
         params = tokens = None

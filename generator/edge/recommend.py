@@ -25,6 +25,7 @@ from ..render.escape import json_terminal, terminal
 from ..selection.advice import answer_data
 from ..selection.answers import BILLION, GOAL, GPUS, MODEL_SIZE
 from ..selection.tree import NoAnswer, Value, parse_value, recommend
+from .counts import count
 from .plan import to_text as plan_text
 
 PLANNER_FLAGS = ("market", "licensed", "tokens", "workload")
@@ -39,15 +40,6 @@ class Asked:
     workload: str | None
     tokens: float | None
     licensed: bool
-
-
-def _count(text: str) -> float:
-    """A count as written on a model card: 70B, 7e9, 2T."""
-    scale = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}.get(text[-1:].lower(), 1.0)
-    number = float(text[:-1] if scale != 1.0 else text)
-    if not number > 0 or number == float("inf"):
-        raise ValueError(text)
-    return number * scale
 
 
 def _planner_variables(sel: Selection) -> list[Variable]:
@@ -101,7 +93,7 @@ def parse_answers(kb: KnowledgeBase, sel: Selection, argv: list[str]) -> Asked:
         raise NoAnswer("name the model: --model-size 70B, or --workload ID")
     values.setdefault(GOAL, "pretrain")
     try:
-        tokens = None if known.tokens is None else _count(known.tokens)
+        tokens = None if known.tokens is None else count(known.tokens)
     except ValueError:
         raise NoAnswer(f"--tokens {known.tokens!r} is not a count such as 2T or 1e12") from None
     return Asked(values, known.market, known.workload, tokens, bool(known.licensed))
