@@ -115,8 +115,8 @@ class KnowledgeBase:
 
     @cached_property
     def memo(self) -> dict[str, object]:
-        """Results derived from this knowledge base that several stages read (the leaf checks:
-        the tree rules, `recommend` and two pages). Filled by their pure functions, once each."""
+        """Results derived from this knowledge base that several stages read (the tree's answers:
+        the flowchart, the tiers page and data/tree.json). Filled by their pure functions, once each."""
         return {}
 
     @cached_property

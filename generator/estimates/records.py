@@ -158,7 +158,7 @@ def network_port(spec: Network) -> float | str:
     return f"no per-direction port rate for {spec.name}" if rate is None else rate
 
 
-# The assumptions the estimate reads; the others (the leaf checks' threshold) are read on their own.
+# The assumptions the estimate reads; the others (the communication warning's threshold) are read on their own.
 MODEL_PARAMETERS = tuple(f.name for f in fields(Assumptions))
 
 

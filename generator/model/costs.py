@@ -60,8 +60,8 @@ PARAMETERS: dict[str, Domain] = {
     "weight_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数权重字节数"),
     "gradient_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数梯度字节数"),
     "optimizer_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数优化器状态字节数"),
-    # Not an input of the estimate: the share of a step above which a leaf of the selection tree
-    # must warn about communication (generator/selection/leafcheck.py).
+    # Not an input of the estimate: the share of a step above which the planner's answer comes
+    # with a communication warning (generator/selection/advice.py `comm_warning`).
     "leaf_comm_share_threshold": Domain(*_FRACTION, "选型叶子的通信占比警戒线"),
     # Not inputs either: the mean absolute error of the step time over the published runs
     # (specs/runs/), overall and per source, above which `check` warns (rules/calibration.py).

@@ -1,7 +1,7 @@
 """The layout search: for a workload on a cluster, the fastest layout the cost model finds that
 fits in memory (tensor parallel within a node, pipeline parallel, ZeRO stage, recomputation),
 else the one that comes closest, so that an answer can say why nothing fits. The planner runs it
-at the reader's own point; the selection tree's checks run it at a branch's hardest points.
+at the reader's own point, and at each leaf's example of the selection tree (selection/answers.py).
 
 For each placement (t, p) the memory savers are tried in the order they cost time (selective
 recomputation before full, ZeRO stages upward) and the first that fits is kept: a later one saves

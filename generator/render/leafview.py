@@ -86,14 +86,15 @@ def view_row(site: Site, view: MarketView, plan: Plan | str) -> dict[str, object
     best = plan.options[0]
     e = best.estimate
     row["pick"] = Markup('<a href="../{}">{}</a>').format(option_href(site, best), inert(option_name(site, best)))
-    row["numbers"] = [("布局", _layout(best)),
-                      ("每卡显存", f"{e.memory.total_bytes / 1e9:.1f} GB，可用 {e.memory.usable_bytes / 1e9:.1f} GB"),
-                      ("每步时间", f"{e.step.step_s:.3g} s，{e.step.tokens_per_s:.4g} token/s"),
-                      ("通信占比", f"{e.step.comm_share:.1%}"),
-                      ("瓶颈", BOTTLENECK_ZH.get(e.bottleneck, e.bottleneck))]
+    numbers = [("布局", _layout(best)),
+               ("每卡显存", f"{e.memory.total_bytes / 1e9:.1f} GB，可用 {e.memory.usable_bytes / 1e9:.1f} GB"),
+               ("每步时间", f"{e.step.step_s:.3g} s，{e.step.tokens_per_s:.4g} token/s"),
+               ("通信占比", f"{e.step.comm_share:.1%}"),
+               ("瓶颈", BOTTLENECK_ZH.get(e.bottleneck, e.bottleneck))]
     others = [option_name(site, o) for o in plan.options[1:4]]
     if others:
-        row["numbers"].append(("其他系列里最好的", "、".join(others)))  # type: ignore[attr-defined]
+        numbers.append(("其他系列里最好的", "、".join(others)))
+    row["numbers"] = numbers
     warning = comm_warning(site.kb, best)
     if warning is not None:
         row["warning"] = (f"{warning['share']:.1%}", f"{warning['threshold']:.0%}")
