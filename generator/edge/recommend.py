@@ -18,6 +18,7 @@ from ..estimates.records import workloads
 from ..knowledge import KnowledgeBase
 from ..labels import PARALLELISM_ZH
 from ..model.common import Text
+from ..model.costs import Workload as WorkloadSpec
 from ..model.markets import Market
 from ..model.selection import Selection, Variable
 from ..planner.plan import GOALS, Plan, PlanError, Request, plan
@@ -84,7 +85,7 @@ def parse_answers(kb: KnowledgeBase, sel: Selection, argv: list[str]) -> Asked:
     if known.workload is not None:
         if MODEL_SIZE in values:
             raise NoAnswer("give --workload or --model-size, not both")
-        spec = next((w for w in workloads(kb) if w.id == known.workload), None)
+        spec = kb.get(known.workload, WorkloadSpec)
         if spec is None:
             raise NoAnswer(f"--workload {known.workload!r} is unknown; the published workloads: "
                            f"{', '.join(w.id for w in workloads(kb))}")

@@ -72,8 +72,7 @@ def estimate_data(option: Option | None, workload_id: str | None) -> dict[str, A
     data: dict[str, Any] = {"workload": workload_id, "workload_name": r.workload.name, "gpus": option.gpus,
                             "gpus_per_node": r.cluster.node.gpus_per_node, "fits": option.fits,
                             "why": "" if option.fits else "no layout fits in memory"}
-    data.update(summary(r, Result((), option.estimate)))
-    data["fits"] = option.fits
+    data.update(summary(r, Result((), option.estimate)))  # its `fits` is the option's: the estimate's memory.fits
     return data
 
 

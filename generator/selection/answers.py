@@ -67,8 +67,6 @@ class LeafAnswer:
     leaf: Leaf
     steps: tuple[Step, ...]
     goal: Goal
-    sizes: Range  # billions of parameters, half-open
-    gpu_range: Range
     workload: Loaded[WorkloadSpec] | None
     gpus: int
     plans: tuple[tuple[MarketView, Plan | str], ...]
@@ -116,16 +114,14 @@ def leaf_answers(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafAnswer]:
 def compute_answers(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafAnswer]:
     """Every reachable leaf's answers, computed afresh (`leaf_answers` keeps them)."""
     paths = leaf_paths(sel)
-    known = variables(sel)
+    sizes_var = variables(sel).get(MODEL_SIZE)
     views = market_views(kb)
     found: dict[str, LeafAnswer] = {}
     for leaf in sel.leaves:
         steps = paths.get(leaf.id)
         if steps is None or leaf.id in found:
             continue
-        sizes_var, counts_var = known.get(MODEL_SIZE), known.get(GPUS)
         sizes = range_on_path(steps, MODEL_SIZE, (sizes_var.min or 0) if sizes_var else 0)
-        counts = range_on_path(steps, GPUS, (counts_var.min or 1) if counts_var else 1)
         goal = goal_on(steps)
         spec = band_workload(kb, sizes)
         plans: list[tuple[MarketView, Plan | str]] = []
@@ -135,7 +131,7 @@ def compute_answers(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafAnswer]:
                 plans.append((view, f"no workload in specs/workloads/ lies in {sizes.label()}B"))
             else:
                 plans.append((view, ask(kb, Choice("", 0, "", spec.id), leaf.example.gpus, view, goal, evaluated)))
-        found[leaf.id] = LeafAnswer(leaf, steps, goal, sizes, counts, spec, leaf.example.gpus, tuple(plans))
+        found[leaf.id] = LeafAnswer(leaf, steps, goal, spec, leaf.example.gpus, tuple(plans))
     return found
 
 
