@@ -24,6 +24,8 @@ from .inputs import (
     Cluster,
     GpuSpec,
     Layout,
+    Mla,
+    Moe,
     Node,
     Norm,
     Precision,
@@ -35,7 +37,7 @@ from .result import Estimate, Result, estimate
 from .shape import parameters_chain, parameters_from_shape
 
 __all__ = [
-    "Assumptions", "AttentionKernel", "Cluster", "Estimate", "Term", "Formula", "GpuSpec", "Layout", "Node", "Norm",
+    "Assumptions", "AttentionKernel", "Cluster", "Estimate", "Term", "Formula", "GpuSpec", "Layout", "Mla", "Moe", "Node", "Norm",
     "Precision", "Problem", "Recompute", "Result", "Workload", "ZeroGather", "check", "estimate", "explain",
     "explain_lines", "parameters_chain", "parameters_from_shape", "walk",
 ]

@@ -43,6 +43,39 @@ GPT), RMSNorm a scale only (Zhang and Sennrich 2019; Llama). It only changes the
 
 
 @dataclass(frozen=True)
+class Mla:
+    """Multi-head latent attention (DeepSeek-V2 report §2.1; DeepSeek-V3 report §2.1.1): keys and
+    values are projected down to a latent of `kv_lora_rank` (plus a shared rotary key of
+    `qk_rope_head_dim`) and up again per head; queries likewise through `q_lora_rank` (0: queries
+    are projected directly from the hidden state, as in DeepSeek-V2-Lite). Each head scores with
+    keys of `qk_nope_head_dim` + `qk_rope_head_dim` and reads values of `v_head_dim`."""
+
+    q_lora_rank: int
+    kv_lora_rank: int
+    qk_nope_head_dim: int
+    qk_rope_head_dim: int
+    v_head_dim: int
+
+
+@dataclass(frozen=True)
+class Moe:
+    """Mixture-of-experts MLPs (Shazeer et al. 2017; GShard; DeepSeekMoE): every layer after the
+    first `dense_layers` replaces its MLP by `experts` routed experts of `expert_ffn_hidden_size`
+    each (the MLP's matrices, gated or not, as the workload's `gated_mlp` says), of which a router
+    (h × experts) sends each token to `experts_per_token`, plus `shared_experts` that every token
+    passes through. The dense layers keep the workload's `ffn_hidden_size`. `nodes_per_token` > 0 is
+    node-limited routing (DeepSeek-V3 §2.1.2: each token reaches at most M nodes, and crosses the
+    network once per node, the node forwarding it over NVLink); 0 means no limit."""
+
+    experts: int
+    experts_per_token: int
+    expert_ffn_hidden_size: int
+    shared_experts: int = 0
+    dense_layers: int = 0
+    nodes_per_token: int = 0
+
+
+@dataclass(frozen=True)
 class Workload:
     """A decoder-only transformer: `layers` blocks of self-attention and an MLP.
 
@@ -62,6 +95,12 @@ class Workload:
     `parameter_count` (Ψ) drives the model states and the data-parallel traffic; it is stated, not
     derived, so that a published count can be checked against `shape.parameters_from_shape`.
 
+    `head_dim` d states the width of each attention head where it is not h ÷ `attention_heads`
+    (Qwen3: 32 heads of 128 on a width of 2048); queries are then a·d wide and keys and values kv·d.
+    `mla` replaces that attention by multi-head latent attention (`Mla`), `moe` the MLPs by experts
+    (`Moe`); None keeps the dense block. With either, Ψ still counts every parameter (all experts),
+    while the FLOPs follow the parameters a token passes through.
+
     `dropout` True keeps Korthikanti's dropout masks among the stored activations (GPT-3 and
     Megatron train with dropout); False drops them (MPT, whose dropout probabilities default to 0)."""
 
@@ -79,6 +118,9 @@ class Workload:
     norm: Norm = "layernorm"
     position_embeddings: int = 0
     dropout: bool = True
+    head_dim: int | None = None
+    mla: Mla | None = None
+    moe: Moe | None = None
 
 
 @dataclass(frozen=True)
@@ -152,7 +194,16 @@ class Layout:
     - `shard_group` G: hybrid sharding (PyTorch FSDP's HYBRID_SHARD, DeepSpeed's MiCS): the ZeRO
       stage partitions the states over groups of G consecutive data-parallel ranks, the groups
       hold replicas, and the gradient shards are all-reduced across them once a step; 0 (the
-      default) shards over the whole data-parallel group.
+      default) shards over the whole data-parallel group;
+    - `expert_parallel` e (a mixture-of-experts workload only): each MoE layer's routed experts are
+      spread over e GPUs, E ÷ e whole experts on each (expert tensor parallelism 1, as DeepSeek-V3
+      and Megatron-Core's folded expert mesh run them). The e GPUs are consecutive ranks of a
+      pipeline stage's t·c·N_d GPUs, so the expert data-parallel group is t·c·N_d ÷ e; tokens reach
+      their experts by an all-to-all, twice per layer each way (dispatch, combine);
+    - `ep_overlap`: the share of that all-to-all hidden behind compute (DualPipe, Megatron-Core's
+      --overlap-moe-expert-parallel-comm), 0 for none;
+    - `expert_imbalance` λ ≥ 1: the busiest GPU's routed tokens ÷ the mean (1: balanced routing, as
+      benchmarks that force it measure; a capacity factor caps it).
     A pipeline whose stages p (× v) does not divide the layers runs stages that differ by one layer
     (`compute.paced_layers`)."""
 
@@ -175,6 +226,9 @@ class Layout:
     zero_gather: ZeroGather = "layer"
     adapter_rank: int = 0
     base_bits: int = 16
+    expert_parallel: int = 1
+    ep_overlap: float = 0.0
+    expert_imbalance: float = 1.0
 
 
 @dataclass(frozen=True)
