@@ -15,6 +15,7 @@ differ by one layer (`compute.paced_layers`). Whether the memory fits is an outp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import get_args
@@ -118,7 +119,56 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     if layout.attention_kernel not in get_args(AttentionKernel):
         yield Problem("attention-kernel", "layout.attention_kernel",
                       f"attention kernel {layout.attention_kernel!r} is not {' or '.join(get_args(AttentionKernel))}")
+    yield from _expert_domain(workload, layout)
     yield from _assumption_domain(assumptions)
+
+
+def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
+    """Experts, latent attention and head widths: counts in their domains, and the layout knobs
+    the model does not combine with them, refused rather than estimated wrongly."""
+    yield from _at_least_one("layout.expert_parallel", layout.expert_parallel)
+    yield from _fraction("layout.ep_overlap", layout.ep_overlap, zero_ok=True, one_ok=True)
+    if not 1.0 <= layout.expert_imbalance < math.inf:
+        yield Problem("expert-imbalance", "layout.expert_imbalance",
+                      f"expert imbalance {layout.expert_imbalance} must be a finite number of at least 1 (1: balanced)")
+    if workload.head_dim is not None:
+        yield from _at_least_one("workload.head_dim", workload.head_dim)
+    if workload.mla is not None:
+        for name in ("kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+            yield from _at_least_one(f"workload.mla.{name}", getattr(workload.mla, name))
+        if workload.mla.q_lora_rank < 0:
+            yield Problem("negative", "workload.mla.q_lora_rank",
+                          f"workload.mla.q_lora_rank is {workload.mla.q_lora_rank}; it must not be negative (0: no query latent)")
+    m = workload.moe
+    if m is not None:
+        for name in ("experts", "experts_per_token", "expert_ffn_hidden_size"):
+            yield from _at_least_one(f"workload.moe.{name}", getattr(m, name))
+        for name in ("shared_experts", "dense_layers", "nodes_per_token"):
+            if getattr(m, name) < 0:
+                yield Problem("negative", f"workload.moe.{name}", f"workload.moe.{name} is {getattr(m, name)}; it must not be negative")
+        if m.experts_per_token > m.experts:
+            yield Problem("experts-per-token", "workload.moe.experts_per_token",
+                          f"{m.experts_per_token} experts per token exceed the {m.experts} experts")
+        if m.dense_layers >= workload.layers:
+            yield Problem("dense-layers", "workload.moe.dense_layers",
+                          f"{m.dense_layers} dense layers leave none of the {workload.layers} layers to experts")
+    elif layout.expert_parallel > 1:
+        yield Problem("expert-parallel-without-experts", "layout.expert_parallel",
+                      f"expert parallel {layout.expert_parallel} needs a mixture-of-experts workload; {workload.name} is dense")
+    if workload.head_dim is None and workload.mla is None and m is None:
+        return
+    # What the model does not combine with these blocks: refused, not estimated wrongly.
+    unmodelled = (("workload.linear_biases", workload.linear_biases, "linear biases"),
+                  ("layout.context_parallel", layout.context_parallel > 1, "context parallelism"),
+                  ("layout.adapter_rank", layout.adapter_rank > 0, "LoRA adapters"),
+                  ("layout.zero_gather", layout.zero_gather == "tensor-sync", "per-tensor ZeRO-3 gathers"),
+                  ("layout.shard_group", m is not None and layout.shard_group > 0, "hybrid sharding of experts"),
+                  ("layout.zero_stage", m is not None and layout.expert_parallel > 1 and layout.zero_stage == 3,
+                   "ZeRO-3 over spread experts"))
+    for field, on, what in unmodelled:
+        if on:
+            yield Problem("not-modelled", field, f"the model does not estimate {what} with experts, latent attention "
+                          "or an explicit head width")
 
 
 def _assumption_domain(assumptions: Assumptions) -> Iterator[Problem]:
@@ -171,6 +221,24 @@ def placement(workload: Workload, gpu: GpuSpec, gpus_per_node: int, node_count: 
         return
     yield from _data_parallel(g, layout, gpus // (t * p * c))
     yield from _shard_group(g, layout, gpus // (t * p * c))
+    yield from _experts(workload, g, layout, gpus // p)
+
+
+def _experts(workload: Workload, g: int, layout: Layout, stage_gpus: int) -> Iterator[Problem]:
+    """Expert parallelism: e divides the experts and the t·c·N_d GPUs of a stage, and its group
+    sits in one node or spans whole nodes."""
+    e = layout.expert_parallel
+    if workload.moe is None or e == 1:
+        return
+    if workload.moe.experts % e:
+        yield Problem("expert-parallel-experts", "layout.expert_parallel",
+                      f"expert parallel {e} does not divide the {workload.moe.experts} experts")
+    if stage_gpus % e:
+        yield Problem("expert-parallel-stage", "layout.expert_parallel",
+                      f"expert parallel {e} does not divide the {stage_gpus} GPUs of a pipeline stage")
+    elif e % g and g % e:
+        yield Problem("expert-parallel-placement", "layout.expert_parallel",
+                      f"expert parallel {e} neither divides nor is a multiple of the {g} GPUs of a node")
 
 
 def _shard_group(g: int, layout: Layout, data_parallel: int) -> Iterator[Problem]:
@@ -199,7 +267,7 @@ def _shape(workload: Workload, t: int) -> Iterator[Problem]:
     if heads % t:
         yield Problem("tensor-parallel-heads", "layout.tensor_parallel",
                       f"tensor parallel {t} does not divide the {heads} attention heads")
-    if workload.hidden_size % heads:
+    if workload.hidden_size % heads and workload.head_dim is None and workload.mla is None:
         yield Problem("heads-hidden", "workload.attention_heads",
                       f"{heads} heads do not divide the hidden size {workload.hidden_size}")
     if kv is not None and heads % kv:

@@ -11,6 +11,7 @@ from typing import Generic, NamedTuple
 
 from . import collectives as co
 from . import compute as cp
+from . import experts as ex
 from . import memory as me
 from . import shape as sh
 from . import step as st
@@ -30,7 +31,8 @@ class Leaves(NamedTuple, Generic[V]):
     the states over: the shard group G of hybrid sharding, else d_grad; `dropout` whether the
     workload trains with dropout (its masks are stored activations); `tensors` the parameter tensors
     of a layer, counted only where ZeRO-3 gathers them one by one (`zero_gather: tensor-sync`);
-    `adapters` Ψ_A, the parameters of LoRA's adapters where the layout trains them (`adapter_rank`)."""
+    `adapters` Ψ_A, the parameters of LoRA's adapters where the layout trains them (`adapter_rank`);
+    `h_att` the attention core's width where it differs from h, `moe` the experts' figures."""
 
     psi: V
     L: V
@@ -60,6 +62,27 @@ class Leaves(NamedTuple, Generic[V]):
     dropout: bool
     tensors: V | None  # parameter tensors per layer, where ZeRO-3 gathers tensor by tensor
     adapters: V | None = None  # Ψ_A, the LoRA adapters' parameters, where the layout trains adapters
+    h_att: V | None = None  # the attention core's width where it is not h (explicit head width, latent attention)
+    moe: Experts[V] | None = None  # a mixture-of-experts workload's figures
+    moe_spread: bool = False  # experts spread over expert-parallel GPUs (e > 1)
+
+
+class Experts(NamedTuple, Generic[V]):
+    """A mixture-of-experts workload's figures (`experts.py`): E routed experts, k a token, f_e
+    wide, D dense layers, n MLP matrices, e the expert-parallel GPUs, λ the busiest GPU's load ÷
+    the mean, Ψ_E the routed experts' parameters, N_E the expert data-parallel group, M the nodes
+    a token may reach (None: no limit)."""
+
+    E: V
+    k: V
+    f_e: V
+    D: V
+    n: V
+    e: V
+    lam: V
+    psi_e: V
+    d_e: V
+    M: V | None
 
 
 class Links(NamedTuple, Generic[V]):
@@ -95,11 +118,13 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
     context = layout.context_parallel > 1
     s_c = ev.derive("local_sequence", "1", cp.local_sequence)(s, c) if context else s
     d_grad = ev.derive("gradient_group", "1", me.gradient_group)(d, c) if context else d
+    t = ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout")
+    wide = workload.head_dim is not None or workload.mla is not None
     return Leaves(
         ev.given("workload.parameter_count", "1", workload.parameter_count, "workload"),
         layers, h, heads,
         ev.given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload"),
-        ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout"),
+        t,
         p,
         ev.given("layout.micro_batch_size", "1", layout.micro_batch_size, "layout"),
         s,
@@ -127,7 +152,26 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
             ev.given("workload.mlp_matrices", "1", sh.mlp_matrices(workload), "workload"),
             ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload"), layers)
         if layout.adapter_rank > 0 else None,
+        sh.score_width_from(ev, workload, h, heads) if wide else None,
+        experts(ev, workload, layout, h, layers, t, d_grad) if workload.moe is not None else None,
+        workload.moe is not None and layout.expert_parallel > 1,
     )
+
+
+def experts(ev: Evaluator[V], workload: Workload, layout: Layout, h: V, layers: V, t: V, d_grad: V) -> Experts[V]:
+    m = workload.moe
+    assert m is not None
+    E = ev.given("workload.moe.experts", "1", m.experts, "workload")
+    f_e = ev.given("workload.moe.expert_ffn_hidden_size", "1", m.expert_ffn_hidden_size, "workload")
+    D = ev.given("workload.moe.dense_layers", "1", m.dense_layers, "workload")
+    n = ev.given("workload.mlp_matrices", "1", sh.mlp_matrices(workload), "workload")
+    e = ev.given("layout.expert_parallel", "1", layout.expert_parallel, "layout")
+    return Experts(
+        E, ev.given("workload.moe.experts_per_token", "1", m.experts_per_token, "workload"), f_e, D, n, e,
+        ev.given("layout.expert_imbalance", "1", layout.expert_imbalance, "layout"),
+        ev.derive("workload.routed_parameters", "1", ex.routed_parameters)(layers, D, E, n, h, f_e),
+        ev.derive("expert_data_parallel", "1", ex.expert_data_parallel)(t, d_grad, e),
+        ev.given("workload.moe.nodes_per_token", "1", m.nodes_per_token, "workload") if m.nodes_per_token else None)
 
 
 def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
@@ -135,8 +179,25 @@ def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
 
 
 def parameters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V:
+    split = expert_split(ev, x)
+    if split is not None:
+        return ev.derive("parameters_per_gpu", "1", ex.parameters_held)(*split)
     psi = ev.derive("paced_parameters", "1", me.paced_parameters)(x.psi, x.L_paced, x.L) if x.uneven else x.psi
     return ev.derive("parameters_per_gpu", "1", me.parameters_per_gpu)(psi, x.t, x.p)
+
+
+def expert_split(ev: Evaluator[V], x: Leaves[V]) -> tuple[V, V] | None:
+    """A mixture-of-experts model's parameters on one GPU: (outside the routed experts, routed
+    experts); None for a dense model, or experts not spread over GPUs (e = 1: they are split
+    like any MLP, over the tensor-parallel group)."""
+    if x.moe is None or x.moe_spread is False:
+        return None
+    psi, psi_e = x.psi, x.moe.psi_e
+    if x.uneven:
+        psi = ev.derive("paced_parameters", "1", me.paced_parameters)(psi, x.L_paced, x.L)
+        psi_e = ev.derive("paced_routed_parameters", "1", me.paced_parameters)(psi_e, x.L_paced, x.L)
+    return (ev.derive("dense_parameters_per_gpu", "1", ex.dense_parameters_per_gpu)(psi, psi_e, x.t, x.p),
+            ev.derive("expert_parameters_per_gpu", "1", ex.expert_parameters_per_gpu)(psi_e, x.moe.e, x.p))
 
 
 def adapters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V | None:

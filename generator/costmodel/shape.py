@@ -29,6 +29,7 @@ embeddings have no parameters (some checkpoints store their inverse frequencies 
 
 from __future__ import annotations
 
+from . import experts as ex
 from .chain import Term, formula
 from .evaluate import FLOATS, Evaluator, Terms, V
 from .inputs import Workload
@@ -62,8 +63,72 @@ def width_ratio(hidden: float, kv_hidden: float, ffn: float, matrices: float) ->
     return (2.0 * hidden + 2.0 * kv_hidden + matrices * ffn) / (12.0 * hidden)
 
 
+def extended(workload: Workload) -> bool:
+    """Whether the block needs `experts.py`'s shapes: an explicit head width, latent attention or
+    experts. The dense GPT and Llama blocks keep the formulas above, figure for figure."""
+    return workload.head_dim is not None or workload.mla is not None or workload.moe is not None
+
+
+def head_width(workload: Workload) -> float:
+    """The head width d: as stated, or h ÷ a."""
+    return (float(workload.head_dim) if workload.head_dim is not None
+            else workload.hidden_size / workload.attention_heads)
+
+
+def attention_weights_from(ev: Evaluator[V], w: Workload, hidden: V, heads: V) -> V:
+    """W_att, a layer's attention weights (`experts.py`)."""
+    if w.mla is not None:
+        m = w.mla
+        latent = [ev.given(f"workload.mla.{name}", "1", getattr(m, name), "workload")
+                  for name in ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim")]
+        if m.q_lora_rank > 0:
+            return ev.derive("workload.attention_weights", "1", ex.latent_attention_weights)(hidden, heads, *latent)
+        return ev.derive("workload.attention_weights", "1", ex.latent_attention_weights_direct)(hidden, heads, *latent[1:])
+    return ev.derive("workload.attention_weights", "1", ex.head_attention_weights)(
+        hidden, heads, ev.given("workload.kv_heads", "1", kv_heads(w), "workload"),
+        ev.given("workload.head_dim", "1", head_width(w), "workload"))
+
+
+def score_width_from(ev: Evaluator[V], w: Workload, hidden: V, heads: V) -> V:
+    """h_att, the width the attention core runs at: `hidden` itself for heads of h ÷ a."""
+    if w.mla is not None:
+        return ev.derive("workload.score_width", "1", ex.latent_score_width)(
+            heads, *(ev.given(f"workload.mla.{name}", "1", getattr(w.mla, name), "workload")
+                     for name in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim")))
+    if w.head_dim is None:
+        return hidden
+    return ev.derive("workload.score_width", "1", ex.head_score_width)(
+        heads, ev.given("workload.head_dim", "1", head_width(w), "workload"))
+
+
+def mlp_weights_from(ev: Evaluator[V], w: Workload, hidden: V, *, active: bool) -> V:
+    """The MLP weights of a layer, averaged over the layers: those a token passes through
+    (`active`), or all of them."""
+    n = ev.given("workload.mlp_matrices", "1", mlp_matrices(w), "workload")
+    dense = ev.derive("workload.dense_mlp_weights", "1", ex.mlp_weights)(
+        n, hidden, ev.given("workload.ffn_hidden_size", "1", ffn_hidden_size(w), "workload"))
+    if w.moe is None:
+        return dense
+    m = w.moe
+    experts = ev.given("workload.moe.experts", "1", m.experts, "workload")
+    shared = ev.given("workload.moe.shared_experts", "1", m.shared_experts, "workload")
+    width = ev.given("workload.moe.expert_ffn_hidden_size", "1", m.expert_ffn_hidden_size, "workload")
+    moe = (ev.derive("workload.active_moe_weights", "1", ex.active_moe_weights)(
+               ev.given("workload.moe.experts_per_token", "1", m.experts_per_token, "workload"), shared, n, hidden,
+               width, experts) if active
+           else ev.derive("workload.moe_weights", "1", ex.moe_weights)(experts, shared, n, hidden, width))
+    return ev.derive("workload.mean_active_mlp_weights" if active else "workload.mean_mlp_weights", "1",
+                     ex.mean_mlp_weights)(
+        ev.given("workload.moe.dense_layers", "1", m.dense_layers, "workload"), dense,
+        ev.given("workload.layers", "1", w.layers, "workload"), moe)
+
+
 def width_ratio_from(ev: Evaluator[V], workload: Workload, hidden: V, heads: V) -> V:
     """r from the workload's fields (`hidden` and `heads` are the caller's inputs)."""
+    if extended(workload):
+        return ev.derive("workload.width_ratio", "1", ex.active_width_ratio)(
+            attention_weights_from(ev, workload, hidden, heads),
+            mlp_weights_from(ev, workload, hidden, active=True), hidden)
     h_kv = ev.derive("workload.kv_width", "1", kv_width)(
         hidden, heads, ev.given("workload.kv_heads", "1", kv_heads(workload), "workload"))
     return ev.derive("workload.width_ratio", "1", width_ratio)(
@@ -107,9 +172,47 @@ def parameters_from_shape(workload: Workload) -> float:
     return _parameters(FLOATS, workload)
 
 
+def active_parameters_from_shape(workload: Workload) -> float:
+    """The parameters one token's forward pass multiplies by: every layer's attention, norms and
+    the MLP weights it passes through (the k routed experts, the shared ones and the router of an
+    MoE layer), the final norm and the output layer; not the input embedding or a position table,
+    which are looked up. For a dense block, Ψ less the input embedding and the position table."""
+    w, ev = workload, FLOATS
+    h, heads = float(w.hidden_size), float(w.attention_heads)
+    nu = 2.0 if w.norm == "layernorm" else 1.0
+    if extended(w):
+        per_layer = (attention_weights_from(ev, w, h, heads) + _extended_vectors(ev, w, h, nu)
+                     + mlp_weights_from(ev, w, h, active=True))
+        return w.layers * per_layer + w.vocabulary_size * h + nu * h
+    input_embedding = 0.0 if w.tied_embeddings else w.vocabulary_size * h  # tied: the output layer is that matrix
+    return parameters_from_shape(w) - input_embedding - w.position_embeddings * h
+
+
+def _extended_vectors(ev: Evaluator[V], w: Workload, hidden: V, nu: V) -> V:
+    """A layer's norm vectors (two of h, and the two latents' under latent attention): extended
+    blocks carry no linear biases (`feasibility.py`)."""
+    zero = ev.given("workload.linear_biases", "1", 0.0, "workload")
+    two = ev.derive("workload.layer_vectors", "1", layer_vectors)(hidden, hidden, hidden, zero, zero, nu)
+    if w.mla is None:
+        return two
+    return ev.derive("workload.attention_norm_vectors", "1", ex.parameters_held)(two, ev.derive(
+        "workload.latent_norm_vectors", "1", ex.latent_norm_vectors)(
+            nu, ev.given("workload.mla.q_lora_rank", "1", w.mla.q_lora_rank, "workload"),
+            ev.given("workload.mla.kv_lora_rank", "1", w.mla.kv_lora_rank, "workload")))
+
+
 def _parameters(ev: Evaluator[V], w: Workload) -> V:
     h = ev.given("workload.hidden_size", "1", w.hidden_size, "workload")
     nu = ev.given("workload.norm_vectors", "1", 2.0 if w.norm == "layernorm" else 1.0, "workload")
+    if extended(w):
+        heads = ev.given("workload.attention_heads", "1", w.attention_heads, "workload")
+        weights = ev.derive("workload.layer_weights", "1", ex.parameters_held)(
+            attention_weights_from(ev, w, h, heads), mlp_weights_from(ev, w, h, active=False))
+        return ev.derive("workload.parameters_from_shape", "1", parameters)(
+            ev.given("workload.layers", "1", w.layers, "workload"), weights, _extended_vectors(ev, w, h, nu),
+            ev.given("workload.embedding_matrices", "1", 1.0 if w.tied_embeddings else 2.0, "workload"),
+            ev.given("workload.vocabulary_size", "1", w.vocabulary_size, "workload"), h,
+            ev.given("workload.position_embeddings", "1", w.position_embeddings, "workload"), nu)
     h_kv = ev.derive("workload.kv_width", "1", kv_width)(
         h, ev.given("workload.attention_heads", "1", w.attention_heads, "workload"),
         ev.given("workload.kv_heads", "1", kv_heads(w), "workload"))

@@ -73,6 +73,12 @@ class Step(Generic[V]):
     achieved_mfu: V
     intra_node_s: V
     network_s: V
+    ep_microbatch_s: V | None = None
+    """The expert-parallel all-to-all left exposed per micro-batch (None without experts spread
+    over GPUs), and below whether it crosses the network, its seconds per step and share."""
+    ep_on_network: bool = False
+    all_to_all_s: V | None = None
+    all_to_all_share: V | None = None
 
 
 @formula("B ÷ (N_d·b)", "B N_d b", "micro-batches per pipeline per step")

@@ -25,6 +25,7 @@ from typing import Generic, NamedTuple
 
 from . import collectives as co
 from . import compute as cp
+from . import experts as ex
 from . import memory as me
 from . import step as st
 from . import traffic as tr
@@ -35,6 +36,7 @@ from .leaves import (
     Leaves,
     Links,
     adapters_per_gpu,
+    expert_split,
     gradient_bytes_per_parameter,
     leaves,
     links,
@@ -94,6 +96,7 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
                    a: Assumptions) -> me.Memory[V]:
     psi = parameters_per_gpu(ev, x)
     adapters = adapters_per_gpu(ev, x)
+    split = expert_split(ev, x)
     weight_bytes = ev.given("assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption")
     states = []
     for (key, bytes_each), partitioned in zip((
@@ -109,6 +112,10 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
             states.append(ev.derive(key, "B", me.partitioned_total)(whole, x.shard) if partitioned else whole)
             continue
         count = psi if adapters is None else adapters  # LoRA: only the adapters have gradients and Adam states
+        if split is not None and partitioned:  # experts partitioned over their own data-parallel group
+            assert x.moe is not None
+            states.append(ev.derive(key, "B", ex.moe_partitioned_bytes)(*split, bytes_each, x.shard, x.moe.d_e))
+            continue
         states.append(ev.derive(key, "B", me.partitioned_bytes)(count, bytes_each, x.shard) if partitioned
                       else ev.derive(key, "B", me.replicated_bytes)(count, bytes_each))
     weights, gradients, optimizer = states
@@ -154,17 +161,31 @@ def lora_weights(ev: Evaluator[V], psi: V, adapters: V, weight_bytes: V, layout:
 
 
 def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a: Assumptions) -> cp.Compute[V]:
-    per_step = ev.derive("compute.model_flop_per_step", "FLOP", cp.model_flop)(x.B, x.s, x.L, x.h, x.vocab, x.r)
-    model = ev.derive("model_flop_per_microbatch", "FLOP", cp.model_flop)(x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
+    h_att = x.h if x.h_att is None else x.h_att
+
+    def widened(key: str, flop: Callable[[str], V], coefficient: Callable[[], float], batch: V, layers: V) -> V:
+        """`flop(key)`, or with an attention core wider than h, `flop` under another name plus the
+        wider core's extra FLOPs (`experts.wide_attention_flop`) under `key`."""
+        if x.h_att is None:
+            return flop(key)
+        name = key.rsplit(".", 1)[-1]
+        return ev.derive(key, "FLOP", cp.plus_flop)(
+            flop(f"narrow_{name}"), ev.derive(f"wide_attention_{name}", "FLOP", ex.wide_attention_flop)(
+                ev.derive(f"wide_attention_coefficient_{name}", "1", coefficient)(), batch, x.s, layers, h_att, x.h))
+
+    per_step = widened("compute.model_flop_per_step", lambda key: ev.derive(key, "FLOP", cp.model_flop)(
+        x.B, x.s, x.L, x.h, x.vocab, x.r), ex.wide_model_coefficient, x.B, x.L)
+    model = widened("model_flop_per_microbatch", lambda key: ev.derive(key, "FLOP", cp.model_flop)(
+        x.b, x.s, x.L_paced, x.h, x.vocab, x.r), ex.wide_model_coefficient, x.b, x.L_paced)
     lora = x.adapters is not None
-    executed = ev.derive("executed_flop_per_microbatch" if not (layout.flash_attention or lora)
-                         else "layers_flop_per_microbatch", "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
-        x.b, x.s, x.L_paced, x.h, x.vocab, x.r)
+    executed = widened("executed_flop_per_microbatch" if not (layout.flash_attention or lora)
+                       else "layers_flop_per_microbatch", lambda key: ev.derive(key, "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
+        x.b, x.s, x.L_paced, x.h, x.vocab, x.r), ex.WIDE_COEFFICIENT[layout.recompute], x.b, x.L_paced)
     if layout.flash_attention:
         executed = ev.derive("executed_flop_per_microbatch" if not lora else "flash_flop_per_microbatch", "FLOP",
                              cp.plus_flop)(
             executed, ev.derive("flash_backward_flop_per_microbatch", "FLOP", cp.flash_backward_flop)(
-                x.b, x.s, x.L_paced, x.h))
+                x.b, x.s, x.L_paced, h_att))
     if lora:
         # LoRA: no weight gradients for the frozen base (the adapters' own FLOPs, r/h of a layer's, are left out)
         executed = ev.derive("executed_flop_per_microbatch", "FLOP", cp.minus_flop)(
@@ -190,6 +211,8 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
             ev.given("layout.operand_bytes", "B", 1.0 if layout.precision == "fp8" else 2.0, "layout")),
         ev.given("assumptions.gemm_half_intensity", "1", a.gemm_half_intensity, "assumption"),
         ev.derive("ridge_intensity", "FLOP/B", cp.ridge_intensity)(x.peak, hbm))
+    if x.moe is not None:
+        eta = expert_efficiency(ev, x, layout, a, eta, hbm)
     per_token = ev.given("assumptions.memory_bound_bytes", "B", a.memory_bound_bytes, "assumption")
 
     fp8 = layout.precision == "fp8"
@@ -205,7 +228,7 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
 
     def attention_core(name: str, coefficient: V) -> V:
         return ev.derive(f"{name}_attention_flop_per_gpu", "FLOP", cp.attention_core_flop)(
-            coefficient, x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c)
+            coefficient, x.b, x.s, x.L_paced, x.p, h_att, x.t, x.c)
 
     def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V], per_score: Callable[[], V]) -> V:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes (and,
@@ -251,8 +274,27 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
     attention = (ev.derive("attention_s", "s", cp.seconds_at_rate)(
         ev.derive("attention_flop_per_microbatch_per_gpu", "FLOP", cp.attention_flop)(
-            x.b, x.s, x.L_paced, x.p, x.h, x.t, x.c), bf16_peak, eta_attn) if x.context else None)
+            x.b, x.s, x.L_paced, x.p, h_att, x.t, x.c), bf16_peak, eta_attn) if x.context else None)
     return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch, attention)
+
+
+def expert_efficiency(ev: Evaluator[V], x: Leaves[V], layout: Layout, a: Assumptions, eta: V, hbm: V) -> V:
+    """η_moe: the dense GEMMs at η, the routed experts' at the efficiency of their own size, the
+    busiest GPU carrying λ times the mean (`experts.py`)."""
+    m = x.moe
+    assert m is not None
+    eta_e = ev.derive("expert_gemm_efficiency", "1", cp.gemm_efficiency)(
+        ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
+        ev.derive("expert_gemm_intensity", "FLOP/B", cp.gemm_intensity)(
+            *((ev.derive("expert_tokens", "1", ex.expert_tokens)(x.b, x.s_c, m.k, m.e, x.t, m.E), x.h, m.f_e)
+              if x.moe_spread else
+              (ev.derive("expert_tokens", "1", ex.expert_tokens_unspread)(x.b, x.s_c, m.k, m.E), x.h,
+               ev.derive("expert_ffn_per_rank", "1", cp.ffn_per_rank)(m.f_e, x.t))),
+            ev.given("layout.operand_bytes", "B", 1.0 if layout.precision == "fp8" else 2.0, "layout")),
+        ev.given("assumptions.gemm_half_intensity", "1", a.gemm_half_intensity, "assumption"),
+        ev.derive("ridge_intensity", "FLOP/B", cp.ridge_intensity)(x.peak, hbm))
+    share = ev.derive("routed_share", "1", ex.routed_share)(x.L, m.D, m.k, m.n, x.h, m.f_e, x.r)
+    return ev.derive("moe_gemm_efficiency", "1", ex.moe_gemm_efficiency)(eta, eta_e, share, m.lam)
 
 
 def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster: Cluster, layout: Layout,
@@ -272,7 +314,35 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
           if layout.virtual_pipeline > 1 else ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send))
     dp_intra, dp_net, sync = data_parallel(ev, x, m, link, layout, a)
     ring = context_ring(ev, x, work, link, layout, cluster) if x.context else None
-    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a, ring, sync)
+    a2a = all_to_all(ev, x, work, link, layout, cluster) if x.moe is not None and layout.expert_parallel > 1 else None
+    return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a, ring, sync, a2a)
+
+
+def all_to_all(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[V], layout: Layout,
+               cluster: Cluster) -> tuple[V, bool]:
+    """The expert-parallel all-to-all left exposed per micro-batch, and whether it crosses the
+    network (an expert-parallel group larger than a node), `experts.py`."""
+    m = x.moe
+    assert m is not None
+    in_node = ev.derive("ep_gpus_per_node", "1", ex.ep_gpus_per_node)(m.e, x.g)
+    intra = ev.derive("a2a_intra_node_bytes", "B", ex.all_to_all_bytes)(
+        m.lam, x.b, x.s_c, x.t, ev.derive("a2a_intra_node_copies", "1", ex.intra_node_copies)(m.k, in_node, m.e), x.h)
+    on_net = layout.expert_parallel > cluster.node.gpus_per_node
+    if on_net:
+        copies = (ev.derive("a2a_network_copies", "1", ex.limited_network_copies)(m.k, m.e, in_node, m.M)
+                  if m.M is not None else ev.derive("a2a_network_copies", "1", ex.network_copies)(m.k, m.e, in_node))
+        one = ev.derive("all_to_all_s", "s", ex.all_to_all_s)(
+            ev.derive("a2a_network_bytes", "B", ex.all_to_all_bytes)(m.lam, x.b, x.s_c, x.t, copies, x.h),
+            link.b_net, intra, link.b_intra, link.alpha_net)
+    else:
+        one = ev.derive("all_to_all_s", "s", ex.intra_node_all_to_all_s)(intra, link.b_intra, link.alpha_intra)
+    hidden = layout.ep_overlap > 0.0
+    total = ev.derive("ep_microbatch_total_s" if hidden else "step.ep_microbatch_s", "s", ex.ep_microbatch_s)(
+        ev.derive("all_to_alls_per_layer", "1", ex.ALL_TO_ALLS[layout.recompute])(), x.L_paced, x.p, x.L, m.D, one)
+    if not hidden:
+        return total, on_net
+    return ev.derive("step.ep_microbatch_s", "s", ex.exposed_ep_s)(
+        total, ev.given("layout.ep_overlap", "1", layout.ep_overlap, "layout"), work.microbatch_s), on_net
 
 
 def context_ring(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[V], layout: Layout,
@@ -306,7 +376,8 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
     peers = ev.derive("dp_peers_per_node", "1", co.dp_peers_per_node)(x.d_grad, x.g, x.t)
     k = ev.derive("shard_peers_per_node", "1", co.group_peers_per_node)(x.shard, peers) if hybrid else peers
     n = ev.derive("shard_nodes" if hybrid else "dp_nodes", "1", co.dp_nodes)(x.shard, k)
-    psi = parameters_per_gpu(ev, x)
+    split = expert_split(ev, x)
+    psi = parameters_per_gpu(ev, x) if split is None else split[0]
     adapters = adapters_per_gpu(ev, x)
     weight_bytes = ev.given("assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption")
     # LoRA: only the adapters' gradients are reduced; ZeRO-3 gathers the whole weights (frozen base
@@ -330,18 +401,51 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
             "assumptions.tensor_sync_rank_overhead_s", "s", a.tensor_sync_rank_overhead_s, "assumption"))
     phase = co.collectives_phase_s
     weight_intra = ev.derive("dp_weight_phase_intra_s", "s", phase)(c, lat_i, k, weights, b_i)
-    intra = ev.derive("shard_group_intra_node_s" if hybrid else "step.dp_intra_node_s", "s", tr.phases_s)(
+    intra = ev.derive("shard_group_intra_node_s" if hybrid else "dense_dp_intra_node_s" if split else "step.dp_intra_node_s",
+                      "s", tr.phases_s)(
         n_g, ev.derive("dp_gradient_phase_intra_s", "s", phase)(c, lat_i, k, grads, b_i), n_w, weight_intra)
     grad_shard = ev.derive("gradient_shard_bytes", "B", co.shard_bytes)(grads, k)
     weight_shard = ev.derive("weight_shard_bytes", "B", co.shard_bytes)(weights, k)
     weight_net = ev.derive("dp_weight_phase_network_s", "s", phase)(c, lat_n, n, weight_shard, b_n)
-    net = ev.derive("shard_group_network_s" if hybrid else "step.dp_network_s", "s", tr.phases_s)(
+    net = ev.derive("shard_group_network_s" if hybrid else "dense_dp_network_s" if split else "step.dp_network_s",
+                    "s", tr.phases_s)(
         n_g, ev.derive("dp_gradient_phase_network_s", "s", phase)(c, lat_n, n, grad_shard, b_n), n_w, weight_net)
     sync = (ev.derive("dp_synchronous_gather_s", "s", tr.synchronous_gathers_s)(n_w, weight_intra, weight_net)
             if x.tensors is not None else None)
+    if split is not None:
+        e_intra, e_net = expert_data_parallel(ev, x, link, layout, a, (n_g, n_w), split[1], weight_bytes)
+        return (ev.derive("step.dp_intra_node_s", "s", st.sum_s)(intra, e_intra),
+                ev.derive("step.dp_network_s", "s", st.sum_s)(net, e_net), sync)
     if not hybrid:
         return intra, net, sync
     return (*replica_all_reduce(ev, x, link, grads, peers, k, intra, net), sync)
+
+
+def expert_data_parallel(ev: Evaluator[V], x: Leaves[V], link: Links[V], layout: Layout, a: Assumptions,
+                         phases: tuple[V, V], experts: V, weight_bytes: V) -> tuple[V, V]:
+    """The routed experts' gradients and weights over their own data-parallel group (the N_E GPUs
+    that hold the same experts, e ranks apart), in the ZeRO stage's phases: (intra-node, network)."""
+    m = x.moe
+    assert m is not None
+    k = ev.derive("expert_dp_peers_per_node", "1", ex.expert_dp_peers_per_node)(m.d_e, x.g, m.e)
+    n = ev.derive("expert_dp_nodes", "1", co.dp_nodes)(m.d_e, k)
+    grads = ev.derive("expert_gradient_bytes_per_gpu", "B", me.replicated_bytes)(
+        experts, gradient_bytes_per_parameter(ev, layout, a))
+    weights = ev.derive("expert_weight_bytes_per_gpu", "B", me.replicated_bytes)(experts, weight_bytes)
+    c = ev.derive("expert_dp_collectives_per_phase", "1", tr.COLLECTIVES_PER_PHASE[layout.zero_stage])(x.L_paced, x.p)
+    lat_i = ev.derive("expert_dp_ring_intra_latency_s", "s", co.ring_intra_latency_s)(m.d_e, n, link.alpha_intra)
+    lat_n = ev.derive("expert_dp_ring_network_latency_s", "s", co.ring_network_latency_s)(n, link.alpha_net)
+    phase = co.collectives_phase_s
+    n_g, n_w = phases
+    intra = ev.derive("expert_dp_intra_node_s", "s", tr.phases_s)(
+        n_g, ev.derive("expert_dp_gradient_phase_intra_s", "s", phase)(c, lat_i, k, grads, link.b_intra),
+        n_w, ev.derive("expert_dp_weight_phase_intra_s", "s", phase)(c, lat_i, k, weights, link.b_intra))
+    net = ev.derive("expert_dp_network_s", "s", tr.phases_s)(
+        n_g, ev.derive("expert_dp_gradient_phase_network_s", "s", phase)(
+            c, lat_n, n, ev.derive("expert_gradient_shard_bytes", "B", co.shard_bytes)(grads, k), link.b_net),
+        n_w, ev.derive("expert_dp_weight_phase_network_s", "s", phase)(
+            c, lat_n, n, ev.derive("expert_weight_shard_bytes", "B", co.shard_bytes)(weights, k), link.b_net))
+    return intra, net
 
 
 def replica_all_reduce(ev: Evaluator[V], x: Leaves[V], link: Links[V], grads: V, peers: V, shard_peers: V,
@@ -367,10 +471,11 @@ def replica_all_reduce(ev: Evaluator[V], x: Leaves[V], link: Links[V], grads: V,
 
 def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tuple[V, V, V, V], on_network: bool,
             layout: Layout, a: Assumptions, ring: tuple[V, bool] | None = None,
-            synchronous: V | None = None) -> st.Step[V]:
+            synchronous: V | None = None, a2a: tuple[V, bool] | None = None) -> st.Step[V]:
     """The schedule: communication per micro-batch and per step into the step time and its shares
     (`ring`: the exposed context-parallel exchange per micro-batch and whether it is on the network;
-    `synchronous`: the data-parallel seconds that hide behind no compute)."""
+    `synchronous`: the data-parallel seconds that hide behind no compute; `a2a`: the exposed
+    expert-parallel all-to-all per micro-batch and whether it is on the network)."""
     tp, pp, dp_intra, dp_net = comm
     interleaved = layout.virtual_pipeline > 1
 
@@ -386,13 +491,18 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
     overlap = ev.given("assumptions.dp_overlap_fraction", "1", a.dp_overlap_fraction, "assumption")
     exposed = (ev.derive("step.dp_exposed_s", "s", st.exposed_dp_synchronous_s)(dp, synchronous, overlap, window)
                if synchronous is not None else ev.derive("step.dp_exposed_s", "s", st.exposed_dp_s)(dp, overlap, window))
-    slot = (ev.derive("step.slot_s", "s", st.slot_context_s)(work.microbatch_s, tp, pp, ring[0]) if ring
-            else ev.derive("step.slot_s", "s", st.slot_s)(work.microbatch_s, tp, pp))
+    slot_key = "step.slot_s" if a2a is None else "slot_before_all_to_all_s"
+    slot = (ev.derive(slot_key, "s", st.slot_context_s)(work.microbatch_s, tp, pp, ring[0]) if ring
+            else ev.derive(slot_key, "s", st.slot_s)(work.microbatch_s, tp, pp))
+    if a2a is not None:
+        slot = ev.derive("step.slot_s", "s", st.sum_s)(slot, a2a[0])
     pipeline = slots("step.pipeline_s", slot)
     step = ev.derive("step.step_s", "s", st.sum_s)(pipeline, exposed)
     tp_pp = ev.derive("tp_pp_microbatch_s", "s", st.sum_s)(tp, pp)
     if ring:
         tp_pp = ev.derive("tp_pp_cp_microbatch_s", "s", st.sum_s)(tp_pp, ring[0])
+    if a2a is not None:
+        tp_pp = ev.derive("tp_pp_ep_microbatch_s", "s", st.sum_s)(tp_pp, a2a[0])
     exposed_comm = ev.derive("step.exposed_comm_s", "s", st.sum_s)(
         slots("tp_pp_per_step_s", tp_pp), exposed)
     zero = ev.given("zero", "s", 0.0, "derived")
@@ -402,6 +512,11 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
         cp_intra, cp_net = (zero, ring[0]) if ring[1] else (ring[0], zero)
         intra_mb = ev.derive("intra_node_cp_microbatch_s", "s", st.sum_s)(intra_mb, cp_intra)
         pp_net = ev.derive("network_microbatch_s", "s", st.sum_s)(pp_net, cp_net)
+    if a2a is not None:
+        if a2a[1]:
+            pp_net = ev.derive("network_ep_microbatch_s", "s", st.sum_s)(pp_net, a2a[0])
+        else:
+            intra_mb = ev.derive("intra_node_ep_microbatch_s", "s", st.sum_s)(intra_mb, a2a[0])
     intra = ev.derive("step.intra_node_s", "s", st.sum_s)(
         slots("intra_node_slots_s", intra_mb),
         ev.derive("dp_exposed_intra_node_s", "s", st.exposed_part_s)(exposed, dp_intra, dp))
@@ -416,7 +531,17 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
         ev.derive("step.comm_share", "1", st.share)(exposed_comm, step),
         ev.derive("step.tokens_per_s", "1/s", st.tokens_per_s)(x.B, x.s, step),
         ev.derive("step.achieved_mfu", "1", st.achieved_mfu)(work.model_flop_per_step, step, x.gpus, x.peak),
-        intra, net)
+        intra, net, *expert_outputs(ev, slots, a2a, step))
+
+
+def expert_outputs(ev: Evaluator[V], slots: Callable[[str, V], V], a2a: tuple[V, bool] | None,
+                   step: V) -> tuple[V | None, bool, V | None, V | None]:
+    """The all-to-all's exposed seconds per micro-batch, whether on the network, per step and its
+    share of the step; Nones for a model without expert parallelism."""
+    if a2a is None:
+        return None, False, None, None
+    per_step = slots("step.all_to_all_s", a2a[0])
+    return a2a[0], a2a[1], per_step, ev.derive("step.all_to_all_share", "1", st.share)(per_step, step)
 
 
 def reference_layout(cluster: Cluster, layout: Layout) -> Layout | str:
