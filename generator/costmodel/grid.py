@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from .inputs import Assumptions, Cluster, GpuSpec, Layout, Node, Recompute, Workload
+from .inputs import Assumptions, Cluster, GpuSpec, Layout, Mla, Moe, Node, Recompute, Workload
 from .result import Result, estimate
 
 Configuration = tuple[Workload, Cluster, Layout, Assumptions]
@@ -43,6 +43,21 @@ def synthetic_workloads() -> tuple[Workload, ...]:
         Workload("gpt-13b", 13e9, 40, 5120, 40, 50257),
         Workload("gqa-swiglu-69b", 69e9, 80, 8192, 64, 32000, ffn_hidden_size=28672, kv_heads=8,
                  gated_mlp=True, tied_embeddings=False, linear_biases=False, norm="rmsnorm"),
+    )
+
+
+def synthetic_moe_workloads() -> tuple[Workload, ...]:
+    """Mixture-of-experts shapes for tests: one with grouped-query attention, 8 experts and 2 a
+    token on every layer; one with latent attention, 64 experts, 6 a token, 2 shared experts and
+    a dense first layer, node-limited to 3 nodes; one with heads wider than h ÷ a and 32 experts."""
+    return (
+        Workload("moe-gqa-47b", 46.7e9, 32, 4096, 32, 32000, ffn_hidden_size=14336, kv_heads=8, gated_mlp=True,
+                 tied_embeddings=False, linear_biases=False, norm="rmsnorm", moe=Moe(8, 2, 14336)),
+        Workload("moe-latent-16b", 15.7e9, 27, 2048, 16, 102400, ffn_hidden_size=10944, gated_mlp=True,
+                 tied_embeddings=False, linear_biases=False, norm="rmsnorm", mla=Mla(512, 512, 128, 64, 128),
+                 moe=Moe(64, 6, 1408, shared_experts=2, dense_layers=1, nodes_per_token=3)),
+        Workload("moe-wide-heads-30b", 30.5e9, 48, 2048, 32, 151936, ffn_hidden_size=6144, kv_heads=4, head_dim=128,
+                 gated_mlp=True, tied_embeddings=False, linear_biases=False, norm="rmsnorm", moe=Moe(32, 8, 768)),
     )
 
 

@@ -16,7 +16,8 @@ from .choice import Resolved
 
 GB = 1e9
 # Outputs whose chains the text format prints, in this order.
-EXPLAINED = ("memory.total_bytes", "memory.usable_bytes", "step.step_s", "step.comm_share", "step.tokens_per_s")
+EXPLAINED = ("memory.total_bytes", "memory.usable_bytes", "step.step_s", "step.comm_share", "step.tokens_per_s",
+             "step.all_to_all_share")
 
 
 def summary(resolved: Resolved, result: Result) -> dict[str, object]:
@@ -50,6 +51,10 @@ def outputs(result: Result) -> dict[str, object]:
         "time_s": {"compute": s.compute_s, "bubble": s.bubble_s, "intra_node": s.intra_node_s,
                    "network": s.network_s, "exposed_comm": s.exposed_comm_s, "dp_exposed": s.dp_exposed_s},
         "microbatches": s.microbatches,
+        # the expert-parallel all-to-all (null without experts spread over GPUs): the exposed
+        # seconds per step, their share of the step, and whether they cross the network
+        "all_to_all": None if s.all_to_all_s is None else {
+            "exposed_s": s.all_to_all_s, "share": s.all_to_all_share, "on_network": s.ep_on_network},
     }
 
 
@@ -68,6 +73,7 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
         "shard_group": layout.shard_group, "attention_kernel": layout.attention_kernel,
         "zero_gather": layout.zero_gather, "adapter_rank": layout.adapter_rank, "base_bits": layout.base_bits,
+        "ep": layout.expert_parallel, "ep_overlap": layout.ep_overlap, "expert_imbalance": layout.expert_imbalance,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -92,6 +98,9 @@ def _knobs(layout: Layout) -> str:
     knobs += ["ZeRO-3 gathers per tensor, synchronous"] if layout.zero_gather == "tensor-sync" else []
     knobs += [f"LoRA rank {layout.adapter_rank}" + (f", {layout.base_bits}-bit base" if layout.base_bits != 16 else "")
               ] if layout.adapter_rank else []
+    knobs += [f"ep {layout.expert_parallel}"] if layout.expert_parallel != 1 else []
+    knobs += [f"ep overlap {layout.ep_overlap:g}"] if layout.ep_overlap else []
+    knobs += [f"expert imbalance {layout.expert_imbalance:g}"] if layout.expert_imbalance != 1.0 else []
     return "".join(f", {knob}" for knob in knobs)
 
 
@@ -117,6 +126,10 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
              f"activations {memory['activations_gb']:.4g} GB)",
              f"step time: {data['step_time_s']:.4g} s, {data['tokens_per_s']:.4g} tokens/s, "
              f"communication share {data['comm_share']:.1%}, bottleneck: {data['bottleneck']}"]
+    a2a = data["all_to_all"]
+    if isinstance(a2a, dict):
+        lines.append(f"expert all-to-all: {a2a['exposed_s']:.4g} s exposed per step, {a2a['share']:.1%} of the step, "
+                     + ("across nodes" if a2a["on_network"] else "inside a node"))
     if accuracy is not None and isinstance(accuracy["mean_abs_error"], float):
         lines.append(f"model accuracy: on {accuracy['runs']} published runs, {accuracy['mean_abs_error']:.1%} mean "
                      "absolute error of the step time (python -m generator calibrate)")
