@@ -1,5 +1,6 @@
 """The layout search: for a workload on a cluster, the fastest layout the cost model finds that
-fits in memory (tensor parallel within a node, pipeline parallel, ZeRO stage, recomputation),
+fits in memory (tensor parallel within a node, pipeline parallel, expert parallel for a
+mixture-of-experts workload, ZeRO stage, recomputation),
 else the one that comes closest, so that an answer can say why nothing fits. The planner runs it
 at the reader's own point, and at each leaf's example of the selection tree (selection/answers.py).
 
@@ -35,24 +36,30 @@ class StepShape:
     base: Layout | None = None
 
 
-def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterator[tuple[int, int, int]]:
-    """(t, p, global batch) of every tensor-parallel size that divides a node and pipeline size
-    that divides the layers and the GPU count; the batch is the smallest multiple of the
-    data-parallel size × micro-batch of at least `shape.min_global_batch`."""
+def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterator[tuple[int, int, int, int]]:
+    """(t, p, e, global batch) of every tensor-parallel size that divides a node, pipeline size
+    that divides the layers and the GPU count, and for a mixture-of-experts workload every
+    expert-parallel size that divides the experts and a stage's GPUs and sits in a node or spans
+    whole nodes (1 for a dense one); the batch is the smallest multiple of the data-parallel size ×
+    micro-batch of at least `shape.min_global_batch`."""
     per_node, gpus = cluster.node.gpus_per_node, cluster.node_count * cluster.node.gpus_per_node
+    experts = 1 if workload.moe is None else workload.moe.experts
     for t in (d for d in range(1, per_node + 1) if per_node % d == 0):
         for p in (d for d in range(1, workload.layers + 1) if workload.layers % d == 0 and gpus % (t * d) == 0):
             step = gpus // (t * p) * shape.micro_batch
-            yield t, p, -(-shape.min_global_batch // step) * step
+            batch = -(-shape.min_global_batch // step) * step
+            for e in (d for d in range(1, experts + 1)
+                      if experts % d == 0 and (gpus // p) % d == 0 and (d % per_node == 0 or per_node % d == 0)):
+                yield t, p, e, batch
 
 
-def layout_at(shape: StepShape, t: int, p: int, zero: int, batch: int, recompute: Recompute) -> Layout:
-    plain = Layout(t, p, zero, shape.micro_batch, shape.sequence_length, batch, recompute, t > 1)
+def layout_at(shape: StepShape, t: int, p: int, e: int, zero: int, batch: int, recompute: Recompute) -> Layout:
+    plain = Layout(t, p, zero, shape.micro_batch, shape.sequence_length, batch, recompute, t > 1, expert_parallel=e)
     if shape.base is None:
         return plain
     return replace(shape.base, tensor_parallel=t, pipeline_parallel=p, zero_stage=zero,
                    micro_batch_size=shape.micro_batch, sequence_length=shape.sequence_length,
-                   global_batch_size=batch, recompute=recompute, sequence_parallel=t > 1)
+                   global_batch_size=batch, recompute=recompute, sequence_parallel=t > 1, expert_parallel=e)
 
 
 def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumptions,
@@ -64,11 +71,11 @@ def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumption
     best: tuple[float, Layout] | None = None
     closest: tuple[float, Layout] | None = None
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
-    for t, p, batch in placements(workload, cluster, shape):
+    for t, p, e, batch in placements(workload, cluster, shape):
         found_here = False
         for recompute in RECOMPUTE:
             for zero in ZERO_STAGES:
-                layout = layout_at(shape, t, p, zero, batch, recompute)
+                layout = layout_at(shape, t, p, e, zero, batch, recompute)
                 found = screen(workload, cluster, layout, assumptions)
                 if not isinstance(found, Screened):
                     why = found[0].message
