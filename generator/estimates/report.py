@@ -15,7 +15,7 @@ from ..costmodel.result import Result
 from .choice import Resolved
 
 GB = 1e9
-# Outputs whose chains the text format prints, in this order.
+# Outputs whose chains the text format prints, in this order (the all-to-all's only where experts are spread).
 EXPLAINED = ("memory.total_bytes", "memory.usable_bytes", "step.step_s", "step.comm_share", "step.tokens_per_s",
              "step.all_to_all_share")
 
@@ -139,7 +139,7 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
                     else str(data["scaling_note"])))
     chains = explain(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
     shown: set[str] = set()
-    for key in EXPLAINED:  # each figure once: a later chain lists only what the earlier ones did not
+    for key in (k for k in EXPLAINED if k in chains):  # each figure once: a later chain lists only what the earlier ones did not
         new = [line for line in explain_lines(chains[key]) if line.split(" = ", 1)[0] not in shown]
         shown.update(line.split(" = ", 1)[0] for line in new)
         lines += ["", f"how {key} is computed:"] + [f"  {line}" for line in new]
