@@ -210,7 +210,8 @@ def _estimate(args: argparse.Namespace) -> int:
                     args.nics_per_node, args.tp, args.pp, args.zero, args.micro_batch, args.seq,
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
                     not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
-                    args.shard_group, args.attention_kernel, args.zero_gather, args.lora_rank, args.base_bits)
+                    args.shard_group, args.attention_kernel, args.zero_gather, args.lora_rank, args.base_bits,
+                    args.ep, args.ep_overlap, args.expert_imbalance)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -439,6 +440,14 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--shard-group", type=int, default=0, metavar="N",
                      help="hybrid sharding: the ZeRO stage shards over groups of N data-parallel ranks, "
                           "replicated across groups (default 0: the whole data-parallel group)")
+    est.add_argument("--ep", type=int, default=1, metavar="N",
+                     help="expert parallel (a mixture-of-experts workload): each MoE layer's routed experts spread "
+                          "over N GPUs, whole experts on each (default 1: split like any MLP)")
+    est.add_argument("--ep-overlap", type=float, default=0.0, metavar="F",
+                     help="share of the expert all-to-all hidden behind compute, in [0, 1] (default 0; DualPipe "
+                          "hides most of it)")
+    est.add_argument("--expert-imbalance", type=float, default=1.0, metavar="F",
+                     help="the busiest GPU's routed tokens ÷ the mean, at least 1 (default 1: balanced routing)")
     est.add_argument("--lora-rank", type=int, default=0, metavar="R",
                      help="LoRA fine-tuning: the base weights frozen, rank-R adapters on every linear layer of a "
                           "block (default 0: every weight trained)")

@@ -98,6 +98,9 @@ class Choice:
     zero_gather: ZeroGather = "layer"
     adapter_rank: int = 0
     base_bits: int = 16
+    expert_parallel: int = 1
+    ep_overlap: float = 0.0
+    expert_imbalance: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,8 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
                     choice.sequence_length, choice.global_batch_size, choice.recompute, choice.sequence_parallel,
                     choice.precision, choice.flash_attention, choice.virtual_pipeline, choice.fp32_gradients,
                     choice.tp_overlap, choice.context_parallel, choice.shard_group, choice.attention_kernel,
-                    choice.zero_gather, choice.adapter_rank, choice.base_bits)
+                    choice.zero_gather, choice.adapter_rank, choice.base_bits, choice.expert_parallel,
+                    choice.ep_overlap, choice.expert_imbalance)
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}
