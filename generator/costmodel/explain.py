@@ -23,7 +23,9 @@ EXPLAINED = (
     "step.intra_node_s", "step.network_s", "step.compute_s", "step.bubble_s", "step.comm_share",
     "step.tokens_per_s", "step.achieved_mfu",
 )
-"""The outputs `explain` returns, in this order (then `scaling_efficiency` when there is a figure)."""
+EXPERT_PARALLEL = ("step.ep_microbatch_s", "step.all_to_all_s", "step.all_to_all_share")
+"""The outputs `explain` returns, in this order (then the all-to-all's, where experts are spread,
+and `scaling_efficiency` when there is a figure)."""
 
 
 def explain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> dict[str, Term]:
@@ -32,6 +34,10 @@ def explain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
         return {}
     chains = run(Terms(), workload, cluster, layout, assumptions)
     out = {key: _field(chains, key) for key in EXPLAINED}
+    for key in EXPERT_PARALLEL:  # only where experts are spread over GPUs
+        figure = getattr(chains.step, key.partition(".")[2])
+        if isinstance(figure, Term):
+            out[key] = figure
     if isinstance(chains.scaling_efficiency, Term):  # not a bare 1.0 for one node, nor None
         out["scaling_efficiency"] = chains.scaling_efficiency
     return out
