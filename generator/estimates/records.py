@@ -179,6 +179,19 @@ def leaf_threshold(kb: KnowledgeBase) -> Loaded[Assumption] | None:
     return next((a for a in kb.of_type(Assumption) if a.model.parameter == LEAF_THRESHOLD), None)
 
 
+EP_OVERLAP = "ep_overlap_fraction"
+EXPERT_IMBALANCE = "expert_imbalance"
+"""Assumptions that set layout defaults rather than fields of the model's `Assumptions`: the
+expert all-to-all share a DualPipe-style schedule hides, and the busiest GPU's routed tokens ÷
+the mean under learned routing (read with `assumption_value`)."""
+
+
+def assumption_value(kb: KnowledgeBase, parameter: str) -> float | None:
+    """The value specs/assumptions/ sets for a parameter that is not a field of the model's
+    `Assumptions` (a layout default, such as the all-to-all overlap), or None."""
+    return next((a.model.value for a in kb.of_type(Assumption) if a.model.parameter == parameter), None)
+
+
 def assumption_entities(kb: KnowledgeBase) -> list[Loaded[Assumption]]:
     return sorted(kb.of_type(Assumption), key=lambda a: list(PARAMETERS).index(a.model.parameter))
 

@@ -8,6 +8,9 @@ from ..costmodel.inputs import Layout
 from ..knowledge import KnowledgeBase
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import (
+    ExpertLayout,
+    ExpertRow,
+    ExpertStudy,
     Gpu,
     ModelledLayout,
     ScalingStudy,
@@ -56,3 +59,15 @@ def study_placement(kb: KnowledgeBase, study: ScalingStudy) -> list[tuple[int, P
         assert layout is not None
         out += [(index, p) for p in placement(shape, spec, per_node, max(gpus_total // per_node, 1), layout)]
     return out
+
+
+def expert_choice(study: ExpertStudy, layout: ExpertLayout, row: ExpertRow, overlap: float,
+                  imbalance: float) -> Choice:
+    """What `estimate` is asked for one layout of an expert study on one hardware row: the node
+    names the GPU, GPUs per node and NICs; `overlap` is the all-to-all share hidden where the layout
+    asks for it, `imbalance` the busiest GPU's load ÷ the mean (the knowledge base's assumptions)."""
+    return Choice("", study.gpus, row.network, workload=study.workload, node=row.node,
+                  tensor_parallel=layout.tp, pipeline_parallel=layout.pp, zero_stage=layout.zero,
+                  micro_batch_size=layout.micro_batch, sequence_length=study.seq, global_batch_size=study.global_batch,
+                  recompute=layout.recompute, sequence_parallel=layout.tp > 1, precision=study.precision,
+                  expert_parallel=layout.ep, ep_overlap=overlap if layout.overlap else 0.0, expert_imbalance=imbalance)

@@ -56,6 +56,7 @@ AnyRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", 
 PickRef = Annotated[Slug, Ref("gpus", "interconnects", "networks", "topologies", "nodes")]
 TableRef = Annotated[Slug, Ref("tiers")]
 WorkloadRef = Annotated[Slug, Ref("workloads")]
+NodeRef = Annotated[Slug, Ref("nodes")]
 
 
 SourceKind = Literal["datasheet", "standard", "documentation", "paper", "press", "patch", "measurement", "article",
@@ -507,6 +508,47 @@ class ScalingStudy(Entity):
     modelled: ScalingModel | None = None
 
 
+class ExpertLayout(Keyed):
+    """One layout of an expert study: tensor, pipeline and expert parallel, ZeRO, micro-batch and
+    recomputation, and whether the all-to-all hides behind compute as the `moe-all-to-all-overlap`
+    assumption says (DualPipe-style scheduling) or not at all."""
+
+    label: Text
+    tp: Whole
+    pp: Whole
+    ep: Whole
+    zero: Literal[0, 1, 2]
+    micro_batch: Whole = 1
+    recompute: Literal["none", "selective", "full"] = "selective"
+    overlap: bool = False
+
+
+class ExpertRow(Keyed):
+    """One hardware row of an expert study: a node of specs/nodes/ on a network (its ports run at
+    the slower of the node's NICs and the network)."""
+
+    label: Text
+    node: NodeRef
+    network: NetworkRef
+
+
+class ExpertStudy(Entity):
+    """What a mixture-of-experts model's all-to-all costs on different hardware: the cost model run
+    for each layout on each row, at one GPU count, sequence, batch and precision. The page shows
+    the model's numbers only; `why` says what the comparison is meant to show."""
+
+    type: Literal["expert_study"]
+    title: Text
+    workload: WorkloadRef
+    why: Text
+    gpus: Whole
+    seq: Whole
+    global_batch: Whole
+    precision: Literal["bf16", "fp8"] = "bf16"
+    layouts: Annotated[list[ExpertLayout], Field(min_length=1, max_length=4)]
+    rows: Annotated[list[ExpertRow], Field(min_length=2, max_length=8)]
+
+
 class FieldSetup(Strict):
     gpu: GpuRef | None = None
     gpus: Annotated[int, Field(ge=1, le=1000000)] | None = None
@@ -524,7 +566,7 @@ class FieldReport(Entity):
     claims: list[ClaimRef]
 
 
-Case = Annotated[ScalingStudy | FieldReport, Field(discriminator="type")]
+Case = Annotated[ScalingStudy | FieldReport | ExpertStudy, Field(discriminator="type")]
 
 
 class Command(Strict):

@@ -18,7 +18,7 @@ from ..derive import FigureIndex
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
 from ..spec_schema import schema_files
-from . import accuracy, advice, calculator, costmodel, hardware, markets, reference, runs, selection
+from . import accuracy, advice, calculator, costmodel, expert_study, hardware, markets, reference, runs, selection
 from .context import Site
 from .escape import attr, inert, md, md_cell
 from .trust import SOURCE_GROUPS
@@ -34,6 +34,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "tiers.md": advice.tiers,
     "flowchart.md": selection.flowchart,
     "scaling.md": advice.scaling,
+    "moe.md": expert_study.page,
     "field-reports.md": advice.field_reports,
     "pitfalls.md": advice.pitfalls,
     "costmodel.md": costmodel.costmodel,
@@ -61,6 +62,7 @@ PAGE_SOURCES: dict[str, str] = {
     "tiers.md": "specs/tiers",
     "flowchart.md": "specs/selection",
     "scaling.md": "specs/cases",
+    "moe.md": "specs/cases",
     "field-reports.md": "specs/cases",
     "pitfalls.md": "specs/pitfalls",
     "costmodel.md": "specs/assumptions",

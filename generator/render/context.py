@@ -13,7 +13,7 @@ from ..estimates.calibration import Calibration, calibrate
 from ..figures import Figure
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Identified
-from ..model.entities import FieldReport, ScalingStudy, Source
+from ..model.entities import ExpertStudy, FieldReport, ScalingStudy, Source
 from ..repository import Repository
 from .table import Cell, SpecLink
 from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
@@ -73,8 +73,9 @@ class Site:
         if entity is None:
             return ""
         page = ENTITY_PAGE.get(entity.kind, "")
-        if isinstance(entity.model, (ScalingStudy, FieldReport)):
-            page = "scaling" if isinstance(entity.model, ScalingStudy) else "field-reports"
+        if isinstance(entity.model, (ScalingStudy, FieldReport, ExpertStudy)):
+            page = ("scaling" if isinstance(entity.model, ScalingStudy)
+                    else "moe" if isinstance(entity.model, ExpertStudy) else "field-reports")
         if isinstance(entity.model, Source):
             return f"{source_page(entity.model)}/#src-{entity.id}"
         return f"{page}/#{entity.id}"

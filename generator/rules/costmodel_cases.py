@@ -2,15 +2,19 @@
 on each layout of a study's `modelled` section; a layout that cannot be placed on the study's
 nodes (tensor parallelism leaving a node or not dividing the heads, pipeline stages that do not
 divide the layers, a global batch the data-parallel ranks cannot share) is caught here, where it
-is written, rather than shown on the page as a missing estimate."""
+is written, rather than shown on the page as a missing estimate. The same for the layouts of an
+expert study (the mixture-of-experts page), on each of its rows."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from ..diagnostics import DataPath, Diagnostic, Rule
-from ..estimates.studies import study_placement
-from ..model.entities import ScalingStudy
+from ..costmodel import check
+from ..estimates.choice import resolve
+from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value
+from ..estimates.studies import expert_choice, study_placement
+from ..model.entities import ExpertStudy, ScalingStudy
 from .base import Check, Context
 
 LAYOUT = Rule("model-case-layout", "model",
@@ -33,5 +37,30 @@ def check_modelled_layouts_fit(ctx: Context) -> Iterator[Diagnostic]:
             yield LAYOUT.report(entity, path, f"layout {modelled.layouts[index].key!r}: {problem.message}")
 
 
-RULES = (LAYOUT,)
-CHECKS: tuple[Check, ...] = (check_modelled_layouts_fit,)
+EXPERT = Rule("model-expert-study", "model",
+              "混合专家案例的每个布局都必须能在每一行的节点和网络上估算：节点、网络和负载存在且负载是混合专家模型，"
+              "GPU 数填满整数个节点，张量、流水线、专家并行能放到集群上，全局批大小能被数据并行 × 微批整除。")
+
+
+def check_expert_studies_estimate(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in ctx.kb.of_type(ExpertStudy):
+        study = entity.model
+        overlap = assumption_value(ctx.kb, EP_OVERLAP) or 0.0
+        imbalance = assumption_value(ctx.kb, EXPERT_IMBALANCE) or 1.0
+        for i, layout in enumerate(study.layouts):
+            for j, row in enumerate(study.rows):
+                resolved = resolve(ctx.kb, expert_choice(study, layout, row, overlap, imbalance))
+                if isinstance(resolved, str):
+                    yield EXPERT.report(entity, ("rows", j), f"row {row.key!r}: {resolved}")
+                    continue
+                problems = check(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
+                for problem in problems[:1]:
+                    yield EXPERT.report(entity, ("layouts", i, *_EXPERT_FIELD.get(problem.field, ())),
+                                        f"layout {layout.key!r} on row {row.key!r}: {problem.message}")
+
+
+_EXPERT_FIELD = {"layout.tensor_parallel": ("tp",), "layout.pipeline_parallel": ("pp",),
+                 "layout.expert_parallel": ("ep",), "layout.zero_stage": ("zero",)}
+
+RULES = (LAYOUT, EXPERT)
+CHECKS: tuple[Check, ...] = (check_modelled_layouts_fit, check_expert_studies_estimate)

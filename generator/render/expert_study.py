@@ -1,0 +1,144 @@
+"""The mixture-of-experts page: for each expert study (specs/cases/, type `expert_study`), the cost
+model run for each of its layouts on each of its hardware rows, as the CLI runs it
+(`estimates.choice.resolve` and `estimate`), in one table per layout, with generated sentences
+that compare the rows. Every number is the model's; the study only names the workload, the
+hardware and the layouts, and the assumptions page holds the overlap and imbalance it reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ..costmodel import estimate
+from ..estimates.choice import resolve
+from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value
+from ..estimates.report import outputs
+from ..estimates.studies import expert_choice
+from ..knowledge import Loaded
+from ..model.costs import Assumption
+from ..model.costs import Workload as WorkloadSpec
+from ..model.entities import ExpertLayout, ExpertRow, ExpertStudy
+from ..units import fmt_number
+from .context import Site
+from .scaling_model import MODEL_MARK
+from .table import Cell, Row, Table
+from .text import inert, zh
+from .trust import summary_html
+
+OVERLAP, IMBALANCE = EP_OVERLAP, EXPERT_IMBALANCE  # the assumptions an expert study reads
+BOTTLENECK = {"memory": "显存", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One layout on one row: the CLI's outputs, or why there are none."""
+
+    layout: ExpertLayout
+    row: ExpertRow
+    out: dict[str, object] | None
+    problem: str
+
+    def number(self, *path: str) -> float | None:
+        value: object = self.out
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def outcomes(site: Site, study: ExpertStudy) -> list[Outcome]:
+    overlap, imbalance = assumption_value(site.kb, OVERLAP), assumption_value(site.kb, IMBALANCE)
+    found = []
+    for layout in study.layouts:
+        for row in study.rows:
+            choice = expert_choice(study, layout, row, overlap or 0.0, imbalance or 1.0)
+            resolved = resolve(site.kb, choice)
+            if isinstance(resolved, str):
+                found.append(Outcome(layout, row, None, resolved))
+                continue
+            result = estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
+            if result.estimate is None:
+                found.append(Outcome(layout, row, None, "; ".join(p.message for p in result.problems)))
+                continue
+            found.append(Outcome(layout, row, outputs(result), ""))
+    return found
+
+
+def _cell(value: float | None, shown: str) -> Cell:
+    if value is None:
+        return Cell(Markup('<span class="fig-none" title="无法估算">—</span>'), "", numeric=True)
+    return Cell(inert(shown) + Markup(" ") + MODEL_MARK, repr(value), numeric=True)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{fmt_number(value * 100, 3)}%"
+
+
+def _layout_text(layout: ExpertLayout) -> str:
+    parts = [f"张量并行 {layout.tp}", f"流水线并行 {layout.pp}", f"专家并行 {layout.ep}", f"ZeRO-{layout.zero}",
+             f"微批 {layout.micro_batch}",
+             {"none": "不重计算", "selective": "选择性重计算", "full": "完全重计算"}[layout.recompute],
+             "全互联与计算重叠" if layout.overlap else "全互联不与计算重叠"]
+    return "，".join(parts)
+
+
+def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outcome]) -> Table:
+    t = Table([("节点", False), ("网络", False), ("专家组", False), ("每步时间", True), ("每卡吞吐", True),
+               ("全互联占每步", True), ("通信占每步", True), ("瓶颈", False)])
+    for o in (o for o in found if o.layout.key == layout.key):
+        a2a = o.out.get("all_to_all") if o.out is not None else None
+        where = "—" if not isinstance(a2a, dict) else ("跨节点" if a2a.get("on_network") else "节点内")
+        tokens = o.number("tokens_per_s")
+        per_gpu = None if tokens is None else tokens / study.gpus
+        step = o.number("step_time_s")
+        bottleneck = o.out.get("bottleneck") if o.out is not None else None
+        t.rows.append(Row([
+            Cell(site.link(o.row.node, zh(o.row.label))), Cell(site.link(o.row.network)), Cell.text(where),
+            _cell(step, "—" if step is None else f"{fmt_number(step, 3)} s"),
+            _cell(per_gpu, "—" if per_gpu is None else f"{per_gpu:,.0f} tok/s"),
+            _cell(o.number("all_to_all", "share"), _pct(o.number("all_to_all", "share"))),
+            _cell(o.number("comm_share"), _pct(o.number("comm_share"))),
+            Cell.text(BOTTLENECK.get(str(bottleneck), "—") if o.out is not None else o.problem)]))
+    return t
+
+
+def comparison(site: Site, layout: ExpertLayout, found: list[Outcome]) -> Markup:
+    """One generated sentence per layout: the rows with the smallest and the largest all-to-all
+    share, and their step times."""
+    mine = [o for o in found if o.layout.key == layout.key and o.number("all_to_all", "share") is not None]
+    if len(mine) < 2:
+        problems = sorted({o.problem for o in found if o.layout.key == layout.key and o.problem})
+        return inert("模型无法为这一布局给出比较：" + "；".join(problems)) if problems else Markup("")
+    low = min(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
+    high = max(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
+    return Markup("全互联占每步的比例在 {low} 上最小（{a}，每步 {ta} s），在 {high} 上最大（{b}，每步 {tb} s）。").format(
+        low=site.link(low.row.node, zh(low.row.label)), a=_pct(low.number("all_to_all", "share")),
+        ta=fmt_number(low.number("step_time_s") or 0.0, 3),
+        high=site.link(high.row.node, zh(high.row.label)), b=_pct(high.number("all_to_all", "share")),
+        tb=fmt_number(high.number("step_time_s") or 0.0, 3))
+
+
+def page(site: Site) -> dict[str, object]:
+    """The mixture-of-experts page's context: the studies, and links to the two assumptions."""
+    def named(parameter: str, fallback: str) -> Markup:
+        entity = next((a for a in site.kb.of_type(Assumption) if a.model.parameter == parameter), None)
+        return inert(fallback) if entity is None else site.link(entity.id, zh(entity.model.name))
+
+    return {"studies": [study(site, e) for e in site.kb.of_type(ExpertStudy)],
+            "overlap": named(OVERLAP, "全互联与计算的重叠比例"), "imbalance": named(IMBALANCE, "专家负载不均系数"),
+            "provenance": summary_html(site.kb, kinds=("cases",), title="本页数字的来源")}
+
+
+def study(site: Site, entity: Loaded[ExpertStudy]) -> dict[str, object]:
+    s = entity.model
+    found = outcomes(site, s)
+    workload = site.kb.get(s.workload, WorkloadSpec)
+    return {
+        "id": entity.id, "title": zh(s.title), "why": zh(s.why),
+        "workload": site.link(s.workload, workload.model.name if workload is not None else None),
+        "gpus": s.gpus, "seq": s.seq, "global_batch": s.global_batch, "precision": s.precision.upper(),
+        "layouts": [{"key": lay.key, "label": zh(lay.label), "text": _layout_text(lay), "table": table(site, s, lay, found),
+                     "comparison": comparison(site, lay, found)} for lay in s.layouts],
+        "verified": s.last_verified.isoformat(),
+    }
