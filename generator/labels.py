@@ -64,8 +64,14 @@ FOOTING_ZH: dict[str, str] = {
 }
 # model.runs.Metric: what a measured training run's figure is.
 METRIC_ZH = {"step_time_s": "每步秒数", "tokens_per_s": "token/s（整个任务）", "tokens_per_s_per_gpu": "token/s（每 GPU）",
+             "gpu_hours_per_trillion_tokens": "每万亿 token 的 GPU 小时",
              "tflops_per_gpu": "TFLOP/s（每 GPU）", "pflops_total": "PFLOP/s（整个任务）", "mfu_pct": "MFU %",
              "hfu_pct": "HFU %", "peak_memory_gib": "峰值显存 GiB（每 GPU）"}
+# model.runs.PipelineSchedule: the pipeline schedule a run names.
+SCHEDULE_ZH = {"1f1b": "1F1B 调度", "interleaved": "交错 1F1B 调度", "dualpipe": "DualPipe 调度",
+               "zero-bubble": "零气泡调度"}
+# model.runs.ExpertRouting: how a mixture-of-experts run routed its tokens.
+ROUTING_ZH = {"balanced": "强制均衡路由", "learned": "按学习到的路由"}
 # model.runs.Convention: how a FLOP figure counts a step's FLOPs.
 CONVENTION_ZH = {"narayanan_eq3": "Narayanan 式 3（含重计算）", "korthikanti_eq7_model": "Korthikanti 式 7（模型 FLOPs）",
                  "korthikanti_eq8_hardware": "Korthikanti 式 8（硬件 FLOPs）",

@@ -28,7 +28,7 @@ from generator.model.entities import (
 )
 from generator.model.entities import Network as NetworkSpec
 from generator.model.markets import Status
-from generator.model.runs import Convention, Metric
+from generator.model.runs import Convention, ExpertRouting, Metric, PipelineSchedule
 from generator.planner.plan import Goal
 from generator.planner.report import PICK_FIELDS
 from generator.provenance import Footing
@@ -68,6 +68,8 @@ VOCABULARIES: dict[str, tuple[object, ...]] = {
     "CHANGE_ZH": get_args(Change),
     "METRIC_ZH": get_args(Metric),
     "CONVENTION_ZH": get_args(Convention),
+    "SCHEDULE_ZH": get_args(PipelineSchedule),
+    "ROUTING_ZH": get_args(ExpertRouting),
     "MARKET_STATUS_ZH": get_args(Status),
 }
 

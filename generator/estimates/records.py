@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from ..costmodel import parameters_from_shape
-from ..costmodel.inputs import Assumptions, GpuSpec, Workload
+from ..costmodel.inputs import Assumptions, GpuSpec, Mla, Moe, Workload
+from ..costmodel.shape import active_parameters_from_shape
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
 from ..model.costs import PARAMETERS, Assumption
@@ -33,33 +34,83 @@ BITS_PER_BYTE = 8
 
 
 def workload(spec: WorkloadSpec) -> Workload:
-    """A published shape as the model's record (Ψ is the stated count)."""
+    """A published shape as the model's record (Ψ is the stated count), with its head width,
+    latent attention and experts where it states them."""
+    mla = None if spec.mla is None else Mla(
+        spec.mla.q_lora_rank, spec.mla.kv_lora_rank, spec.mla.qk_nope_head_dim, spec.mla.qk_rope_head_dim,
+        spec.mla.v_head_dim)
+    moe = None if spec.moe is None else Moe(
+        spec.moe.experts, spec.moe.experts_per_token, spec.moe.expert_ffn_hidden_size,
+        shared_experts=spec.moe.shared_experts, dense_layers=spec.moe.dense_layers,
+        nodes_per_token=spec.moe.nodes_per_token)
     return Workload(
         spec.name, float(spec.parameters), spec.layers, spec.hidden_size, spec.attention_heads, spec.vocabulary_size,
         ffn_hidden_size=spec.ffn_hidden_size, kv_heads=spec.kv_heads, gated_mlp=spec.mlp == "swiglu",
-        tied_embeddings=spec.tied_embeddings, linear_biases=spec.linear_biases, norm=spec.norm)
+        tied_embeddings=spec.tied_embeddings, linear_biases=spec.linear_biases, norm=spec.norm,
+        head_dim=spec.head_dim, mla=mla, moe=moe)
 
 
-# How far a workload's stated parameter count may lie from the count its shape gives.
+# How far a workload's stated parameter counts (total and active) may lie from the counts its
+# shape gives: 1 %, plus half a unit of the last digit the count is written with, so that a
+# published label such as "37B" (37000000000) stands for every count that rounds to it. An exact
+# count (6738415616) adds less than one parameter.
 PARAMETER_TOLERANCE = 0.01
 
 
+def rounding(count: int) -> float:
+    """Half a unit of the last nonzero digit of a stated count: 0.5e9 for 37000000000."""
+    text = str(count)
+    return 0.5 * 10.0 ** (len(text) - len(text.rstrip("0")))
+
+
+def agrees(stated: int, derived: float) -> bool:
+    """Whether a stated count is the one the shape gives, within `PARAMETER_TOLERANCE` and its
+    rounding."""
+    return abs(derived - stated) <= PARAMETER_TOLERANCE * stated + rounding(stated)
+
+
 def heads_divide(spec: WorkloadSpec) -> bool:
-    """Whether the shape can exist: the heads split the hidden size, the key/value heads the heads."""
-    return not (spec.hidden_size % spec.attention_heads or spec.attention_heads % spec.kv_heads)
+    """Whether the shape can exist: the key/value heads split the heads and, where the head width
+    is h ÷ heads (no stated `head_dim`, no latent attention), the heads split the hidden size."""
+    explicit = spec.head_dim is not None or spec.mla is not None
+    return not ((not explicit and spec.hidden_size % spec.attention_heads) or spec.attention_heads % spec.kv_heads)
+
+
+def experts_fit(spec: WorkloadSpec) -> bool:
+    """Whether the experts can exist: a token is routed to at most all of them, at least one layer
+    has them, and the attention is either latent or of stated head width, not both."""
+    m = spec.moe
+    experts = m is None or (m.experts_per_token <= m.experts and m.dense_layers < spec.layers)
+    return experts and not (spec.mla is not None and spec.head_dim is not None)
 
 
 def shape_parameters(spec: WorkloadSpec) -> float | None:
     """The parameter count the shape gives, or None for a shape that cannot exist."""
-    return parameters_from_shape(workload(spec)) if heads_divide(spec) else None
+    return parameters_from_shape(workload(spec)) if heads_divide(spec) and experts_fit(spec) else None
+
+
+def shape_active_parameters(spec: WorkloadSpec) -> float | None:
+    """The count of parameters one token passes through that the shape gives (`costmodel.shape`),
+    or None for a shape that cannot exist."""
+    return active_parameters_from_shape(workload(spec)) if heads_divide(spec) and experts_fit(spec) else None
+
+
+def active_sound(spec: WorkloadSpec) -> bool:
+    """Whether the stated active count is in order: stated for a mixture-of-experts workload, no
+    more than the total, and the count the shape gives."""
+    if spec.active_parameters is None:
+        return spec.moe is None
+    derived = shape_active_parameters(spec)
+    return (spec.active_parameters <= spec.parameters and derived is not None
+            and agrees(spec.active_parameters, derived))
 
 
 def sound(spec: WorkloadSpec) -> bool:
     """Whether the model rules accept a workload (rules/costmodel_specs.py): its heads split
-    evenly and its stated count is the one its shape gives. Nothing is estimated for one they
-    reject."""
+    evenly, its experts fit, and its stated counts (total, and active where it has experts) are
+    the ones its shape gives. Nothing is estimated for one they reject."""
     derived = shape_parameters(spec)
-    return derived is not None and abs(derived - spec.parameters) <= PARAMETER_TOLERANCE * spec.parameters
+    return derived is not None and agrees(spec.parameters, derived) and active_sound(spec)
 
 
 def _bytes(q: Quantity) -> float:

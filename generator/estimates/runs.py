@@ -18,8 +18,8 @@ from ..costmodel.inputs import Cluster, GpuSpec, Layout, Node, Recompute, Worklo
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ComputeNode, Gpu, Network
-from ..model.runs import Convention, Measured, Run, RunPrecision, RunShape
-from .records import gpu, network_port, scale_up, workload
+from ..model.runs import Convention, ExpertRouting, Measured, PipelineSchedule, Run, RunPrecision, RunShape
+from .records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value, gpu, network_port, scale_up, workload
 
 PARAMETER_TOLERANCE = 0.03
 """How far a run's published parameter count may lie from its shape's count: published counts
@@ -86,6 +86,7 @@ class Assumed:
     gpus_per_node: int | None = None
     nics_per_node: int | None = None
     flash_attention: bool | None = None
+    expert_routing: ExpertRouting | None = None
     reference_network: bool = False
     """A multi-node run that names neither network nor NICs takes the compute network and NIC
     count of its GPU's reference server (`reference_node`), and lists both as assumed."""
@@ -118,6 +119,8 @@ class Extras:
     flash_attention: bool | None
     fp32_gradients: bool | None
     precision: RunPrecision
+    pipeline_schedule: PipelineSchedule | None = None
+    expert_routing: ExpertRouting | None = None
 
 
 @dataclass(frozen=True)
@@ -132,16 +135,18 @@ class RunInputs:
     ids: dict[str, str]
 
 
-def _filled(run: Run, assumed: Assumed) -> tuple[Assumed, tuple[str, ...]]:
+def _filled(run: Run, assumed: Assumed, experts: bool) -> tuple[Assumed, tuple[str, ...]]:
     """The fields the model needs as the run states them, the unstated ones from `assumed`, and
-    the names of those taken from it."""
+    the names of those taken from it (`experts`: the model is a mixture of experts)."""
     lay = run.layout
     # Where a setting has nothing to act on, it is not unstated: ZeRO without a data-parallel
-    # group to shard over, sequence parallelism without a tensor-parallel group.
+    # group to shard over, sequence parallelism without a tensor-parallel group, routing without
+    # experts.
     zero = 0 if lay.zero_stage is None and lay.data_parallel == 1 else lay.zero_stage
     sequence = False if lay.sequence_parallel is None and lay.tensor_parallel == 1 else lay.sequence_parallel
+    routing: ExpertRouting | None = "balanced" if lay.expert_routing is None and not experts else lay.expert_routing
     own = Assumed(lay.micro_batch, zero, lay.recompute, sequence, lay.precision, run.gpus_per_node, run.nics_per_node,
-                  lay.flash_attention)
+                  lay.flash_attention, routing)
     taken = tuple(f.name for f in fields(Assumed)
                   if getattr(own, f.name) is None and getattr(assumed, f.name) is not None)
     return replace(own, **{name: getattr(assumed, name) for name in taken}), taken
@@ -190,17 +195,19 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     model = run_workload(kb, run)
     if isinstance(model, str):
         return model
-    got, taken = _filled(run, assumed)
+    experts = model.moe is not None
+    got, taken = _filled(run, assumed, experts)
     tp, pp, cp, batch = lay.tensor_parallel, lay.pipeline_parallel, lay.context_parallel, lay.global_batch
+    ep = lay.expert_parallel if experts else 1
     unstated = [name for name, value in (("tensor_parallel", tp), ("pipeline_parallel", pp), ("context_parallel", cp),
-                                         ("global_batch", batch),
+                                         ("global_batch", batch), ("expert_parallel", ep),
                                          *((f.name, getattr(got, f.name)) for f in fields(Assumed)))
                 if value is None and name != "nics_per_node"]
     if unstated:
         return f"the run states no {', '.join(unstated)}"
     assert tp is not None and pp is not None and cp is not None and batch is not None and got.gpus_per_node is not None
     assert got.zero_stage is not None and got.micro_batch is not None and got.recompute is not None
-    assert got.precision is not None
+    assert got.precision is not None and ep is not None
     beyond = beyond_layout(run)
     if beyond is not None:
         return beyond
@@ -228,9 +235,12 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
                     flash_attention=bool(got.flash_attention), virtual_pipeline=chunks if pp > 1 else 1,
                     fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1,
                     shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2",
-                    zero_gather=lay.zero_gather or "layer")
+                    zero_gather=lay.zero_gather or "layer", expert_parallel=ep,
+                    ep_overlap=_ep_overlap(kb, lay.pipeline_schedule) if experts else 0.0,
+                    expert_imbalance=_expert_imbalance(kb, got.expert_routing) if experts else 1.0)
     extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
-                    lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision)
+                    lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision,
+                    lay.pipeline_schedule, got.expert_routing if experts else None)
     ids = {"run": entity.id, "gpu": run.gpu}
     if run.workload is not None:
         ids["workload"] = run.workload
@@ -239,12 +249,28 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     return RunInputs(model, cluster, layout, extras, taken, ids)
 
 
+def _ep_overlap(kb: KnowledgeBase, schedule: PipelineSchedule | None) -> float:
+    """The share of the expert all-to-all hidden behind compute: the knowledge base's assumption
+    under DualPipe, whose forward and backward chunk pairs are built to hide it (DeepSeek-V3 report
+    §3.2.1); none under a schedule that does not claim to (or an unstated one)."""
+    return (assumption_value(kb, EP_OVERLAP) or 0.0) if schedule == "dualpipe" else 0.0
+
+
+def _expert_imbalance(kb: KnowledgeBase, routing: ExpertRouting | None) -> float:
+    """The busiest GPU's routed tokens ÷ the mean: 1 where the run forced balanced routing, the
+    knowledge base's assumption where the router learned its own."""
+    return (assumption_value(kb, EXPERT_IMBALANCE) or 1.0) if routing == "learned" else 1.0
+
+
 # --- The measured side ------------------------------------------------------------------------
 
 # Which figure gives the step time, most direct first: a time, then a token rate (exact given the
 # batch), then FLOP figures, which also need their convention (and a utilisation the peak).
-PREFERENCE = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "pflops_total", "mfu_pct",
-              "hfu_pct")
+PREFERENCE = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "gpu_hours_per_trillion_tokens", "tflops_per_gpu",
+              "pflops_total", "mfu_pct", "hfu_pct")
+
+TRILLION = 1e12
+SECONDS_PER_HOUR = 3600.0
 
 FLOPS_PER_STEP = {
     "narayanan_eq3": "96·B·s·l·h²·(1 + s/6h + V/16lh)",
@@ -306,6 +332,10 @@ def _step(kb: KnowledgeBase, run: Run, figure: Measured) -> MeasuredStep | str:
         return MeasuredStep(tokens / x, figure, "B·s ÷ tokens/s")
     if figure.metric == "tokens_per_s_per_gpu":
         return MeasuredStep(tokens / (run.gpus * x), figure, "B·s ÷ (GPUs × tokens/s per GPU)")
+    if figure.metric == "gpu_hours_per_trillion_tokens":
+        # A step of B·s tokens costs B·s ÷ 10¹² of the GPU-hours a trillion tokens cost, shared by the GPUs.
+        return MeasuredStep(x * SECONDS_PER_HOUR * tokens / (TRILLION * run.gpus), figure,
+                            "GPU-hours per 10¹² tokens × 3600 × B·s ÷ (10¹² × GPUs)")
     if figure.convention is None or figure.convention == "unstated":
         return f"{figure.metric} names no FLOP convention"
     model = run_workload(kb, run)

@@ -20,7 +20,7 @@ Parameter = Literal[
     "gemm_efficiency_max", "gemm_half_intensity", "memory_bound_bytes", "intra_node_collective_efficiency",
     "network_collective_efficiency", "intra_node_step_latency_s", "network_step_latency_s", "tensor_sync_rank_overhead_s", "dp_overlap_fraction",
     "memory_reserve_fraction", "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold",
-    "calibration_error_threshold", "calibration_source_error_threshold"]
+    "calibration_error_threshold", "calibration_source_error_threshold", "ep_overlap_fraction", "expert_imbalance"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,12 @@ PARAMETERS: dict[str, Domain] = {
     # (specs/runs/), overall and per source, above which `check` warns (rules/calibration.py).
     "calibration_error_threshold": Domain(*_FRACTION, "成本模型在已发表实测上的平均误差上限"),
     "calibration_source_error_threshold": Domain(*_FRACTION, "成本模型在每个来源的实测上的平均误差上限"),
+    # Not fields of the model's `Assumptions` either, but defaults of its layout for a
+    # mixture-of-experts workload (`Layout.ep_overlap`, `Layout.expert_imbalance`), read with
+    # estimates/records.py `assumption_value`: the share of the expert all-to-all a DualPipe-style
+    # schedule hides behind compute, and the busiest GPU's routed tokens ÷ the mean (1: balanced).
+    "ep_overlap_fraction": Domain("1", 0.0, 1.0, False, False, "专家并行全互联可重叠比例"),
+    "expert_imbalance": Domain("1", 1.0, None, False, True, "专家负载不均衡系数"),
 }
 
 Number = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
@@ -93,10 +99,45 @@ class Assumption(Entity):
     why: Text
 
 
+class LatentAttention(Strict):
+    """Multi-head latent attention (DeepSeek-V2 report §2.1): keys and values go through a latent
+    of `kv_lora_rank`, queries through one of `q_lora_rank` (0: projected directly from the hidden
+    state, as in DeepSeek-V2-Lite); each head scores with keys of `qk_nope_head_dim` +
+    `qk_rope_head_dim` and reads values of `v_head_dim`."""
+
+    q_lora_rank: Annotated[int, Field(ge=0, le=1_000_000)]
+    kv_lora_rank: Annotated[int, Field(ge=1, le=1_000_000)]
+    qk_nope_head_dim: Annotated[int, Field(ge=1, le=100_000)]
+    qk_rope_head_dim: Annotated[int, Field(ge=1, le=100_000)]
+    v_head_dim: Annotated[int, Field(ge=1, le=100_000)]
+
+
+class Experts(Strict):
+    """Mixture-of-experts MLPs: every layer after the first `dense_layers` has `experts` routed
+    experts of `expert_ffn_hidden_size` (the MLP's matrices, gated or not, as `mlp` says), of which
+    the router sends each token to `experts_per_token`, plus `shared_experts` every token passes
+    through. `nodes_per_token` > 0: node-limited routing (each token reaches at most that many
+    nodes, DeepSeek-V3 §2.1.2); 0: no limit. The dense layers keep the workload's `ffn_hidden_size`."""
+
+    experts: Annotated[int, Field(ge=1, le=1_000_000)]
+    experts_per_token: Annotated[int, Field(ge=1, le=1_000_000)]
+    expert_ffn_hidden_size: Annotated[int, Field(ge=1, le=10_000_000)]
+    shared_experts: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    dense_layers: Annotated[int, Field(ge=0, le=10_000)] = 0
+    nodes_per_token: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+
+
 class Workload(Entity):
     """A published decoder-only transformer: its parameter count and shape, as the paper or the
     model card states them. `parameters` is the stated count; a rule compares it with the count
-    that follows from the shape."""
+    that follows from the shape.
+
+    `head_dim` is each attention head's width where the model states it (Qwen3: 128 on a width of
+    2048 with 32 heads); absent, it is `hidden_size` ÷ `attention_heads`. `mla` replaces that
+    attention by latent attention, `moe` the MLPs by experts; a mixture-of-experts workload also
+    states `active_parameters`, the published count a token passes through, which a rule compares
+    with the count its shape gives. `ffn_hidden_size` is then the width of the dense layers' MLP
+    (the model's stated intermediate size where it has no dense layers)."""
 
     name: Annotated[str, Field(min_length=1, max_length=120)]
     family: Annotated[str, Field(min_length=1, max_length=60)]
@@ -112,6 +153,10 @@ class Workload(Entity):
     tied_embeddings: bool
     linear_biases: bool
     context_length: Annotated[int, Field(ge=1, le=10_000_000)]
+    head_dim: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    mla: LatentAttention | None = None
+    moe: Experts | None = None
+    active_parameters: Annotated[int, Field(ge=1, le=10**14)] | None = None
     source: SourceRef
     shape_source: SourceRef | None = None  # where the exact shape is read, when not in `source`
     summary: Text

@@ -18,12 +18,13 @@ from pydantic import Field
 from .common import MAX_TEXT, NUMBER_OUT, Entity, SourceRef, Strict, Text
 from .entities import GpuRef, NetworkRef, WorkloadRef
 
-Metric = Literal["step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "pflops_total", "mfu_pct",
-                 "hfu_pct", "peak_memory_gib"]
+Metric = Literal["step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "gpu_hours_per_trillion_tokens",
+                 "tflops_per_gpu", "pflops_total", "mfu_pct", "hfu_pct", "peak_memory_gib"]
 """What a measured figure is: seconds per optimizer step; tokens per second of the whole job or of
-one GPU; achieved TFLOP/s per GPU or PFLOP/s of the whole job, or the model (MFU) or hardware
-(HFU) FLOP utilisation in percent, each under a FLOP convention; peak memory per GPU in GiB (2³⁰
-bytes, as the tools that print it count)."""
+one GPU; GPU-hours spent per trillion (10¹²) training tokens (DeepSeek's reports state their cost
+so); achieved TFLOP/s per GPU or PFLOP/s of the whole job, or the model (MFU) or hardware (HFU)
+FLOP utilisation in percent, each under a FLOP convention; peak memory per GPU in GiB (2³⁰ bytes,
+as the tools that print it count)."""
 
 FLOP_METRICS: tuple[Metric, ...] = ("tflops_per_gpu", "pflops_total", "mfu_pct", "hfu_pct")
 
@@ -68,6 +69,19 @@ ZeroGather = Literal["layer", "tensor-sync"]
 v0.5.5), or per parameter tensor after a device synchronize (DeepSpeed v0.3.13 to v0.5.4).
 Absent: per layer."""
 
+PipelineSchedule = Literal["1f1b", "interleaved", "dualpipe", "zero-bubble"]
+"""The pipeline schedule as the source names it: one-forward-one-backward (Narayanan et al. 2021
+§2.2.1, PipeDream-Flush), its interleaved form (§2.2.2; the chunks are `virtual_pipeline`),
+DualPipe (DeepSeek-V3 report §3.2.1: micro-batches fed from both ends of the pipeline, each
+rank holding two model chunks, a forward and a backward chunk overlapped with their all-to-all),
+or a zero-bubble schedule (Qi et al. 2023, which splits the backward pass into input and weight
+gradients; DeepSeek-V2's 16-way pipeline). Absent: not stated."""
+
+ExpertRouting = Literal["balanced", "learned"]
+"""How the tokens of a mixture-of-experts run reached their experts: `balanced`, forced to an
+even share per expert (NVIDIA's benchmarks state they force-balance), or `learned`, the router's
+own choice, as in a real training run. Absent: not stated."""
+
 Degree = Annotated[int, Field(ge=1, le=1_000_000)]
 Width = Annotated[int, Field(ge=1, le=10_000_000)]
 Label = Annotated[str, Field(min_length=1, max_length=300)]
@@ -100,7 +114,9 @@ class RunLayout(Strict):
     """The parallel layout as published. Batches count sequences. `zero_stage` is ZeRO-DP's stage
     (PyTorch FSDP FULL_SHARD is 3, SHARD_GRAD_OP 2); `shard_group` the size of a hybrid-sharding
     group when sharding does not span the whole data-parallel group. `fp32_gradients`: gradients
-    are accumulated and reduced in FP32 (Megatron's main grads, BLOOM's BF16 optimizer)."""
+    are accumulated and reduced in FP32 (Megatron's main grads, BLOOM's BF16 optimizer).
+    `expert_parallel`: the GPUs one mixture-of-experts layer's routed experts are spread over;
+    `expert_routing` and `pipeline_schedule` as their vocabularies say."""
 
     tensor_parallel: Degree | None = None
     pipeline_parallel: Degree | None = None
@@ -119,6 +135,9 @@ class RunLayout(Strict):
     attention_kernel: AttentionKernel | None = None
     zero_gather: ZeroGather | None = None
     fp32_gradients: bool | None = None
+    expert_parallel: Degree | None = None
+    expert_routing: ExpertRouting | None = None
+    pipeline_schedule: PipelineSchedule | None = None
 
 
 class Measured(Strict):

@@ -13,7 +13,7 @@ from typing import get_args
 from markupsafe import Markup
 
 from ..knowledge import Loaded
-from ..labels import CONVENTION_ZH, METRIC_ZH
+from ..labels import CONVENTION_ZH, METRIC_ZH, ROUTING_ZH, SCHEDULE_ZH
 from ..model.entities import Source
 from ..model.runs import Convention, Measured, Metric, Run, RunLayout
 from ..units import fmt_number
@@ -26,7 +26,8 @@ METRICS: tuple[Metric, ...] = get_args(Metric)
 
 def layout_label(lay: RunLayout) -> Markup:
     """`8·35·8` (TP·PP·DP), then what else the layout states: context parallelism, interleaving,
-    the ZeRO stage (and ZeRO-3's per-tensor synchronous gathers). Built from numbers and fixed
+    the ZeRO stage (and ZeRO-3's per-tensor synchronous gathers), expert parallelism, the pipeline
+    schedule and how tokens were routed to experts. Built from numbers and fixed
     words only, so it is safe markup as it is."""
     degrees = (lay.tensor_parallel, lay.pipeline_parallel, lay.data_parallel)
     parts = ["·".join(UNSTATED if d is None else str(d) for d in degrees)]
@@ -38,6 +39,12 @@ def layout_label(lay: RunLayout) -> Markup:
         parts.append("交错")
     if lay.zero_stage:
         parts.append(f"ZeRO-{lay.zero_stage}" + ("（逐张量同步收集）" if lay.zero_gather == "tensor-sync" else ""))
+    if lay.expert_parallel is not None:
+        parts.append(f"EP {lay.expert_parallel}")
+    if lay.pipeline_schedule is not None:
+        parts.append(SCHEDULE_ZH[lay.pipeline_schedule])
+    if lay.expert_routing is not None:
+        parts.append(ROUTING_ZH[lay.expert_routing])
     return Markup("，".join(parts))
 
 

@@ -2,8 +2,9 @@
 names exactly one model, a workload or an inline shape; the shape's heads split its width and its
 published parameter count is the count the shape gives (within `PARAMETER_TOLERANCE`); the
 layout's degrees multiply out to the GPUs and the global batch splits into micro-batches over the
-data-parallel replicas; and a FLOP figure says how it counted FLOPs, while any other figure does
-not. A misread table cell or a misprint of the source (Llama 3's Table 4 prints DP = 4 where the
+data-parallel replicas; expert parallelism spreads the experts of a mixture-of-experts model
+evenly; a pipeline schedule has a pipeline to schedule and agrees with the interleaving; and a
+FLOP figure says how it counted FLOPs, while any other figure does not. A misread table cell or a misprint of the source (Llama 3's Table 4 prints DP = 4 where the
 row needs 8) is caught where it is written; the run's note records the correction."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from ..diagnostics import Diagnostic, Rule
 from ..estimates.runs import PARAMETER_TOLERANCE, shape_parameters
 from ..knowledge import Loaded
+from ..model.costs import Workload
 from ..model.runs import FLOP_METRICS, HARDWARE_CONVENTIONS, MODEL_CONVENTIONS, Run
 from .base import Check, Context
 
@@ -26,6 +28,13 @@ CONVENTION = Rule("model-run-convention", "model",
 HEADS = Rule("model-run-heads", "model", "实测训练记录的模型形状里，注意力头数必须整除隐藏维度，键值头数必须整除注意力头数。")
 PARAMETERS = Rule("model-run-parameters", "model",
                   "实测训练记录写出的参数量必须与其形状算出的参数量一致（相差不超过 3%）。")
+
+EXPERTS = Rule("model-run-experts", "model",
+               "实测训练记录写出专家并行度或专家路由方式时，模型必须是混合专家负载；专家并行度必须整除路由专家数，"
+               "也必须整除一个流水线级的 GPU 数。")
+SCHEDULE = Rule("model-run-pipeline-schedule", "model",
+                "实测训练记录写出的流水线调度必须有流水线可调度（流水线并行度大于 1），并与交错设置一致：只有交错调度有"
+                "多个虚拟块；DualPipe 要求流水线级数和每步的微批数都是偶数。")
 
 
 def _runs(ctx: Context) -> list[Loaded[Run]]:
@@ -117,6 +126,74 @@ def check_shape_parameters(ctx: Context) -> Iterator[Diagnostic]:
                                     f"from the stated {shape.parameters:,}: check layers, widths, heads and vocabulary")
 
 
-RULES = (MODEL, LAYOUT, BATCH, CONVENTION, HEADS, PARAMETERS)
+def check_experts(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        run, lay = entity.model, entity.model.layout
+        if lay.expert_parallel is None and lay.expert_routing is None:
+            continue
+        found = ctx.kb.get(run.workload, Workload) if run.workload is not None else None
+        moe = None if found is None else found.model.moe
+        if moe is None:
+            if run.workload is not None and found is None:
+                continue  # an unknown workload is reported by the references rule
+            field = "expert_parallel" if lay.expert_parallel is not None else "expert_routing"
+            yield EXPERTS.report(entity, ("layout", field),
+                                 f"{field} needs a mixture-of-experts workload (one with `moe`); "
+                                 f"{'the inline shape' if run.workload is None else repr(run.workload)} has no experts")
+            continue
+        e = lay.expert_parallel
+        if e is None:
+            continue
+        if moe.experts % e:
+            yield EXPERTS.report(entity, ("layout", "expert_parallel"),
+                                 f"expert parallel {e} does not divide the {moe.experts} routed experts")
+        pp = lay.pipeline_parallel
+        if pp is not None and run.gpus % pp == 0 and (run.gpus // pp) % e:
+            yield EXPERTS.report(entity, ("layout", "expert_parallel"),
+                                 f"expert parallel {e} does not divide the {run.gpus // pp} GPUs of a pipeline stage "
+                                 f"({run.gpus} GPUs ÷ pp {pp})")
+
+
+def _micro_batches(run: Run) -> int | None:
+    """Micro-batches per data-parallel replica and step, where the run states what it takes."""
+    lay = run.layout
+    if None in (lay.tensor_parallel, lay.pipeline_parallel, lay.context_parallel, lay.micro_batch, lay.global_batch):
+        return None
+    assert lay.tensor_parallel is not None and lay.pipeline_parallel is not None and lay.context_parallel is not None
+    assert lay.micro_batch is not None and lay.global_batch is not None
+    dp = lay.data_parallel or run.gpus // (lay.tensor_parallel * lay.pipeline_parallel * lay.context_parallel)
+    per_step = dp * lay.micro_batch
+    return lay.global_batch // per_step if per_step and lay.global_batch % per_step == 0 else None
+
+
+def check_pipeline_schedule(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        run, lay = entity.model, entity.model.layout
+        schedule = lay.pipeline_schedule
+        if schedule is None:
+            continue
+        where = ("layout", "pipeline_schedule")
+        if lay.pipeline_parallel == 1:
+            yield SCHEDULE.report(entity, where, f"pipeline schedule {schedule!r} with pipeline parallel 1: "
+                                  "there is no pipeline to schedule")
+            continue
+        chunked = lay.virtual_pipeline != 1
+        if schedule == "interleaved" and not chunked:
+            yield SCHEDULE.report(entity, where, "the interleaved schedule runs several model chunks per rank: "
+                                  "state `virtual_pipeline` (a number, or `interleaved` if the source gives none)")
+        elif schedule != "interleaved" and chunked and lay.virtual_pipeline != "unstated":
+            yield SCHEDULE.report(entity, where, f"pipeline schedule {schedule!r}, but virtual_pipeline is "
+                                  f"{lay.virtual_pipeline!r}: only the interleaved schedule has virtual chunks")
+        if schedule == "dualpipe":
+            pp, micro = lay.pipeline_parallel, _micro_batches(run)
+            if pp is not None and pp % 2:
+                yield SCHEDULE.report(entity, ("layout", "pipeline_parallel"),
+                                      f"DualPipe feeds micro-batches from both ends: its {pp} pipeline stages must be even")
+            if micro is not None and micro % 2:
+                yield SCHEDULE.report(entity, ("layout", "global_batch"),
+                                      f"DualPipe needs an even number of micro-batches per step; the layout gives {micro}")
+
+
+RULES = (MODEL, LAYOUT, BATCH, CONVENTION, HEADS, PARAMETERS, EXPERTS, SCHEDULE)
 CHECKS: tuple[Check, ...] = (check_one_model, check_layout_degrees, check_batch_split, check_conventions,
-                             check_shape_heads, check_shape_parameters)
+                             check_shape_heads, check_shape_parameters, check_experts, check_pipeline_schedule)
