@@ -52,15 +52,17 @@ def workload(spec: WorkloadSpec) -> Workload:
 
 # How far a workload's stated parameter counts (total and active) may lie from the counts its
 # shape gives: 1 %, plus half a unit of the last digit the count is written with, so that a
-# published label such as "37B" (37000000000) stands for every count that rounds to it. An exact
+# published label such as "37B" (37000000000) stands for every count that rounds to it (`rounding`). An exact
 # count (6738415616) adds less than one parameter.
 PARAMETER_TOLERANCE = 0.01
 
 
 def rounding(count: int) -> float:
-    """Half a unit of the last nonzero digit of a stated count: 0.5e9 for 37000000000."""
+    """Half a unit of the last nonzero digit of a stated count, read with at least two significant
+    digits (the zero of "30B" counts): 0.5e9 for 37000000000 and for 30000000000, 0.05e9 for
+    2400000000 and for 3000000000, 0.5 for an exact count."""
     text = str(count)
-    return 0.5 * 10.0 ** (len(text) - len(text.rstrip("0")))
+    return 0.5 * 10.0 ** max(0, min(len(text) - len(text.rstrip("0")), len(text) - 2))
 
 
 def agrees(stated: int, derived: float) -> bool:

@@ -22,7 +22,7 @@ DUPLICATE = Rule("model-assumption-duplicate", "model", "每个模型参数只�
 HEADS = Rule("model-workload-heads", "model",
              "训练负载的键值头数必须整除注意力头数；没有写明每头宽度（head_dim）也不是潜在注意力（mla）时，注意力头数还必须整除隐藏维度。")
 PARAMETERS_RULE = Rule("model-workload-parameters", "model",
-                       "训练负载声明的参数量必须与其形状算出的参数量一致（相差不超过 1%，另加所写数字末位的半个单位，如 671B 这样的约数）。")
+                       "训练负载声明的参数量必须与其形状算出的参数量一致（相差不超过 1%，另加所写数字末位的半个单位，至少按两位有效数字读，用于 671B、30B 这样的约数）。")
 EXPERTS = Rule("model-workload-experts", "model",
                "混合专家负载的每个 token 选中的专家数不能多于路由专家数，开头的稠密层必须少于总层数。")
 ATTENTION = Rule("model-workload-attention", "model",
