@@ -53,10 +53,12 @@ def kb() -> KnowledgeBase:
 
 
 def _pick(kb: KnowledgeBase) -> tuple[str, str, str]:
-    """The largest workload, the GPU with the most memory among those the model can run (a GPU
-    whose vendor publishes no 16-bit tensor rate is refused with a message), the fastest port."""
+    """The largest dense workload (the layout flags under test include context parallelism and
+    hybrid sharding, which the model refuses for experts), the GPU with the most memory among those
+    the model can run (a GPU whose vendor publishes no 16-bit tensor rate is refused with a
+    message), the fastest port."""
     from generator.estimates.records import gpu as gpu_spec
-    workload = max(workloads(kb), key=lambda w: w.model.parameters).id
+    workload = max((w for w in workloads(kb) if w.model.moe is None), key=lambda w: w.model.parameters).id
     usable = [g for g in gpus(kb) if not isinstance(gpu_spec(kb, g.model), str)]
     gpu = max(usable, key=lambda g: (g.model.memory.capacity.value, g.id)).id
     network = max(networks(kb), key=lambda n: (n.model.port_rate.value, n.id)).id
