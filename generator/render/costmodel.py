@@ -6,7 +6,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ..estimates.records import assumption_entities, workloads
-from ..model.costs import PARAMETERS
+from ..model.costs import PARAMETERS, Workload
 from .context import Site
 from .table import Cell, Row, Table
 from .text import zh
@@ -17,15 +17,30 @@ def _number(value: float, unit: str) -> Cell:
     return Cell.text(shown)
 
 
+def _experts(w: Workload) -> str:
+    """`256 选 8 + 1 共享，前 3 层稠密`: the routed experts and how many a token takes, the shared
+    ones and the dense layers; `—` for a dense model."""
+    m = w.moe
+    if m is None:
+        return "—"
+    text = f"{m.experts} 选 {m.experts_per_token}"
+    text += f" + {m.shared_experts} 共享" if m.shared_experts else ""
+    return text + (f"，前 {m.dense_layers} 层稠密" if m.dense_layers else "")
+
+
 def costmodel(site: Site) -> dict[str, object]:
-    shapes = Table([("模型", False), ("参数量", True), ("层数", True), ("隐藏维度", True), ("注意力头", True),
-                    ("键值头", True), ("FFN 宽度", True), ("词表", True), ("来源", False)])
+    shapes = Table([("模型", False), ("参数量", True), ("激活参数量", True), ("层数", True), ("隐藏维度", True),
+                    ("注意力头", True), ("键值头", True), ("FFN 宽度", True), ("专家", False), ("词表", True),
+                    ("来源", False)])
     for e in workloads(site.kb):
         w = e.model
+        active = Cell.text("—") if w.active_parameters is None else Cell(
+            Cell.text(f"{w.active_parameters:,}").html, str(w.active_parameters), numeric=True)
         shapes.rows.append(Row([
-            Cell.text(w.name), Cell(Cell.text(f"{w.parameters:,}").html, str(w.parameters), numeric=True),
+            Cell.text(w.name), Cell(Cell.text(f"{w.parameters:,}").html, str(w.parameters), numeric=True), active,
             *(Cell(Cell.text(str(v)).html, str(v), numeric=True) for v in (
-                w.layers, w.hidden_size, w.attention_heads, w.kv_heads, w.ffn_hidden_size, w.vocabulary_size)),
+                w.layers, w.hidden_size, w.attention_heads, w.kv_heads, w.ffn_hidden_size)),
+            Cell.text(_experts(w)), Cell(Cell.text(str(w.vocabulary_size)).html, str(w.vocabulary_size), numeric=True),
             Cell(site.link(w.source) + (Markup() if w.shape_source is None else " · " + site.link(w.shape_source)))],
             anchor=e.id, spec=site.spec(e.id)))
     table = Table([("假设", False), ("取值", True), ("范围", False), ("性质", False), ("来源", False)])
