@@ -14,9 +14,10 @@ import pytest
 from support import ROOT, base_result, validate_with
 
 from generator.costmodel import estimate
-from generator.estimates.calibration import ASSUMED, calibrate, statement, summarise
+from generator.estimates.calibration import ASSUMED, calibrate, run_error, statement, summarise
 from generator.estimates.records import assumptions
 from generator.estimates.runs import measured_step, run_inputs
+from generator.knowledge import KnowledgeBase, Loaded
 from generator.model.runs import Run
 
 
@@ -73,15 +74,22 @@ def test_cli_json_has_the_documented_keys() -> None:
     done = _run("--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"error", "overall", "sources", "does_not_fit", "worst", "runs"}
-    assert set(data["overall"]) == {"runs", "expressed", "mean_abs_error", "bias"}
+    assert set(data) == {"error", "overall", "without_inferred", "sources", "does_not_fit", "worst", "runs"}
+    assert set(data["overall"]) == set(data["without_inferred"]) == {"runs", "expressed", "mean_abs_error", "bias"}
     assert data["overall"]["runs"] == len(data["runs"]) == len(list((ROOT / "specs/runs").glob("*.yaml")))
     for run in data["runs"]:
         assert set(run) == {"id", "name", "source", "measured_step_s", "predicted_step_s", "error", "fits", "why",
-                            "assumed"}
+                            "assumed", "inferred"}
+        if run["inferred"] is not None:  # listed in `assumed` too, with the value taken and every accepted one
+            chosen = "×".join(map(str, run["inferred"]["chosen"]))
+            assert any(a.startswith(f"{'×'.join(run['inferred']['fields'])}={chosen} (fastest of ") for a in run["assumed"])
+            assert run["inferred"]["chosen"] in run["inferred"]["accepted"]
         assert (run["error"] is None) == (run["predicted_step_s"] is None or run["measured_step_s"] is None)
         assert (run["why"] is None) == (run["predicted_step_s"] is not None)
     assert sum(s["runs"] for s in data["sources"]) == data["overall"]["runs"]
+    plain = [r for r in data["runs"] if r["inferred"] is None]
+    assert data["without_inferred"]["runs"] == len(plain)
+    assert data["without_inferred"]["expressed"] == sum(r["error"] is not None for r in plain)
 
 
 def test_cli_text_and_errors() -> None:
@@ -89,6 +97,8 @@ def test_cli_text_and_errors() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("cost model against ")
     assert "worst 3:" in done.stdout and "not expressed:" in done.stdout
+    assert "without the runs whose layout the model chose (below): " in done.stdout
+    assert "layout choices left unstated by the run, taken as the model's fastest: " in done.stdout
     bad = _run("--bogus")
     assert bad.returncode == 2 and bad.stderr.strip() == "calibrate: unrecognized arguments: --bogus"
 
@@ -139,3 +149,36 @@ def test_cli_scan(flags: tuple[str, ...], says: str | None) -> None:
     else:
         assert done.returncode == 2, done.stdout
         assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def _interleaving_unstated(tflops: str = "137") -> tuple[KnowledgeBase, Loaded[Run]]:
+    """The fixture GPT run on two pipeline stages, interleaving unstated, measured at `tflops`."""
+    target = "specs/runs/test-run-gpt-1-7b.yaml"
+    raw = (ROOT / "tests/fixtures/base" / target).read_text(encoding="utf-8")
+    for old, new in (("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
+                      "  tensor_parallel: 1\n  pipeline_parallel: 2\n  data_parallel: 16\n  virtual_pipeline: unstated\n"),
+                     ("{metric: tflops_per_gpu, value: 137,", f"{{metric: tflops_per_gpu, value: {tflops},")):
+        assert old in raw, old
+        raw = raw.replace(old, new)
+    result = validate_with(target, raw.encode("utf-8"))
+    assert result.kb is not None, [d.as_text() for d in result.diagnostics]
+    entity = result.kb.get("test-run-gpt-1-7b", Run)
+    assert entity is not None
+    return result.kb, entity
+
+
+def test_an_inferred_choice_never_reads_the_measured_figure() -> None:
+    """The same run measured at 137 and at 40 TFLOP/s per GPU: the measured step differs, the
+    model's choice of chunks and its prediction do not. The run lists the choice, and the summary
+    without inferred runs leaves it out."""
+    rows = []
+    for tflops in ("137", "40"):
+        kb, entity = _interleaving_unstated(tflops)
+        rows.append(run_error(kb, entity))
+        report = calibrate(kb)
+        assert report.without_inferred == summarise([r for r in report.runs if r.id != entity.id])
+        assert report.overall == summarise(list(report.runs))
+    fast, slow = rows
+    assert fast.inferred is not None and fast.inferred == slow.inferred
+    assert fast.predicted_s == slow.predicted_s and fast.measured_s != slow.measured_s
+    assert str(fast.inferred) in fast.assumed and fast.error is not None and slow.error is not None

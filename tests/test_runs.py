@@ -7,6 +7,7 @@ positive or a one-line reason)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import get_args
 
 import pytest
@@ -19,6 +20,7 @@ from generator.estimates.runs import (
     PREFERENCE,
     Assumed,
     RunInputs,
+    fastest,
     measured_step,
     run_inputs,
 )
@@ -206,6 +208,76 @@ def test_a_run_naming_no_network_may_take_its_reference_servers() -> None:
     assert {"network", "nics_per_node"} <= set(got.assumed) and got.ids["network"] == "test-ib-hdr"
     kb, entity = _run(GPT, ("network: test-ib-hdr\n", ""), ("nics_per_node: 8\n", "nics_per_node: 4\n"))
     assert run_inputs(kb, entity, Assumed(reference_network=True)) == "the run spans nodes but names no network"
+
+
+CHOOSE = Assumed(fastest_unstated=True)
+PIPELINED = ("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n",
+             "  tensor_parallel: 1\n  pipeline_parallel: 2\n  data_parallel: 16\n  virtual_pipeline: unstated\n")
+
+
+def _steps(got: RunInputs, kb: KnowledgeBase, **fixed: int) -> dict[int, float]:
+    """The model's step time at each virtual pipeline 1 to the layers that it accepts."""
+    out = {}
+    for v in range(1, got.workload.layers + 1):
+        layout = replace(got.layout, virtual_pipeline=v, **fixed)
+        found = estimate(got.workload, got.cluster, layout, _assumptions(kb)).estimate
+        if found is not None:
+            out[v] = found.step.step_s
+    return out
+
+
+def test_unstated_interleaving_takes_the_models_fastest_chunks() -> None:
+    """The GPT fixture on pp 2 with interleaving unstated: left open only when the caller says so;
+    then every v from 1 to the 24 layers is a candidate, `estimate` accepts v ≤ 12, and the chunks
+    are the accepted v of least step time, listed with every accepted value."""
+    kb, entity = _run(GPT, PIPELINED)
+    assert run_inputs(kb, entity) == "interleaving unstated: the schedule's bubble depends on them"
+    got = run_inputs(kb, entity, CHOOSE)
+    assert isinstance(got, RunInputs) and got.open is not None
+    assert got.open.fields == ("virtual_pipeline",) and got.open.candidates == tuple((v,) for v in range(1, 25))
+    chosen = fastest(got, _assumptions(kb))
+    assert isinstance(chosen, RunInputs) and chosen.open is None and chosen.choice is not None
+    steps = _steps(got, kb)
+    assert list(steps) == list(range(1, 13))  # p·v ≤ 24 layers
+    best = min(steps, key=lambda v: steps[v])
+    assert chosen.layout.virtual_pipeline == best and chosen.extras.virtual_pipeline == best
+    assert chosen.assumed == (f"virtual_pipeline={best} (fastest of {', '.join(map(str, range(1, 13)))})",)
+    assert chosen.choice.accepted == tuple((v,) for v in range(1, 13)) and chosen.extras.data_parallel == 16
+    # "interleaved" rules out v = 1: the candidates start at 2
+    kb, entity = _run(GPT, (PIPELINED[0], PIPELINED[1].replace("unstated", "interleaved")))
+    got = run_inputs(kb, entity, CHOOSE)
+    assert isinstance(got, RunInputs) and got.open is not None and got.open.candidates[0] == (2,)
+
+
+def test_an_unstated_split_keeps_the_stated_data_parallel_degree() -> None:
+    """Tensor and pipeline parallel unstated, data parallel 16 stated on 32 GPUs: the candidates
+    are t = 1 to 8 with p = 32 / (16 t) where whole, the model accepts 1 × 2 and 2 × 1 (24 heads),
+    and the split it takes keeps dp 16."""
+    kb, entity = _run(GPT, ("  tensor_parallel: 1\n  pipeline_parallel: 1\n  data_parallel: 32\n", "  data_parallel: 16\n"))
+    assert run_inputs(kb, entity) == "the run states no tensor_parallel, pipeline_parallel"
+    got = run_inputs(kb, entity, CHOOSE)
+    assert isinstance(got, RunInputs) and got.open is not None
+    assert got.open.fields == ("tensor_parallel", "pipeline_parallel") and got.open.candidates == ((1, 2), (2, 1))
+    chosen = fastest(got, _assumptions(kb))
+    assert isinstance(chosen, RunInputs) and chosen.choice is not None
+    assert chosen.choice.accepted == ((1, 2), (2, 1))
+    times = {c: estimate(got.workload, got.cluster, replace(got.layout, tensor_parallel=c[0], pipeline_parallel=c[1]),
+                         _assumptions(kb)).estimate for c in chosen.choice.accepted}
+    assert chosen.choice.chosen == min(times, key=lambda c: times[c].step.step_s)  # type: ignore[union-attr]
+    assert chosen.extras.data_parallel == 16 and chosen.assumed[-1].startswith("tensor_parallel×pipeline_parallel=")
+
+
+def test_no_accepted_value_leaves_the_run_unexpressed_with_a_reason() -> None:
+    """An interleaved pipeline of 2 stages with 9 micro-batches: the interleaved schedule needs
+    them divisible by p, so no chunk count from 2 up is accepted, and the reason says why."""
+    kb, entity = _run(GPT, (PIPELINED[0], PIPELINED[1].replace("unstated", "interleaved")),
+                      ("  global_batch: 512\n", "  global_batch: 576\n"))
+    got = run_inputs(kb, entity, CHOOSE)
+    assert isinstance(got, RunInputs)
+    why = fastest(got, _assumptions(kb))
+    assert isinstance(why, str) and _one_line(why)
+    assert why.startswith("the run leaves virtual_pipeline unstated and the model accepts none of the 23 candidates")
+    assert "micro-batches per step (9) divisible by pipeline parallel 2" in why
 
 
 def test_every_convention_has_a_count_and_every_metric_a_place() -> None:

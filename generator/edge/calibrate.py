@@ -22,15 +22,19 @@ def _summary_json(s: Summary) -> dict[str, object]:
 
 
 def _run_json(r: RunError) -> dict[str, object]:
+    inferred = None if r.inferred is None else {
+        "fields": list(r.inferred.fields), "chosen": list(r.inferred.chosen),
+        "accepted": [list(values) for values in r.inferred.accepted]}
     return {"id": r.id, "name": r.name, "source": r.source, "measured_step_s": r.measured_s,
             "predicted_step_s": r.predicted_s, "error": r.error, "fits": r.fits, "why": r.why,
-            "assumed": list(r.assumed)}
+            "assumed": list(r.assumed), "inferred": inferred}
 
 
 def to_json(cal: Calibration) -> str:
     data = {
         "error": "measured step time ÷ predicted step time − 1",
         "overall": _summary_json(cal.overall),
+        "without_inferred": _summary_json(cal.without_inferred),
         "sources": [{"source": s.source, "title": s.title, **_summary_json(s.summary)} for s in cal.sources],
         "does_not_fit": [r.id for r in cal.runs if r.fits is False],
         "worst": [r.id for r in cal.worst()],
@@ -43,7 +47,10 @@ def to_text(cal: Calibration, worst: int = 10) -> str:
     o = cal.overall
     lines = [f"cost model against {o.runs} published runs: {o.expressed} expressed, "
              f"mean absolute error {_pct(o.mean_abs_error)}, bias {_pct(o.bias, signed=True)} "
-             "(error = measured ÷ predicted − 1; + means slower than predicted)", "",
+             "(error = measured ÷ predicted − 1; + means slower than predicted)",
+             f"without the runs whose layout the model chose (below): {cal.without_inferred.expressed} expressed, "
+             f"mean absolute error {_pct(cal.without_inferred.mean_abs_error)}, "
+             f"bias {_pct(cal.without_inferred.bias, signed=True)}", "",
              f"{'source':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
     for s in cal.sources:
         lines.append(f"{s.source[:40]:40} {s.summary.runs:5d} {s.summary.expressed:5d} "
@@ -51,6 +58,9 @@ def to_text(cal: Calibration, worst: int = 10) -> str:
     lines += ["", f"worst {worst}:", f"  {'run':44} {'measured':>10} {'predicted':>10} {'error':>8}"]
     for r in cal.worst(worst):
         lines.append(f"  {r.id[:44]:44} {r.measured_s or 0.0:9.3f}s {r.predicted_s or 0.0:9.3f}s {_pct(r.error, True):>8}")
+    inferred = [r for r in cal.runs if r.inferred is not None]
+    lines += ["", f"layout choices left unstated by the run, taken as the model's fastest: {len(inferred)}"]
+    lines += [f"  {r.id[:44]:44} {_pct(r.error, True):>8}  {r.inferred}" for r in inferred]
     unfit = [r.id for r in cal.runs if r.fits is False]
     lines += ["", f"reported as not fitting in memory, though they ran: {len(unfit)}"]
     lines += [f"  {run_id}" for run_id in unfit[:worst]] + ([f"  … and {len(unfit) - worst} more"] if len(unfit) > worst else [])

@@ -18,10 +18,10 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import Source
 from ..model.runs import Run
 from .records import assumptions
-from .runs import Assumed, RunInputs, measured_step, run_inputs
+from .runs import Assumed, Choice, RunInputs, fastest, measured_step, run_inputs
 
 ASSUMED = Assumed(micro_batch=1, gpus_per_node=8, nics_per_node=8, zero_stage=1, recompute="selective",
-                  sequence_parallel=True, flash_attention=True, reference_network=True)
+                  sequence_parallel=True, flash_attention=True, reference_network=True, fastest_unstated=True)
 """What the suite assumes where a run leaves a field unstated, never where it states one; every
 run that takes a value from here lists it (`RunError.assumed`):
 - one sequence per micro-batch (Narayanan 2021 Table 1 states none; Megatron-LM's default);
@@ -37,7 +37,24 @@ run that takes a value from here lists it (`RunError.assumed`):
   2021-22 Megatron and DeepSpeed runs state that they do not).
 - where a multi-node run names no network: the compute network and NIC count of its GPU's
   reference server in specs/nodes/ (DGX A100: 8 × HDR 200G; DGX H100: 8 × NDR 400G), the
-  network the HGX boards of the suite's cloud and lab clusters are built with."""
+  network the HGX boards of the suite's cloud and lab clusters are built with;
+- where a run leaves its tensor × pipeline split or its interleaving (whether, or how many chunks
+  per stage) unstated (`fastest_unstated`): the value the model itself predicts fastest among those
+  its feasibility rules (Megatron-LM's) accept for the run's GPUs, heads, layers, micro-batches and
+  any stated data-parallel degree, one that fits in memory before one that does not (`runs.fastest`;
+  it never reads the measured figure). These are
+  the choices the runs' authors tuned for throughput, and say so. Narayanan et al. 2021 (§1) ask
+  "How should parallelism techniques be combined to maximize the training throughput of large
+  models given a batch size", report that "sub-optimal combinations of tensor and pipeline model
+  parallelism can lead to up to 2× lower throughput", and pick the degrees of Table 1 "using
+  heuristics described in §3" (§5.1); they add that they "do not automatically explore the search
+  space of parallelism strategies" (§1), so the model's optimum stands in for their tuning, not
+  for a search they ran. Llama 3 (§3.3.2): "Through careful tuning of the parallelism
+  configuration, hardware, and software, we achieve an overall BF16 Model FLOPs Utilization
+  (MFU ...) of 38-43% for the configurations shown in Table 4", with "an interleaved schedule
+  (Narayanan et al., 2021) with V pipeline stages on one pipeline rank" and V unstated. Each such
+  run lists the choice with every accepted value (`RunError.inferred`), and `Calibration.without_inferred`
+  is the error without these runs."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,7 @@ class RunError:
     fits: bool | None
     why: str | None  # None: the run was expressed and estimated
     assumed: tuple[str, ...]
+    inferred: Choice | None = None  # a layout choice the run left unstated, made by the model (in `assumed` too)
 
     @property
     def error(self) -> float | None:
@@ -79,9 +97,13 @@ class SourceSummary:
 
 @dataclass(frozen=True)
 class Calibration:
+    """Every run, the summaries by source and overall, and `without_inferred`: the summary over the
+    runs whose layout needed no inferred choice (`RunError.inferred`), to show what inferring does."""
+
     runs: tuple[RunError, ...]
     sources: tuple[SourceSummary, ...]
     overall: Summary
+    without_inferred: Summary
 
     def worst(self, count: int = 10) -> tuple[RunError, ...]:
         """The expressed runs with the largest absolute error, largest first (ties by id)."""
@@ -100,7 +122,8 @@ def summarise(runs: list[RunError]) -> Summary:
 class Prepared:
     """What a run gives the model before any assumption of specs/assumptions/ is read: its
     measured seconds and its inputs, or why it has none (no step time: `unmeasured`; no inputs:
-    `inexpressible`)."""
+    `inexpressible`). Inputs with open layout fields are completed in `estimated`, under the
+    model's assumptions, from the inputs alone."""
 
     id: str
     name: str
@@ -125,14 +148,16 @@ def estimated(run: Prepared, model: Assumptions | str) -> RunError:
     why = run.unmeasured or (model if isinstance(model, str) else None) or run.inexpressible
     if why is not None or run.inputs is None or isinstance(model, str):
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, why, ())
-    inputs = run.inputs
+    inputs = fastest(run.inputs, model)  # the prepared inputs, not the measured seconds
+    if isinstance(inputs, str):
+        return RunError(run.id, run.name, run.source, run.measured_s, None, None, inputs, run.inputs.assumed)
     outcome = estimate(inputs.workload, inputs.cluster, inputs.layout, model)
     if outcome.estimate is None:
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, outcome.problems[0].message,
-                        inputs.assumed)
+                        inputs.assumed, inputs.choice)
     est = outcome.estimate
     return RunError(run.id, run.name, run.source, run.measured_s, est.step.step_s, est.memory.fits, None,
-                    inputs.assumed)
+                    inputs.assumed, inputs.choice)
 
 
 def run_error(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) -> RunError:
@@ -154,7 +179,7 @@ def report(kb: KnowledgeBase, runs: tuple[RunError, ...]) -> Calibration:
         source = kb.get(source_id, Source)
         title = source.model.title if source is not None else source_id
         sources.append(SourceSummary(source_id, title, summarise(by_source[source_id])))
-    return Calibration(runs, tuple(sources), summarise(list(runs)))
+    return Calibration(runs, tuple(sources), summarise(list(runs)), summarise([r for r in runs if r.inferred is None]))
 
 
 def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:

@@ -6,14 +6,17 @@ The model's `Layout` does not yet hold context parallelism, interleaved pipeline
 or hybrid sharding: a run that needs one of them is refused with the reason (`beyond_layout`),
 and the layout fields the model does not read travel in `Extras`, so that a model that learns
 them can be handed them. A field the run leaves unstated is never filled in silently: the caller
-may name a value for it (`Assumed`), and the record lists every field so filled.
+may name a value for it (`Assumed`), and the record lists every field so filled. A layout choice
+the run's authors tuned for throughput (tensor × pipeline parallel, interleaving) the caller may
+instead leave to the model (`Assumed.fastest_unstated`): the inputs then carry the candidates
+(`Open`), and `fastest` takes the one the model predicts fastest, from the inputs alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from ..costmodel import parameters_from_shape
+from ..costmodel import Assumptions, estimate, parameters_from_shape
 from ..costmodel.inputs import Cluster, GpuSpec, Layout, Node, Recompute, Workload
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
@@ -90,6 +93,9 @@ class Assumed:
     reference_network: bool = False
     """A multi-node run that names neither network nor NICs takes the compute network and NIC
     count of its GPU's reference server (`reference_node`), and lists both as assumed."""
+    fastest_unstated: bool = False
+    """Tensor and pipeline parallel degrees and interleaving that the run leaves unstated are left
+    open (`Open`), for `fastest` to take the values the model predicts fastest."""
 
 
 def reference_node(kb: KnowledgeBase, gpu_id: str) -> tuple[str, Network, int] | None:
@@ -123,9 +129,40 @@ class Extras:
     expert_routing: ExpertRouting | None = None
 
 
+OPENABLE = ("tensor_parallel", "pipeline_parallel", "virtual_pipeline")
+"""The layout fields `Assumed.fastest_unstated` may leave open, in the order `Open` lists them."""
+
+
+@dataclass(frozen=True)
+class Open:
+    """Layout fields a run leaves unstated and the caller leaves to the model: their names (of
+    `OPENABLE`, in its order) and the candidate values, each a tuple in that order. Every
+    combination the run's stated fields allow is a candidate; whether the model accepts it is
+    `estimate`'s to say, not this list's."""
+
+    fields: tuple[str, ...]
+    candidates: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What `fastest` took for the open fields: the values, and every candidate the model accepted."""
+
+    fields: tuple[str, ...]
+    chosen: tuple[int, ...]
+    accepted: tuple[tuple[int, ...], ...]
+
+    def __str__(self) -> str:
+        def values(v: tuple[int, ...]) -> str:
+            return "×".join(map(str, v))
+        return f"{'×'.join(self.fields)}={values(self.chosen)} (fastest of {', '.join(map(values, self.accepted))})"
+
+
 @dataclass(frozen=True)
 class RunInputs:
-    """A run as the model's inputs; `assumed` names each field taken from `Assumed`."""
+    """A run as the model's inputs; `assumed` names each field taken from `Assumed`, and each
+    choice the model made (`Choice`, as text). While `open` is set, the layout's open fields hold
+    placeholders: `fastest` fills them."""
 
     workload: Workload
     cluster: Cluster
@@ -133,6 +170,8 @@ class RunInputs:
     extras: Extras
     assumed: tuple[str, ...]
     ids: dict[str, str]
+    open: Open | None = None
+    choice: Choice | None = None
 
 
 def _filled(run: Run, assumed: Assumed, experts: bool) -> tuple[Assumed, tuple[str, ...]]:
@@ -152,15 +191,16 @@ def _filled(run: Run, assumed: Assumed, experts: bool) -> tuple[Assumed, tuple[s
     return replace(own, **{name: getattr(assumed, name) for name in taken}), taken
 
 
-def beyond_layout(run: Run) -> str | None:
+def beyond_layout(run: Run, open_chunks: bool = False) -> str | None:
     """What the model's `Layout` cannot express about the run's layout, or None. Interleaving,
     uneven stages, context parallelism and hybrid sharding it has (`costmodel.inputs.Layout`); an
-    interleaved schedule whose chunks the source does not give it has not."""
+    interleaved schedule whose chunks the source does not give it has not, unless the chunks are
+    left to the model (`open_chunks`)."""
     lay = run.layout
     pp = lay.pipeline_parallel or 1
     if lay.context_parallel is None:
         return "the run states no context parallel degree"
-    if pp > 1 and isinstance(lay.virtual_pipeline, str):
+    if pp > 1 and isinstance(lay.virtual_pipeline, str) and not open_chunks:
         return ("interleaving unstated" if lay.virtual_pipeline == "unstated"
                 else "interleaved pipeline, chunks unstated") + ": the schedule's bubble depends on them"
     return None
@@ -188,27 +228,65 @@ def _cluster(kb: KnowledgeBase, run: Run, spec: Gpu, chip: GpuSpec, gpus_per_nod
     return Cluster(Node(f"{per_node} × {spec.name}", chip, per_node, link.bytes_per_s, ports, port), nodes)
 
 
+def _opened(run: Run, assumed: Assumed) -> tuple[str, ...]:
+    """The layout fields (of `OPENABLE`) the run leaves unstated and the caller leaves to the
+    model. Chunks are open where the run does not say how many and its pipeline, stated or open,
+    may have more than one stage."""
+    if not assumed.fastest_unstated:
+        return ()
+    lay = run.layout
+    chunks = isinstance(lay.virtual_pipeline, str) and lay.pipeline_parallel != 1
+    return tuple(name for name, unstated in zip(OPENABLE, (lay.tensor_parallel is None, lay.pipeline_parallel is None,
+                                                           chunks), strict=True) if unstated)
+
+
+def _candidates(run: Run, opened: tuple[str, ...], gpus_per_node: int, layers: int) -> Open:
+    """Every value of the open fields with what the run states held fixed: tensor parallel 1 to
+    a node's GPUs; pipeline parallel, the divisors of the GPUs the tensor and context groups leave
+    (exactly the one that keeps a stated data-parallel degree); chunks 1 (2 where the run says it
+    interleaves) to the layers. Which of them the framework accepts is `estimate`'s to say."""
+    lay = run.layout
+    cp, dp = lay.context_parallel or 1, lay.data_parallel
+
+    def stages(t: int) -> tuple[int, ...]:
+        if "pipeline_parallel" not in opened:
+            return (lay.pipeline_parallel or 1,)
+        if dp is not None:
+            return (run.gpus // (t * cp * dp),) if run.gpus % (t * cp * dp) == 0 else ()
+        share = run.gpus // (t * cp)
+        return tuple(p for p in range(1, share + 1) if share % p == 0)
+
+    tensor = range(1, gpus_per_node + 1) if "tensor_parallel" in opened else (lay.tensor_parallel or 1,)
+    first = 2 if lay.virtual_pipeline == "interleaved" else 1
+    chunks = range(first, layers + 1) if "virtual_pipeline" in opened else (1,)
+    rows = (dict(zip(OPENABLE, (t, p, v), strict=True)) for t in tensor for p in stages(t) for v in chunks)
+    return Open(opened, tuple(tuple(row[name] for name in opened) for row in rows))
+
+
 def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assumed()) -> RunInputs | str:
     """The model's inputs for a run, or why it has none: a field it needs is unstated (and not
-    assumed), the hardware lacks a figure, or the layout is beyond the model (`beyond_layout`)."""
+    assumed), the hardware lacks a figure, or the layout is beyond the model (`beyond_layout`).
+    Fields left to the model (`Assumed.fastest_unstated`) come back open: see `fastest`."""
     run, lay = entity.model, entity.model.layout
     model = run_workload(kb, run)
     if isinstance(model, str):
         return model
     experts = model.moe is not None
     got, taken = _filled(run, assumed, experts)
+    opened = _opened(run, assumed)
     tp, pp, cp, batch = lay.tensor_parallel, lay.pipeline_parallel, lay.context_parallel, lay.global_batch
     ep = lay.expert_parallel if experts else 1
     unstated = [name for name, value in (("tensor_parallel", tp), ("pipeline_parallel", pp), ("context_parallel", cp),
                                          ("global_batch", batch), ("expert_parallel", ep),
                                          *((f.name, getattr(got, f.name)) for f in fields(Assumed)))
-                if value is None and name != "nics_per_node"]
+                if value is None and name != "nics_per_node" and name not in opened]
     if unstated:
         return f"the run states no {', '.join(unstated)}"
-    assert tp is not None and pp is not None and cp is not None and batch is not None and got.gpus_per_node is not None
+    tp, pp = tp or 1, pp or 1  # placeholders where open
+    assert cp is not None and batch is not None and got.gpus_per_node is not None
     assert got.zero_stage is not None and got.micro_batch is not None and got.recompute is not None
     assert got.precision is not None and ep is not None
-    beyond = beyond_layout(run)
+    beyond = beyond_layout(run, open_chunks="virtual_pipeline" in opened)
     if beyond is not None:
         return beyond
     spec = kb.get(run.gpu, Gpu)
@@ -229,10 +307,11 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     cluster = _cluster(kb, run, spec.model, chip, got.gpus_per_node, nics, network)
     if isinstance(cluster, str):
         return cluster
-    chunks = lay.virtual_pipeline if isinstance(lay.virtual_pipeline, int) else 1  # str: refused above
+    chunks = lay.virtual_pipeline if isinstance(lay.virtual_pipeline, int) else 1  # str: refused above, or open
     layout = Layout(tp, pp, got.zero_stage, got.micro_batch, lay.sequence_length, batch, got.recompute,
                     bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16",
-                    flash_attention=bool(got.flash_attention), virtual_pipeline=chunks if pp > 1 else 1,
+                    flash_attention=bool(got.flash_attention),
+                    virtual_pipeline=chunks if pp > 1 or "pipeline_parallel" in opened else 1,
                     fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1,
                     shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2",
                     zero_gather=lay.zero_gather or "layer", expert_parallel=ep,
@@ -246,7 +325,45 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
         ids["workload"] = run.workload
     if network is not None and cluster.node_count > 1:
         ids["network"] = network.id
-    return RunInputs(model, cluster, layout, extras, taken, ids)
+    found = _candidates(run, opened, cluster.node.gpus_per_node, model.layers) if opened else None
+    return RunInputs(model, cluster, layout, extras, taken, ids, found)
+
+
+def fastest(inputs: RunInputs, model: Assumptions) -> RunInputs | str:
+    """The inputs with their open fields at the candidate the model predicts fastest, or why no
+    candidate can be estimated. Among the candidates `estimate` accepts (the framework's rules
+    are its `check`'s), the smallest step time wins, a layout that fits in memory before one that
+    does not (the run was made, so it fit), the first candidate on a tie. The choice is listed in
+    `assumed` with every accepted value. It reads the inputs and the model, never a measured
+    figure. Inputs with nothing open come back unchanged."""
+    if inputs.open is None:
+        return inputs
+    names = inputs.open.fields
+    timed: list[tuple[bool, float, tuple[int, ...], Layout]] = []
+    refused: list[str] = []
+    for values in inputs.open.candidates:
+        row = {"tensor_parallel": inputs.layout.tensor_parallel, "pipeline_parallel": inputs.layout.pipeline_parallel,
+               "virtual_pipeline": inputs.layout.virtual_pipeline, **dict(zip(names, values, strict=True))}
+        layout = replace(inputs.layout, tensor_parallel=row["tensor_parallel"], pipeline_parallel=row["pipeline_parallel"],
+                         virtual_pipeline=row["virtual_pipeline"])
+        got = estimate(inputs.workload, inputs.cluster, layout, model)
+        if got.estimate is None:
+            refused.append(got.problems[0].message)
+        else:
+            timed.append((not got.estimate.memory.fits, got.estimate.step.step_s, values, layout))
+    if not timed:
+        first = f", the first because {refused[0]}" if refused else ""
+        return (f"the run leaves {'×'.join(names)} unstated and the model accepts none of the "
+                f"{len(inputs.open.candidates)} candidates{first}")
+    _, _, chosen, layout = min(timed, key=lambda t: (t[0], t[1]))
+    choice = Choice(names, chosen, tuple(row[2] for row in timed))
+    gpus = inputs.cluster.node_count * inputs.cluster.node.gpus_per_node
+    extras = replace(inputs.extras, data_parallel=gpus // (layout.tensor_parallel * layout.pipeline_parallel
+                                                            * layout.context_parallel),
+                     virtual_pipeline=layout.virtual_pipeline if "virtual_pipeline" in names
+                     else inputs.extras.virtual_pipeline)
+    return replace(inputs, layout=layout, extras=extras, assumed=(*inputs.assumed, str(choice)), open=None,
+                   choice=choice)
 
 
 def _ep_overlap(kb: KnowledgeBase, schedule: PipelineSchedule | None) -> float:

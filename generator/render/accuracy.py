@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ..estimates.calibration import Calibration, statement
+from ..estimates.calibration import Calibration, RunError, statement
+from ..estimates.runs import Choice
 from ..units import fmt_number
 from .context import Site
 from .scatter import accuracy_chart
@@ -17,6 +18,22 @@ from .table import Cell, Row, Table
 ASSUMED_ZH = {"micro_batch": "微批", "gpus_per_node": "每节点 GPU 数", "nics_per_node": "每节点网卡数",
               "zero_stage": "ZeRO 阶段", "recompute": "重计算", "sequence_parallel": "序列并行", "precision": "精度",
               "flash_attention": "FlashAttention", "network": "网络（取该 GPU 参考服务器的计算网络）"}
+# The layout fields the model may choose where a run leaves them unstated (`runs.OPENABLE`).
+CHOSEN_ZH = {"tensor_parallel": "张量并行", "pipeline_parallel": "流水线并行", "virtual_pipeline": "交错块数"}
+
+
+def _choice(c: Choice) -> str:
+    def values(v: tuple[int, ...]) -> str:
+        return "×".join(map(str, v))
+    return (f"{' × '.join(CHOSEN_ZH.get(f, f) for f in c.fields)} = {values(c.chosen)}"
+            f"（来源未写明，取模型在 {len(c.accepted)} 种可行取值中预测最快的：{'、'.join(map(values, c.accepted))}）")
+
+
+def _assumed(r: RunError) -> str:
+    """The assumed fields as the page names them, and the model's choice in words."""
+    chosen = None if r.inferred is None else str(r.inferred)
+    names = [ASSUMED_ZH.get(n, n) for n in r.assumed if n != chosen]
+    return "、".join([*names, *([] if r.inferred is None else [_choice(r.inferred)])])
 
 
 def _pct(value: float | None, signed: bool = False) -> Cell:
@@ -55,7 +72,7 @@ def accuracy(site: Site) -> dict[str, object]:
             fits = "放得下" if r.fits else "报告为放不下"
             table.rows.append(Row([Cell(site.link(r.id, r.name)), _seconds(r.measured_s), _seconds(r.predicted_s),
                                    _pct(r.error, signed=True), Cell.text(fits),
-                                   Cell.text("、".join(ASSUMED_ZH.get(n, n) for n in r.assumed))]))
+                                   Cell.text(_assumed(r))]))
         if table.rows:
             # An explicit id from the source's slug: a heading id slugged from its title would
             # carry whatever the title holds.
@@ -69,5 +86,10 @@ def accuracy(site: Site) -> dict[str, object]:
         missing.rows.append(Row([Cell.text(why), _count(len(ids)),
                                  Cell(Markup("、").join(site.link(i, i) for i in ids))]))
     unfit = sum(1 for r in report.runs if r.fits is False)
-    return {"statement": statement(report.overall), "chart": chart, "by_source": by_source, "groups": groups, "missing": missing,
+    inferred = sum(1 for r in report.runs if r.inferred is not None and r.error is not None)
+    rest = report.without_inferred
+    without = None if rest.mean_abs_error is None or rest.bias is None else \
+        {"runs": rest.expressed, "mae": f"{rest.mean_abs_error:.1%}", "bias": f"{rest.bias:+.1%}"}
+    return {"statement": statement(report.overall), "inferred": inferred, "without_inferred": without,
+            "chart": chart, "by_source": by_source, "groups": groups, "missing": missing,
             "overall": report.overall, "unfit": unfit, "worst": [r.id for r in report.worst(5)]}
