@@ -32,7 +32,8 @@ def _real() -> tuple[Result, dict[str, str]]:
 
 def _page_of(kind: str, model: object) -> str:
     if kind == "cases":
-        return "scaling.md" if getattr(model, "type", "") == "scaling_study" else "field-reports.md"
+        return {"scaling_study": "scaling.md", "expert_study": "moe.md"}.get(getattr(model, "type", ""),
+                                                                            "field-reports.md")
     return ENTITY_PAGE[kind] + ".md"
 
 

@@ -446,8 +446,9 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--ep-overlap", type=float, default=0.0, metavar="F",
                      help="share of the expert all-to-all hidden behind compute, in [0, 1] (default 0; DualPipe "
                           "hides most of it)")
-    est.add_argument("--expert-imbalance", type=float, default=1.0, metavar="F",
-                     help="the busiest GPU's routed tokens ÷ the mean, at least 1 (default 1: balanced routing)")
+    est.add_argument("--expert-imbalance", type=float, default=None, metavar="F",
+                     help="the busiest GPU's routed tokens ÷ the mean, at least 1 (default: the knowledge base's "
+                          "moe-expert-imbalance assumption for learned routing; 1 is balanced routing)")
     est.add_argument("--lora-rank", type=int, default=0, metavar="R",
                      help="LoRA fine-tuning: the base weights frozen, rank-R adapters on every linear layer of a "
                           "block (default 0: every weight trained)")

@@ -27,7 +27,9 @@ from ..model.entities import (
     Network,
 )
 from .records import (
+    EXPERT_IMBALANCE,
     ScaleUp,
+    assumption_value,
     assumptions,
     compute_nodes,
     gpu,
@@ -100,7 +102,7 @@ class Choice:
     base_bits: int = 16
     expert_parallel: int = 1
     ep_overlap: float = 0.0
-    expert_imbalance: float = 1.0
+    expert_imbalance: float | None = None  # None: the knowledge base's assumption for an MoE workload, else 1
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,9 @@ is not invented for a size the knowledge base does not hold."""
 
 
 def nearest_workload(kb: KnowledgeBase, params: float) -> Loaded[WorkloadSpec] | str:
-    known = workloads(kb)
+    """The published dense workload nearest to a parameter count (a count alone names no experts:
+    a mixture-of-experts workload is asked for by its id)."""
+    known = [w for w in workloads(kb) if w.model.moe is None]
     if not known:
         return "specs/workloads/ holds no workload"
     best = min(known, key=lambda w: abs(math.log(w.model.parameters / params)))
@@ -184,13 +188,22 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
                     choice.precision, choice.flash_attention, choice.virtual_pipeline, choice.fp32_gradients,
                     choice.tp_overlap, choice.context_parallel, choice.shard_group, choice.attention_kernel,
                     choice.zero_gather, choice.adapter_rank, choice.base_bits, choice.expert_parallel,
-                    choice.ep_overlap, choice.expert_imbalance)
+                    choice.ep_overlap, _imbalance(kb, model, choice.expert_imbalance))
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}
     if choice.node is not None:
         ids["node"] = choice.node
     return Resolved(model, Cluster(node, choice.gpus // per_node), layout, wanted, ids, note)
+
+
+def _imbalance(kb: KnowledgeBase, model: Workload, stated: float | None) -> float:
+    """The busiest GPU's routed tokens ÷ the mean: as chosen, else the knowledge base's assumption
+    for a mixture-of-experts workload (learned routing), else 1."""
+    if stated is not None:
+        return stated
+    value = assumption_value(kb, EXPERT_IMBALANCE) if model.moe is not None else None
+    return 1.0 if value is None else value
 
 
 def node_entity_name(kb: KnowledgeBase, node_id: str | None) -> str:

@@ -66,7 +66,8 @@ def expert_choice(study: ExpertStudy, layout: ExpertLayout, row: ExpertRow, over
     """What `estimate` is asked for one layout of an expert study on one hardware row: the node
     names the GPU, GPUs per node and NICs; `overlap` is the all-to-all share hidden where the layout
     asks for it, `imbalance` the busiest GPU's load ÷ the mean (the knowledge base's assumptions)."""
-    return Choice("", study.gpus, row.network, workload=study.workload, node=row.node,
+    return Choice(row.gpu or "", study.gpus, row.network, workload=study.workload, node=row.node,
+                  nics_per_node=row.nics_per_node,
                   tensor_parallel=layout.tp, pipeline_parallel=layout.pp, zero_stage=layout.zero,
                   micro_batch_size=layout.micro_batch, sequence_length=study.seq, global_batch_size=study.global_batch,
                   recompute=layout.recompute, sequence_parallel=layout.tp > 1, precision=study.precision,

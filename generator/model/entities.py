@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .common import (
     NUMBER_OUT,
@@ -524,12 +524,24 @@ class ExpertLayout(Keyed):
 
 
 class ExpertRow(Keyed):
-    """One hardware row of an expert study: a node of specs/nodes/ on a network (its ports run at
-    the slower of the node's NICs and the network)."""
+    """One hardware row of an expert study on a network: a node of specs/nodes/ (its GPU, GPUs
+    and ports; a port runs at the slower of the node's NIC and the network), or a GPU with 8 to a
+    node and `nics_per_node` ports of the network's rate (a node the knowledge base does not hold,
+    e.g. one NIC port per GPU where the reference server cables two)."""
 
     label: Text
-    node: NodeRef
+    node: NodeRef | None = None
+    gpu: GpuRef | None = None
+    nics_per_node: Whole | None = None
     network: NetworkRef
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ExpertRow:
+        if (self.node is None) == (self.gpu is None):
+            raise ValueError("name either a node or a GPU")
+        if self.node is not None and self.nics_per_node is not None:
+            raise ValueError("a node states its own ports: nics_per_node goes with a GPU")
+        return self
 
 
 class ExpertStudy(Entity):

@@ -28,7 +28,7 @@ from .text import inert, zh
 from .trust import summary_html
 
 OVERLAP, IMBALANCE = EP_OVERLAP, EXPERT_IMBALANCE  # the assumptions an expert study reads
-BOTTLENECK = {"memory": "显存", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
+BOTTLENECK = {"memory": "显存（放不下）", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outc
         step = o.number("step_time_s")
         bottleneck = o.out.get("bottleneck") if o.out is not None else None
         t.rows.append(Row([
-            Cell(site.link(o.row.node, zh(o.row.label))), Cell(site.link(o.row.network)), Cell.text(where),
+            Cell(site.link(o.row.node or o.row.gpu, zh(o.row.label))), Cell(site.link(o.row.network)), Cell.text(where),
             _cell(step, "—" if step is None else f"{fmt_number(step, 3)} s"),
             _cell(per_gpu, "—" if per_gpu is None else f"{per_gpu:,.0f} tok/s"),
             _cell(o.number("all_to_all", "share"), _pct(o.number("all_to_all", "share"))),
@@ -113,9 +113,9 @@ def comparison(site: Site, layout: ExpertLayout, found: list[Outcome]) -> Markup
     low = min(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
     high = max(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
     return Markup("全互联占每步的比例在 {low} 上最小（{a}，每步 {ta} s），在 {high} 上最大（{b}，每步 {tb} s）。").format(
-        low=site.link(low.row.node, zh(low.row.label)), a=_pct(low.number("all_to_all", "share")),
+        low=site.link(low.row.node or low.row.gpu, zh(low.row.label)), a=_pct(low.number("all_to_all", "share")),
         ta=fmt_number(low.number("step_time_s") or 0.0, 3),
-        high=site.link(high.row.node, zh(high.row.label)), b=_pct(high.number("all_to_all", "share")),
+        high=site.link(high.row.node or high.row.gpu, zh(high.row.label)), b=_pct(high.number("all_to_all", "share")),
         tb=fmt_number(high.number("step_time_s") or 0.0, 3))
 
 

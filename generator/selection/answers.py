@@ -82,9 +82,12 @@ def goal_on(steps: tuple[Step, ...]) -> Goal:
 
 
 def band_workload(kb: KnowledgeBase, sizes: Range) -> Loaded[WorkloadSpec] | None:
-    """The largest sound published workload whose parameter count lies in the range (billions,
-    half-open [min, max)): the hardest model a leaf's answer has to hold for."""
-    inside = [w for w in workloads(kb) if sound(w.model) and sizes.min * BILLION <= w.model.parameters
+    """The largest sound published dense workload whose parameter count lies in the range (billions,
+    half-open [min, max)): the hardest model a leaf's answer has to hold for. Mixture-of-experts
+    workloads are left out: the tree's size bands count the parameters a token passes through,
+    which for them is a small share of the total (their answers are on the MoE page and in the
+    planner, asked by name)."""
+    inside = [w for w in workloads(kb) if sound(w.model) and w.model.moe is None and sizes.min * BILLION <= w.model.parameters
               and (sizes.max is None or w.model.parameters < sizes.max * BILLION)]
     return max(inside, key=lambda w: (w.model.parameters, w.id)) if inside else None
 
