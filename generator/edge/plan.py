@@ -32,11 +32,13 @@ def _option_lines(kb: KnowledgeBase, o: dict[str, Any]) -> list[str]:
     lay = o["layout"]
     mem = o["memory_per_gpu_gb"]
     lines = [f"{where}{net}",
-             f"    布局：张量并行 {lay['tp']}，流水线并行 {lay['pp']}，ZeRO-{lay['zero']}，{RECOMPUTE_ZH[lay['recompute']]}，"
+             f"    布局：张量并行 {lay['tp']}，流水线并行 {lay['pp']}，"
+             + (f"专家并行 {lay['ep']}，" if lay["ep"] > 1 else "") + f"ZeRO-{lay['zero']}，{RECOMPUTE_ZH[lay['recompute']]}，"
              f"全局批 {lay['global_batch']} × {lay['seq']} token",
              f"    显存：每卡 {mem['total_gb']:.1f} GB / 可用 {mem['usable_gb']:.1f} GB；"
              f"每步 {o['step_time_s']:.3g} s，{o['tokens_per_s']:.4g} token/s，通信占比 {o['comm_share']:.1%}，"
-             f"瓶颈：{BOTTLENECK_ZH.get(o['bottleneck'], o['bottleneck'])}"]
+             + (f"其中专家全互联 {o['all_to_all_share']:.1%}，" if o["all_to_all_share"] is not None else "")
+             + f"瓶颈：{BOTTLENECK_ZH.get(o['bottleneck'], o['bottleneck'])}"]
     if o["time_to_train_s"] is not None:
         energy = "" if o["energy_kwh"] is None else f"，GPU 耗电约 {o['energy_kwh']:,.0f} kWh（只计板卡功耗）"
         lines.append(f"    训练时间 {_days(o['time_to_train_s'])}，{o['gpu_hours']:,.0f} GPU 小时{energy}")

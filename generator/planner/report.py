@@ -49,8 +49,10 @@ def option_data(kb: KnowledgeBase, option: Option, tokens: float | None, rank: i
                               "activations_gb": m.activations_bytes / 1e9, "total_gb": m.total_bytes / 1e9,
                               "usable_gb": m.usable_bytes / 1e9},
         "step_time_s": e.step.step_s, "tokens_per_s": e.step.tokens_per_s, "comm_share": e.step.comm_share,
+        "all_to_all_share": e.step.all_to_all_share,  # null without experts spread over GPUs
         "bottleneck": e.bottleneck,
-        "layout": {"tp": lay.tensor_parallel, "pp": lay.pipeline_parallel, "zero": lay.zero_stage,
+        "layout": {"tp": lay.tensor_parallel, "pp": lay.pipeline_parallel, "ep": lay.expert_parallel,
+                   "zero": lay.zero_stage,
                    "recompute": lay.recompute, "sequence_parallel": lay.sequence_parallel,
                    "micro_batch": lay.micro_batch_size, "global_batch": lay.global_batch_size,
                    "seq": lay.sequence_length},
