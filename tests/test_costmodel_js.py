@@ -25,7 +25,12 @@ from typing import Any
 import pytest
 
 from generator.costmodel import Assumptions, Cluster, Layout, estimate
-from generator.costmodel.grid import illustrative_assumptions, synthetic_nodes, synthetic_workloads
+from generator.costmodel.grid import (
+    illustrative_assumptions,
+    synthetic_moe_workloads,
+    synthetic_nodes,
+    synthetic_workloads,
+)
 from generator.costmodel.result import Result
 from generator.estimates.report import outputs
 
@@ -36,7 +41,7 @@ const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map(c => model.estimate(c.workload, c.cluster, c.layout, c.assumptions))));
 """
 NOT_COMPARED = {"scaling_note", "message"}
-CASES = 400
+CASES = 600
 
 
 def node() -> str:
@@ -59,7 +64,7 @@ def run_js(cases: list[dict[str, object]]) -> list[object]:
 def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout, Assumptions]]:
     """A seeded sample of configurations: the grid's workloads and nodes, every layout knob, and
     assumptions moved around the grid's values (feasible and infeasible cases alike)."""
-    rng, later = random.Random(seed), random.Random(seed + 1)
+    rng, later, moe = random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)
     base = illustrative_assumptions()
     out = []
     for _ in range(count):
@@ -102,6 +107,18 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
         rank = later.choice((8, 16, 64)) if later.random() < 1 / 3 else 0
         bits = later.choice((16, 8, 4)) if rank or later.random() < 0.02 else 16
         layout = dataclasses.replace(layout, adapter_rank=rank, base_bits=bits)
+        # mixture of experts: a third of the cases take an MoE shape, expert parallel sizes that fit
+        # and some that do not, the all-to-all's overlap and the routing's imbalance (drawn apart)
+        if moe.random() < 1 / 3:
+            workload = moe.choice(synthetic_moe_workloads())
+            layout = dataclasses.replace(
+                layout, expert_parallel=moe.choice((1, 2, 4, 8, 16, 32, 64, 3)),
+                ep_overlap=moe.choice((0.0, moe.uniform(0.0, 1.0))), expert_imbalance=moe.choice((1.0, moe.uniform(1.0, 1.5))),
+                # the knobs the model refuses with experts, mostly off so that most MoE cases are estimated
+                context_parallel=layout.context_parallel if moe.random() < 0.05 else 1,
+                adapter_rank=layout.adapter_rank if moe.random() < 0.05 else 0,
+                base_bits=16, shard_group=layout.shard_group if moe.random() < 0.05 else 0,
+                zero_gather="layer" if moe.random() < 0.95 else layout.zero_gather)
         out.append((workload, cluster, layout, assumptions))
     return out
 
@@ -135,6 +152,10 @@ def test_script_equals_python_model_on_generated_cases() -> None:
     lora = sum("problems" not in p and case[2].adapter_rank > 0 for p, case in zip(python, cases, strict=True))
     assert lora >= 40, f"only {lora} feasible cases train LoRA adapters"
     assert len({p["bottleneck"] for p in python if "bottleneck" in p}) == 4, "every bottleneck should occur"
+    experts = [p for p, case in zip(python, cases, strict=True) if "problems" not in p and case[0].moe is not None]
+    assert len(experts) >= 40, f"only {len(experts)} feasible cases have experts"
+    assert sum(p["all_to_all"] is not None and p["all_to_all"]["on_network"] for p in experts) >= 5, \
+        "some all-to-alls should cross the network"
     differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
     assert not differences, differences[:10]
 
@@ -383,7 +404,8 @@ process.stdout.write(JSON.stringify(cases.map(c => {
 })));
 """
 
-SEARCHED = ("tensor_parallel", "pipeline_parallel", "zero_stage", "recompute", "global_batch_size", "sequence_parallel")
+SEARCHED = ("tensor_parallel", "pipeline_parallel", "zero_stage", "recompute", "global_batch_size", "sequence_parallel",
+            "expert_parallel")
 
 
 def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
@@ -396,8 +418,8 @@ def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
     for _ in range(60):
         node_spec = rng.choice(synthetic_nodes())
         cluster = Cluster(dataclasses.replace(node_spec, nics_per_node=rng.choice((1, 4, 8))), rng.choice((1, 2, 4, 16)))
-        workload = rng.choice(synthetic_workloads())
-        rank = rng.choice((0, 0, 16))
+        workload = rng.choice(synthetic_workloads() + synthetic_moe_workloads())
+        rank = rng.choice((0, 0, 16)) if workload.moe is None else 0
         base = Layout(1, 1, 0, 1, 1, 1, adapter_rank=rank, base_bits=rng.choice((16, 4)) if rank else 16)
         shape = StepShape(rng.choice((2048, 4096)), rng.choice((64, 512)), rng.choice((1, 2)), base)
         assumptions = illustrative_assumptions()

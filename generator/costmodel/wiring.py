@@ -96,7 +96,7 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
                    a: Assumptions) -> me.Memory[V]:
     psi = parameters_per_gpu(ev, x)
     adapters = adapters_per_gpu(ev, x)
-    split = expert_split(ev, x)
+    parts = expert_split(ev, x)
     weight_bytes = ev.given("assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption")
     states = []
     for (key, bytes_each), partitioned in zip((
@@ -112,9 +112,9 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
             states.append(ev.derive(key, "B", me.partitioned_total)(whole, x.shard) if partitioned else whole)
             continue
         count = psi if adapters is None else adapters  # LoRA: only the adapters have gradients and Adam states
-        if split is not None and partitioned:  # experts partitioned over their own data-parallel group
+        if parts is not None and partitioned:  # experts partitioned over their own data-parallel group
             assert x.moe is not None
-            states.append(ev.derive(key, "B", ex.moe_partitioned_bytes)(*split, bytes_each, x.shard, x.moe.d_e))
+            states.append(ev.derive(key, "B", ex.moe_partitioned_bytes)(*parts, bytes_each, x.shard, x.moe.d_e))
             continue
         states.append(ev.derive(key, "B", me.partitioned_bytes)(count, bytes_each, x.shard) if partitioned
                       else ev.derive(key, "B", me.replicated_bytes)(count, bytes_each))

@@ -12,8 +12,10 @@ from ..model.entities import (
 )
 from .choice import DEFAULT_GPUS_PER_NODE, Choice, node_fill
 from .records import (
+    EXPERT_IMBALANCE,
     ScaleUp,
     assumption_entities,
+    assumption_value,
     assumptions,
     compute_nodes,
     gpu,
@@ -61,6 +63,8 @@ def export(kb: KnowledgeBase) -> dict[str, object]:
                          "ids": {a.model.parameter: a.id for a in assumption_entities(kb)}}),
         "defaults": asdict(Choice(gpu="", gpus=DEFAULT_GPUS_PER_NODE, network="",
                                    gpus_per_node=DEFAULT_GPUS_PER_NODE)),
+        # the layout default `resolve` takes for a mixture-of-experts workload (choice.py _imbalance)
+        "expert_imbalance": assumption_value(kb, EXPERT_IMBALANCE),
     }
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import DataPath, Diagnostic, Rule
 from ..costmodel import check
+from ..diagnostics import DataPath, Diagnostic, Rule
 from ..estimates.choice import resolve
 from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value
 from ..estimates.studies import expert_choice, study_placement

@@ -29,8 +29,50 @@
   }
   function widthRatioOf(w) {
     var h = w.hidden_size;
+    if (extended(w)) { return (attentionWeights(w) + mlpWeights(w, true)) / (12.0 * h * h); }
     return widthRatio(h, kvWidth(h, w.attention_heads, kvHeads(w)), ffnHiddenSize(w), mlpMatrices(w));
   }
+
+  // ---- experts.py (and shape.py's extended blocks) -------------------------------------------
+  function extended(w) { return w.head_dim != null || w.mla != null || w.moe != null; }
+  function headWidth(w) { return w.head_dim != null ? w.head_dim : w.hidden_size / w.attention_heads; }
+  // head_attention_weights, latent_attention_weights(_direct)
+  function attentionWeights(w) {
+    var h = w.hidden_size, a = w.attention_heads, m = w.mla;
+    if (m) {
+      var q = m.q_lora_rank, kv = m.kv_lora_rank, n = m.qk_nope_head_dim, r = m.qk_rope_head_dim, v = m.v_head_dim;
+      if (q > 0) { return h * q + q * a * (n + r) + h * (kv + r) + kv * a * (n + v) + a * v * h; }
+      return h * a * (n + r) + h * (kv + r) + kv * a * (n + v) + a * v * h;
+    }
+    var d = headWidth(w);
+    return 2.0 * h * (a * d) + 2.0 * h * (kvHeads(w) * d);
+  }
+  // shape.score_width_from: the attention core's width (null: h itself)
+  function scoreWidth(w) {
+    if (w.mla) { return w.attention_heads * (w.mla.qk_nope_head_dim + w.mla.qk_rope_head_dim + w.mla.v_head_dim) / 2.0; }
+    return w.head_dim != null ? w.attention_heads * headWidth(w) : null;
+  }
+  // shape.mlp_weights_from: a layer's MLP weights averaged over the layers (active: those a token passes through)
+  function mlpWeights(w, active) {
+    var n = mlpMatrices(w), h = w.hidden_size, dense = n * h * ffnHiddenSize(w), m = w.moe;
+    if (!m) { return dense; }
+    var moe = active ? (m.experts_per_token + m.shared_experts) * n * h * m.expert_ffn_hidden_size + h * m.experts
+      : (m.experts + m.shared_experts) * n * h * m.expert_ffn_hidden_size + h * m.experts;
+    return (m.dense_layers * dense + (w.layers - m.dense_layers) * moe) / w.layers;
+  }
+  function spread(w, layout) { return w.moe != null && layout.expert_parallel > 1; }
+  // leaves.expert_split: [outside the routed experts, routed experts] per GPU, or null
+  function expertSplit(w, layout) {
+    if (!spread(w, layout)) { return null; }
+    var m = w.moe, psi = w.parameter_count;
+    var psiE = (w.layers - m.dense_layers) * m.experts * mlpMatrices(w) * w.hidden_size * m.expert_ffn_hidden_size;
+    var Lp = layersOf(w, layout);
+    if (Lp !== w.layers) { psi = pacedParameters(psi, Lp, w.layers); psiE = pacedParameters(psiE, Lp, w.layers); }
+    return [(psi - psiE) / (layout.tensor_parallel * layout.pipeline_parallel),
+            psiE / (layout.expert_parallel * layout.pipeline_parallel)];
+  }
+  function expertDataParallel(layout, dpGrad) { return layout.tensor_parallel * dpGrad / layout.expert_parallel; }
+  var WIDE_COEFFICIENT = {none: 12.0, selective: 16.0, full: 16.0};
 
   // ---- memory.py ---------------------------------------------------------------------------
   function parametersPerGpu(parameters, t, p) { return parameters / (t * p); }
@@ -65,6 +107,8 @@
     return w.layers % (p * v) ? pacedLayers(w.layers, p, v) : w.layers;
   }
   function paramsPerGpu(w, layout) {
+    var split = expertSplit(w, layout);
+    if (split) { return split[0] + split[1]; }
     var uneven = w.layers % (layout.pipeline_parallel * layout.virtual_pipeline);
     var psi = uneven ? pacedParameters(w.parameter_count, layersOf(w, layout), w.layers) : w.parameter_count;
     return parametersPerGpu(psi, layout.tensor_parallel, layout.pipeline_parallel);
@@ -228,6 +272,7 @@
     if (layout.attention_kernel !== "flash-attention-2" && layout.attention_kernel !== "cudnn") {
       out.push(problem("attention-kernel", "layout.attention_kernel", "注意力内核只能是 flash-attention-2 或 cudnn"));
     }
+    expertDomain(out, w, layout);
     ["gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
       fraction(out, "assumptions." + k, a[k], false, true);
     });
@@ -240,13 +285,61 @@
     });
     return out;
   }
+  // feasibility.py _expert_domain: experts, latent attention and head widths in their domains, and
+  // the layout knobs the model does not combine with them
+  function expertDomain(out, w, layout) {
+    atLeastOne(out, "layout.expert_parallel", layout.expert_parallel);
+    fraction(out, "layout.ep_overlap", layout.ep_overlap, true, true);
+    if (!(layout.expert_imbalance >= 1.0 && layout.expert_imbalance < Infinity)) {
+      out.push(problem("expert-imbalance", "layout.expert_imbalance", "专家负载不均系数应为不小于 1 的有限数（1 为均衡）"));
+    }
+    if (w.head_dim != null) { atLeastOne(out, "workload.head_dim", w.head_dim); }
+    if (w.mla) {
+      ["kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"].forEach(function (k) {
+        atLeastOne(out, "workload.mla." + k, w.mla[k]);
+      });
+      if (w.mla.q_lora_rank < 0) {
+        out.push(problem("negative", "workload.mla.q_lora_rank", "查询潜向量的秩不能为负（0 表示不压缩查询）"));
+      }
+    }
+    var m = w.moe;
+    if (m) {
+      ["experts", "experts_per_token", "expert_ffn_hidden_size"].forEach(function (k) {
+        atLeastOne(out, "workload.moe." + k, m[k]);
+      });
+      ["shared_experts", "dense_layers", "nodes_per_token"].forEach(function (k) {
+        if (m[k] < 0) { out.push(problem("negative", "workload.moe." + k, "workload.moe." + k + " 不能为负")); }
+      });
+      if (m.experts_per_token > m.experts) {
+        out.push(problem("experts-per-token", "workload.moe.experts_per_token",
+                         "每个 token 的专家数 " + m.experts_per_token + " 多于专家总数 " + m.experts));
+      }
+      if (m.dense_layers >= w.layers) {
+        out.push(problem("dense-layers", "workload.moe.dense_layers",
+                         m.dense_layers + " 个稠密层占满了全部 " + w.layers + " 层，没有层留给专家"));
+      }
+    } else if (layout.expert_parallel > 1) {
+      out.push(problem("expert-parallel-without-experts", "layout.expert_parallel",
+                       "专家并行 " + layout.expert_parallel + " 需要混合专家负载；" + w.name + " 是稠密模型"));
+    }
+    if (!extended(w)) { return; }
+    [["workload.linear_biases", Boolean(w.linear_biases), "线性层偏置"],
+     ["layout.context_parallel", layout.context_parallel > 1, "上下文并行"],
+     ["layout.adapter_rank", layout.adapter_rank > 0, "LoRA 适配器"],
+     ["layout.zero_gather", layout.zero_gather === "tensor-sync", "逐张量的 ZeRO-3 收集"],
+     ["layout.shard_group", m != null && layout.shard_group > 0, "专家的混合分片"],
+     ["layout.zero_stage", m != null && layout.expert_parallel > 1 && layout.zero_stage === 3, "专家分散时的 ZeRO-3"]
+    ].forEach(function (x) {
+      if (x[1]) { out.push(problem("not-modelled", x[0], "模型不估算混合专家、潜在注意力或显式头宽与" + x[2] + "的组合")); }
+    });
+  }
   function shapeProblems(out, w, t) {
     var heads = w.attention_heads, kv = w.kv_heads, ffn = w.ffn_hidden_size;
     if (heads % t) {
       out.push(problem("tensor-parallel-heads", "layout.tensor_parallel",
                        "张量并行 " + t + " 不能整除 " + heads + " 个注意力头"));
     }
-    if (w.hidden_size % heads) {
+    if (w.hidden_size % heads && w.head_dim == null && w.mla == null) {
       out.push(problem("heads-hidden", "workload.attention_heads", heads + " 个注意力头不能整除隐藏维度 " + w.hidden_size));
     }
     if (kv != null && heads % kv) {
@@ -310,9 +403,30 @@
                        "交错调度要求每步微批数 " + Math.floor(layout.global_batch_size / perStep) +
                        " 能被流水线并行 " + p + " 整除"));
     }
-    // feasibility.py _shard_group
+    shardGroupProblems(out, g, layout, dp);
+    // feasibility.py _experts: e divides the experts and a stage's GPUs, and sits in a node or spans whole nodes
+    var e = layout.expert_parallel;
+    if (w.moe && e !== 1) {
+      if (w.moe.experts % e) {
+        out.push(problem("expert-parallel-experts", "layout.expert_parallel",
+                         "专家并行 " + e + " 不能整除 " + w.moe.experts + " 个专家"));
+      }
+      var stageGpus = Math.floor(gpus / p);
+      if (stageGpus % e) {
+        out.push(problem("expert-parallel-stage", "layout.expert_parallel",
+                         "专家并行 " + e + " 不能整除一个流水线阶段的 " + stageGpus + " 块 GPU"));
+      } else if (e % g && g % e) {
+        out.push(problem("expert-parallel-placement", "layout.expert_parallel",
+                         "专家并行 " + e + " 既不能整除也不是每节点 " + g + " 块 GPU 的整数倍"));
+      }
+    }
+    return out;
+  }
+  // feasibility.py _shard_group
+  function shardGroupProblems(out, g, layout, dp) {
+    var t = layout.tensor_parallel, c = layout.context_parallel;
     var size = layout.shard_group, ranks = dp * c, peers = Math.min(ranks, g / t);
-    if (size === 0) { return out; }
+    if (size === 0) { return; }
     if (size < 0 || ranks % size) {
       out.push(problem("shard-group", "layout.shard_group",
                        "分片组 " + size + " 不能整除归约梯度的 " + ranks + " 个数据并行 rank"));
@@ -323,7 +437,6 @@
       out.push(problem("shard-group-without-zero", "layout.shard_group",
                        "分片组需要 ZeRO 阶段 1 或以上：阶段 0 不切分任何状态"));
     }
-    return out;
   }
   function check(w, cluster, layout, a) {
     layout = withDefaults(layout);
@@ -342,8 +455,11 @@
     var c = layout.context_parallel, dpGrad = c > 1 ? dp * c : dp;
     var shard = layout.shard_group ? layout.shard_group : dpGrad;
     var count = adapters === null ? psi : adapters;  // LoRA: only the adapters have gradients and Adam states
+    var experts = expertSplit(w, layout), dE = expertDataParallel(layout, dpGrad);
     var parts = [[z >= 3, a.weight_bytes_per_parameter], [z >= 2, gradientBytes(layout, a)],
                  [z >= 1, a.optimizer_bytes_per_parameter]].map(function (x, i) {
+      // experts.moe_partitioned_bytes: the experts over their own data-parallel group
+      if (experts && x[0]) { return experts[0] * x[1] / shard + experts[1] * x[1] / dE; }
       if (i === 0 && adapters !== null) {
         var whole = loraWeights(psi, adapters, layout, a);
         return x[0] ? whole / shard : whole;
@@ -383,13 +499,18 @@
     var s = layout.sequence_length, b = layout.micro_batch_size, L = w.layers, h = w.hidden_size;
     var V = w.vocabulary_size, t = layout.tensor_parallel, p = layout.pipeline_parallel;
     var peak = peakFlopPerS(cluster, layout), r = widthRatioOf(w);
-    var perStep = modelFlop(layout.global_batch_size, s, L, h, V, r);
+    // wiring.py widened: an attention core wider than h adds κ·B·s²·L·(h_att − h)
+    var hWide = scoreWidth(w), hAtt = hWide == null ? h : hWide;
+    var wide = function (flop, coefficient, B, layers) {
+      return hWide == null ? flop : flop + coefficient * B * s * s * layers * (hAtt - h);
+    };
+    var perStep = wide(modelFlop(layout.global_batch_size, s, L, h, V, r), 12.0, layout.global_batch_size, L);
     L = layersOf(w, layout);
     var c = layout.context_parallel, sLocal = c > 1 ? s / c : s;
     var split = c > 1 ? function (f) { return f / (t * p * c); } : function (f) { return perGpu(f, t, p); };
-    var modelMb = split(modelFlop(b, s, L, h, V, r));
-    var executed = EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r);
-    if (layout.flash_attention) { executed = executed + flashBackwardFlop(b, s, L, h); }
+    var modelMb = split(wide(modelFlop(b, s, L, h, V, r), 12.0, b, L));
+    var executed = wide(EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r), WIDE_COEFFICIENT[layout.recompute], b, L);
+    if (layout.flash_attention) { executed = executed + flashBackwardFlop(b, s, L, hAtt); }
     // compute.py frozen_weight_gradient_flop: LoRA computes no weight gradients for the frozen base
     if (layout.adapter_rank > 0) { executed = executed - 24.0 * b * s * L * h * h * (r + V / (12.0 * L * h)); }
     var executedMb = split(executed);
@@ -397,6 +518,18 @@
     var operandBytes = layout.precision === "fp8" ? 1.0 : 2.0;
     var eta = gemmEfficiency(a.gemm_efficiency_max, gemmIntensity(b * sLocal, h, ffnHiddenSize(w) / t, operandBytes),
                              a.gemm_half_intensity, ridgeIntensity(peak, hbm));
+    if (w.moe) {  // wiring.py expert_efficiency: η_moe, the harmonic mean of dense and expert GEMMs
+      var mo = w.moe, e = layout.expert_parallel, spreadOut = spread(w, layout);
+      var tokens = spreadOut ? b * sLocal * mo.experts_per_token * e / (t * mo.experts)
+        : b * sLocal * mo.experts_per_token / mo.experts;
+      var etaE = gemmEfficiency(a.gemm_efficiency_max,
+                                gemmIntensity(tokens, h, spreadOut ? mo.expert_ffn_hidden_size : mo.expert_ffn_hidden_size / t,
+                                              operandBytes),
+                                a.gemm_half_intensity, ridgeIntensity(peak, hbm));
+      var phi = (w.layers - mo.dense_layers) * mo.experts_per_token * mlpMatrices(w) * h * mo.expert_ffn_hidden_size /
+        (w.layers * 12.0 * h * h * r);
+      eta = eta * etaE / ((1.0 - phi) * etaE + phi * layout.expert_imbalance * eta);
+    }
     // compute.py: with FP8 the attention core (κ·b·s²·h per layer) runs at the BF16 peak, and under
     // FlashAttention at the kernel's published efficiency on the GPU's architecture
     var fp8 = layout.precision === "fp8", bf16Peak = fp8 ? cluster.node.gpu.dense_bf16_flop_per_s : peak;
@@ -416,7 +549,7 @@
       if (!layout.flash_attention) {
         bound = bound + perScore * w.attention_heads * s * s * b * (L / p) / (t * c);
       }
-      var core = coefficient * b * s * s * (L / p) * h / (t * c);
+      var core = coefficient * b * s * s * (L / p) * hAtt / (t * c);
       var gemm = split ? (flop - core) / (peak * eta) + core / (bf16Peak * etaAttn) : secondsAtRate(flop, peak, eta);
       return gemm + bound / hbm;
     };
@@ -424,7 +557,7 @@
     var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward);
     var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient, scoreMicrobatch);
     // compute.py attention_flop: what the context-parallel ring hides behind
-    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * h / (t * c), bf16Peak, etaAttn) : null;
+    var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * hAtt / (t * c), bf16Peak, etaAttn) : null;
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
             attention: attention};
   }
@@ -435,7 +568,8 @@
     var hybrid = layout.shard_group > 0, shard = hybrid ? layout.shard_group : dpGrad;
     var k = hybrid ? Math.min(shard, peers) : peers;
     var n = shard / k;
-    var psi = paramsPerGpu(w, layout), adapters = adaptersPerGpu(w, layout);
+    var experts = expertSplit(w, layout);
+    var psi = experts ? experts[0] : paramsPerGpu(w, layout), adapters = adaptersPerGpu(w, layout);
     // wiring.py data_parallel: under LoRA only the adapters' gradients are reduced; ZeRO-3 gathers
     // the whole weights, stages 1 and 2 only the updated adapters
     var grads = replicatedBytes(adapters === null ? psi : adapters, gradientBytes(layout, a));
@@ -455,6 +589,18 @@
     var intra = phasesS(ng, collectivesPhaseS(c, latIntra, k, grads, bIntra), nw, weightIntra);
     var net = phasesS(ng, collectivesPhaseS(c, latNet, n, grads / k, bNet), nw, weightNet);
     var synchronous = sync ? nw * (weightIntra + weightNet) : null;
+    if (experts) {  // wiring.py expert_data_parallel: the experts over their own group, e ranks apart
+      var dE = expertDataParallel(layout, dpGrad), g = cluster.node.gpus_per_node;
+      var kE = Math.min(dE, Math.max(1.0, g / layout.expert_parallel)), nE = dE / kE;
+      var gradsE = replicatedBytes(experts[1], gradientBytes(layout, a));
+      var weightsE = replicatedBytes(experts[1], a.weight_bytes_per_parameter);
+      var cE = layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
+      var latIE = (dE - nE) * a.intra_node_step_latency_s, latNE = (nE - 1.0) * a.network_step_latency_s;
+      return [intra + phasesS(ng, collectivesPhaseS(cE, latIE, kE, gradsE, bIntra), nw,
+                              collectivesPhaseS(cE, latIE, kE, weightsE, bIntra)),
+              net + phasesS(ng, collectivesPhaseS(cE, latNE, nE, gradsE / kE, bNet), nw,
+                            collectivesPhaseS(cE, latNE, nE, weightsE / kE, bNet)), synchronous];
+    }
     if (!hybrid) { return [intra, net, synchronous]; }
     // wiring.py replica_all_reduce: each gradient shard across the replicas, once a step
     var r = dpGrad / shard, kr = peers / k, nr = r / kr, size = grads / shard;
@@ -488,10 +634,34 @@
       var ringS = 3.0 * (layersOf(w, layout) / p) * (c - 1.0) * cpSend;
       ring = [ringS - Math.min(ringS, work.attention), ringOnNet];
     }
+    var a2a = spread(w, layout) ? allToAll(w, cluster, layout, a, work, bIntra, bNet, sLocal) : null;
     return combine(layout, a, work, m, tp, pp, onNetwork, dpParts[0], dpParts[1], cluster.node_count * g, ring,
-                   dpParts[2]);
+                   dpParts[2], a2a);
   }
-  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus, ring, synchronous) {
+  // wiring.py all_to_all: [exposed seconds per micro-batch, on the network]
+  function allToAll(w, cluster, layout, a, work, bIntra, bNet, sLocal) {
+    var mo = w.moe, e = layout.expert_parallel, g = cluster.node.gpus_per_node, k = mo.experts_per_token;
+    var lam = layout.expert_imbalance, b = layout.micro_batch_size, t = layout.tensor_parallel, h = w.hidden_size;
+    var inNode = Math.min(e, g);
+    var bytes = function (copies) { return lam * (b * sLocal / t) * copies * h * 2.0; };
+    var intra = bytes(k * (inNode - 1.0) / e);
+    var onNet = e > g, one;
+    if (onNet) {
+      var copies = k * (e - inNode) / e;
+      if (mo.nodes_per_token) {
+        var nodes = e / inNode;
+        copies = Math.min(k * (e - inNode) / e, mo.nodes_per_token * (nodes - 1.0) / nodes);
+      }
+      one = Math.max(bytes(copies) / bNet, intra / bIntra) + a.network_step_latency_s;
+    } else {
+      one = intra / bIntra + a.intra_node_step_latency_s;
+    }
+    var count = layout.recompute === "full" ? 6.0 : 4.0;
+    var total = count * (layersOf(w, layout) / layout.pipeline_parallel) * (w.layers - mo.dense_layers) / w.layers * one;
+    if (!(layout.ep_overlap > 0.0)) { return [total, onNet]; }
+    return [total - Math.min(layout.ep_overlap * total, work.microbatch), onNet];
+  }
+  function combine(layout, a, work, m, tp, pp, onNetwork, dpIntra, dpNet, gpus, ring, synchronous, a2a) {
     var p = layout.pipeline_parallel, v = layout.virtual_pipeline;
     var slots = v > 1 ? function (per) { return slotsInterleavedS(m, p, v, per); }
       : function (per) { return slotsS(m, p, per); };
@@ -501,15 +671,23 @@
     var hideable = synchronous != null ? dp - synchronous : dp;
     var exposed = (synchronous != null ? synchronous : 0.0) + hideable - Math.min(a.dp_overlap_fraction * hideable, window);
     var slot = ring ? work.microbatch + tp + pp + ring[0] : work.microbatch + tp + pp;
+    if (a2a) { slot = slot + a2a[0]; }
     var step = slots(slot) + exposed;
-    var exposedComm = slots(ring ? (tp + pp) + ring[0] : tp + pp) + exposed;
+    var tpPp = ring ? (tp + pp) + ring[0] : tp + pp;
+    if (a2a) { tpPp = tpPp + a2a[0]; }
+    var exposedComm = slots(tpPp) + exposed;
     var ppIntra = onNetwork ? 0.0 : pp, ppNet = onNetwork ? pp : 0.0;
     var intraMb = tp + ppIntra;
     if (ring) {
       intraMb = intraMb + (ring[1] ? 0.0 : ring[0]);
       ppNet = ppNet + (ring[1] ? ring[0] : 0.0);
     }
+    if (a2a) {
+      if (a2a[1]) { ppNet = ppNet + a2a[0]; } else { intraMb = intraMb + a2a[0]; }
+    }
+    var a2aStep = a2a ? slots(a2a[0]) : null;
     return {
+      allToAll: a2a ? {exposed_s: a2aStep, share: a2aStep / step, on_network: a2a[1]} : null,
       microbatches: m, step: step, exposedComm: exposedComm, dpExposed: exposed,
       compute: slots(work.microbatch), bubble: v > 1 ? (p - 1.0) / v * slot : (p - 1.0) * slot,
       intra: slots(intraMb) + exposedPartS(exposed, dpIntra, dp),
@@ -528,7 +706,8 @@
   // inputs.py Layout's defaults, for a layout that leaves the newer fields out
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
                          tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2",
-                         zero_gather: "layer", adapter_rank: 0, base_bits: 16};
+                         zero_gather: "layer", adapter_rank: 0, base_bits: 16,
+                         expert_parallel: 1, ep_overlap: 0.0, expert_imbalance: 1.0};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
@@ -583,7 +762,8 @@
       achieved_mfu: st.achievedMfu,
       time_s: {compute: st.compute, bubble: st.bubble, intra_node: st.intra, network: st.net,
                exposed_comm: st.exposedComm, dp_exposed: st.dpExposed},
-      microbatches: st.microbatches
+      microbatches: st.microbatches,
+      all_to_all: st.allToAll
     };
   }
 
@@ -669,7 +849,12 @@
                 attention_kernel: choice.attention_kernel || "flash-attention-2",
                 zero_gather: choice.zero_gather || "layer",
                 adapter_rank: choice.adapter_rank == null ? 0 : choice.adapter_rank,
-                base_bits: choice.base_bits == null ? 16 : choice.base_bits},
+                base_bits: choice.base_bits == null ? 16 : choice.base_bits,
+                expert_parallel: choice.ep == null ? 1 : choice.ep,
+                ep_overlap: choice.ep_overlap == null ? 0.0 : choice.ep_overlap,
+                // choice.py _imbalance: as chosen, else the knowledge base's assumption for an MoE workload
+                expert_imbalance: choice.expert_imbalance != null ? choice.expert_imbalance
+                  : workload.spec.moe && data.expert_imbalance != null ? data.expert_imbalance : 1.0},
                data.assumptions.values]
     };
   }
@@ -691,6 +876,9 @@
         if (w.layers % p || gpus % (t * p)) { continue; }
         var step = Math.floor(gpus / (t * p)) * shape.micro_batch;
         var batch = Math.ceil(shape.min_global_batch / step) * step;
+        var experts = w.moe ? w.moe.experts : 1;
+        for (var e = 1; e <= experts; e++) {
+        if (experts % e || Math.floor(gpus / p) % e || (e % perNode && perNode % e)) { continue; }
         var foundHere = false;
         for (var r = 0; r < SEARCH_RECOMPUTE.length && !foundHere; r++) {
           for (var zero = 0; zero <= 3; zero++) {
@@ -699,7 +887,7 @@
             layout.tensor_parallel = t; layout.pipeline_parallel = p; layout.zero_stage = zero;
             layout.micro_batch_size = shape.micro_batch; layout.sequence_length = shape.sequence_length;
             layout.global_batch_size = batch; layout.recompute = SEARCH_RECOMPUTE[r];
-            layout.sequence_parallel = t > 1;
+            layout.sequence_parallel = t > 1; layout.expert_parallel = e;
             var out = estimate(w, cluster, layout, a);
             if (out.problems) { why = out.problems[0].message; break; }
             if (out.fits) {
@@ -710,6 +898,7 @@
             var total = out.memory_per_gpu_gb.total_gb;
             if (closest === null || total < closest[0]) { closest = [total, layout, out]; }
           }
+        }
         }
       }
     }
