@@ -36,7 +36,8 @@ def _pick(data: dict[str, object]) -> dict[str, object]:
     layouts that divide the workload's shape (the second changes every layout input)."""
     workloads, gpus, networks = (data[k] for k in ("workloads", "gpus", "networks"))
     assert isinstance(workloads, list) and isinstance(gpus, list) and isinstance(networks, list)
-    w = workloads[0]["spec"]
+    dense = next(x for x in workloads if x["spec"]["moe"] is None)  # the second layout's knobs are dense-only
+    w = dense["spec"]
     # a GPU whose architecture states cuDNN's attention speed-up, so the kernel choice shows
     placed = [g for g in gpus if "problem" not in g["scale_up"]["8"]]
     gpu = next((g for g in placed if g["spec"].get("cudnn_attention_speedup")), placed[0])
@@ -52,7 +53,7 @@ def _pick(data: dict[str, object]) -> dict[str, object]:
               "seq": 2048, "global_batch": 256, "recompute": "full", "sequence_parallel": True,
               "flash_attention": False, "virtual_pipeline": 2 if pp == 2 else 1, "cp": 2, "tp_overlap": 0.3,
               "fp32_gradients": True, "shard_group": 2, "attention_kernel": "flash-attention-2"}
-    return {"workload": workloads[0]["id"], "gpu": gpu["id"], "network": network["id"], "layouts": (first, second)}
+    return {"workload": dense["id"], "gpu": gpu["id"], "network": network["id"], "layouts": (first, second)}
 
 
 def _cli(ids: dict[str, object], layout: dict[str, object], extra: tuple[str, ...] = ()) -> dict[str, object]:
@@ -136,6 +137,40 @@ def _wait_until_ready(page: Page) -> None:
     except PlaywrightTimeout:
         pytest.fail("the calculator never appeared; the notice says: " + page.inner_text("#calc-nojs"))
     assert not page.is_visible("#calc-nojs")
+
+
+def test_calculator_estimates_a_mixture_of_experts_as_the_cli_does(browser: Browser, base_url: str,
+                                                                   site_dir: Path) -> None:
+    """An MoE workload with its experts spread over two nodes: the page shows the all-to-all's
+    share, and every figure equals `estimate --ep` (the imbalance defaulting to the knowledge
+    base's assumption on both sides)."""
+    data = _data(site_dir)
+    ids = _pick(data)
+    workloads = data["workloads"]
+    assert isinstance(workloads, list)
+    moe = next((w for w in workloads if w["spec"]["moe"] is not None and w["spec"]["moe"]["experts"] % 16 == 0), None)
+    if moe is None:
+        pytest.fail("the knowledge base holds no MoE workload with a multiple of 16 experts")
+    layout = {"gpus": 32, "gpus_per_node": 8, "nics_per_node": 8, "tp": 1, "pp": 2, "zero": 1, "micro_batch": 1,
+              "seq": 4096, "global_batch": 256, "recompute": "selective", "sequence_parallel": False,
+              "flash_attention": True, "virtual_pipeline": 1, "cp": 1, "tp_overlap": 0.0, "fp32_gradients": False,
+              "shard_group": 0, "attention_kernel": "flash-attention-2"}
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    settle(page, base_url + "/calculator/")
+    _wait_until_ready(page)
+    moe_ids = {**ids, "workload": moe["id"]}
+    _set(page, moe_ids, layout)
+    page.fill("#calc input[name=ep]", "16")
+    page.fill("#calc input[name=ep_overlap]", "0.5")
+    shown = _shown(page)
+    cli = _cli(moe_ids, layout, ("--ep", "16", "--ep-overlap", "0.5"))
+    assert cli["all_to_all"] is not None and cli["all_to_all"]["on_network"]
+    assert "all_to_all.share" in shown
+    _assert_equal(shown, cli)
+    assert not errors, errors
+    page.close()
 
 
 @pytest.mark.parametrize(("scheme", "width"), [("dark", 390), ("light", 1280)])

@@ -61,6 +61,7 @@
       if (!(whole(key) >= 1)) { return {problem: names[key] + "应为不小于 1 的整数"}; }
     }
     if (!(whole("shard_group") >= 0)) { return {problem: "分片组应为不小于 0 的整数"}; }
+    if (!(whole("ep") >= 1)) { return {problem: "专家并行应为不小于 1 的整数"}; }
     if (!(whole("adapter_rank") >= 0)) { return {problem: "LoRA 适配器的秩应为不小于 0 的整数"}; }
     return {workload: field("workload").value, node: field("node").value, gpu: field("gpu").value,
             network: field("network").value,
@@ -72,7 +73,8 @@
             flash_attention: field("flash_attention").checked, virtual_pipeline: whole("virtual_pipeline"),
             fp32_gradients: field("fp32_gradients").checked, tp_overlap: Number(field("tp_overlap").value),
             cp: whole("cp"), shard_group: whole("shard_group"), attention_kernel: field("attention_kernel").value,
-            adapter_rank: whole("adapter_rank"), base_bits: Number(field("base_bits").value)};
+            adapter_rank: whole("adapter_rank"), base_bits: Number(field("base_bits").value),
+            ep: whole("ep"), ep_overlap: Number(field("ep_overlap").value)};
   }
 
   function resolve() {
@@ -119,7 +121,7 @@
   // ---- the inputs in the page's address, so that an answer can be shared ----------------------
   var FIELDS = ["workload", "node", "gpu", "gpus", "gpus_per_node", "network", "nics_per_node", "tp", "pp", "zero",
                 "micro_batch", "seq", "global_batch", "recompute", "sequence_parallel", "flash_attention",
-                "attention_kernel", "virtual_pipeline", "cp", "shard_group", "tp_overlap", "fp32_gradients",
+                "attention_kernel", "virtual_pipeline", "cp", "shard_group", "tp_overlap", "fp32_gradients", "ep", "ep_overlap",
                 "adapter_rank", "base_bits", "tokens_b"];
 
   /** Every input into the query string (`?workload=…&gpus=64…`), replacing the entry. */
@@ -212,7 +214,9 @@
     result.appendChild(table("单步时间与通信", [
       ["单步时间（秒）", "step_time_s", out.step_time_s, fmt(out.step_time_s)],
       ["吞吐（token/秒）", "tokens_per_s", out.tokens_per_s, fmt(out.tokens_per_s)],
-      ["通信占比", "comm_share", out.comm_share, pct(out.comm_share)],
+      ["通信占比", "comm_share", out.comm_share, pct(out.comm_share)]].concat(out.all_to_all ? [
+      ["其中专家全互联（" + (out.all_to_all.on_network ? "跨节点" : "节点内") + "）", "all_to_all.share",
+       out.all_to_all.share, pct(out.all_to_all.share)]] : []).concat([
       ["瓶颈", "bottleneck", out.bottleneck, BOTTLENECK[out.bottleneck]],
       ["相对单节点的扩展效率", "scaling_efficiency", out.scaling_efficiency, pct(out.scaling_efficiency)],
       ["实际 MFU", "achieved_mfu", out.achieved_mfu, pct(out.achieved_mfu)],
@@ -221,7 +225,7 @@
       ["其中流水线气泡（秒）", "time_s.bubble", t.bubble, fmt(t.bubble)],
       ["机内互连（秒）", "time_s.intra_node", t.intra_node, fmt(t.intra_node)],
       ["节点间网络（秒）", "time_s.network", t.network, fmt(t.network)],
-      ["未被掩盖的通信（秒）", "time_s.exposed_comm", t.exposed_comm, fmt(t.exposed_comm)]]));
+      ["未被掩盖的通信（秒）", "time_s.exposed_comm", t.exposed_comm, fmt(t.exposed_comm)]])));
     result.appendChild(el("p", "扩展效率：" + out.scaling_note + "。", "calc-note"));
   }
 
@@ -277,6 +281,8 @@
     field("cp").value = "1";
     field("shard_group").value = "0";
     field("tp_overlap").value = "0";
+    field("ep").value = String(lay.expert_parallel || 1);
+    field("ep_overlap").value = "0";
     field("fp32_gradients").checked = false;
     note.textContent = found.why ? "没有布局放得下；这是最省显存的一种。" : "已选出放得下且最快的布局。";
     render();
@@ -465,6 +471,8 @@
     field("cp").value = d.context_parallel;
     field("shard_group").value = d.shard_group;
     field("tp_overlap").value = d.tp_overlap;
+    field("ep").value = d.expert_parallel;
+    field("ep_overlap").value = d.ep_overlap;
     field("fp32_gradients").checked = d.fp32_gradients;
     field("adapter_rank").value = d.adapter_rank;
     field("base_bits").value = String(d.base_bits);
