@@ -84,7 +84,7 @@ def _layout_text(layout: ExpertLayout) -> str:
 
 
 def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outcome]) -> Table:
-    t = Table([("节点", False), ("网络", False), ("专家组", False), ("每步时间", True), ("每卡吞吐", True),
+    t = Table([("节点与网络", False), ("专家组", False), ("每步时间", True), ("每卡吞吐", True),
                ("全互联占每步", True), ("通信占每步", True), ("瓶颈", False)])
     for o in (o for o in found if o.layout.key == layout.key):
         a2a = o.out.get("all_to_all") if o.out is not None else None
@@ -94,7 +94,8 @@ def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outc
         step = o.number("step_time_s")
         bottleneck = o.out.get("bottleneck") if o.out is not None else None
         t.rows.append(Row([
-            Cell(site.link(o.row.node or o.row.gpu, zh(o.row.label))), Cell(site.link(o.row.network)), Cell.text(where),
+            Cell(site.link(o.row.node or o.row.gpu, zh(o.row.label)) + Markup("<br><small>")
+                 + site.link(o.row.network) + Markup("</small>")), Cell.text(where),
             _cell(step, "—" if step is None else f"{fmt_number(step, 3)} s"),
             _cell(per_gpu, "—" if per_gpu is None else f"{per_gpu:,.0f} tok/s"),
             _cell(o.number("all_to_all", "share"), _pct(o.number("all_to_all", "share"))),
