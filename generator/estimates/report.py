@@ -11,8 +11,9 @@ import json
 from ..costmodel.chain import explain_lines
 from ..costmodel.explain import explain
 from ..costmodel.inputs import Layout
-from ..costmodel.result import Result
-from .choice import Resolved
+from ..costmodel.result import Result, estimate
+from ..knowledge import KnowledgeBase
+from .choice import Choice, Resolved, resolve
 
 GB = 1e9
 # Outputs whose chains the text format prints, in this order (the all-to-all's only where experts are spread).
@@ -56,6 +57,17 @@ def outputs(result: Result) -> dict[str, object]:
         "all_to_all": None if s.all_to_all_s is None else {
             "exposed_s": s.all_to_all_s, "share": s.all_to_all_share, "on_network": s.ep_on_network},
     }
+
+
+def chosen_outputs(kb: KnowledgeBase, choice: Choice) -> tuple[dict[str, object] | None, str]:
+    """`outputs` of what `estimate` makes of a choice, as the CLI runs it, or (None, why not)."""
+    resolved = resolve(kb, choice)
+    if isinstance(resolved, str):
+        return None, resolved
+    result = estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
+    if result.estimate is None:
+        return None, "; ".join(p.message for p in result.problems)
+    return outputs(result), ""
 
 
 def _inputs(r: Resolved) -> dict[str, object]:

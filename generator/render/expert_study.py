@@ -11,10 +11,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from ..costmodel import estimate
-from ..estimates.choice import resolve
 from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value
-from ..estimates.report import outputs
+from ..estimates.report import chosen_outputs
 from ..estimates.studies import expert_choice
 from ..knowledge import Loaded
 from ..model.costs import Assumption
@@ -52,16 +50,8 @@ def outcomes(site: Site, study: ExpertStudy) -> list[Outcome]:
     found = []
     for layout in study.layouts:
         for row in study.rows:
-            choice = expert_choice(study, layout, row, overlap or 0.0, imbalance or 1.0)
-            resolved = resolve(site.kb, choice)
-            if isinstance(resolved, str):
-                found.append(Outcome(layout, row, None, resolved))
-                continue
-            result = estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
-            if result.estimate is None:
-                found.append(Outcome(layout, row, None, "; ".join(p.message for p in result.problems)))
-                continue
-            found.append(Outcome(layout, row, outputs(result), ""))
+            out, why = chosen_outputs(site.kb, expert_choice(study, layout, row, overlap or 0.0, imbalance or 1.0))
+            found.append(Outcome(layout, row, out, why))
     return found
 
 

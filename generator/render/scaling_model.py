@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 from ..costmodel import estimate
 from ..estimates.choice import Choice, resolve
 from ..estimates.records import assumption_entities
-from ..estimates.report import GB, outputs
+from ..estimates.report import GB, chosen_outputs
 from ..estimates.studies import study_choice
 from ..knowledge import Loaded
 from ..model.costs import Workload as WorkloadSpec
@@ -57,15 +57,10 @@ def outcomes(site: Site, study: ScalingStudy) -> list[Outcome]:
             if row.network is None:
                 continue
             choice = study_choice(study, layout, row.network)
-            resolved = None if choice is None else resolve(site.kb, choice)
-            if resolved is None or isinstance(resolved, str):
-                found.append(Outcome(layout, row, None, resolved or "no model"))
+            if choice is None:
+                found.append(Outcome(layout, row, None, "no model"))
                 continue
-            result = estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
-            if result.estimate is None:
-                found.append(Outcome(layout, row, None, "; ".join(p.message for p in result.problems)))
-                continue
-            found.append(Outcome(layout, row, outputs(result), ""))
+            found.append(Outcome(layout, row, *chosen_outputs(site.kb, choice)))
     return found
 
 
