@@ -198,3 +198,13 @@ def test_assumptions_record_is_unchanged() -> None:
     """The MoE knobs are the layout's; the assumptions keep their fields (the knowledge base's
     moe-* assumptions supply the layout's defaults)."""
     assert "expert_imbalance" not in Assumptions.__dataclass_fields__
+
+
+def test_the_search_tries_only_expert_parallel_sizes_that_divide_experts_and_stage() -> None:
+    """A hostile expert count (a prime near a million) leaves one size to try, e = 1, and the loop
+    runs over gcd(E, a stage's GPUs), not over E."""
+    from generator.planner.search import StepShape, placements
+    prime = replace(QWEN, moe=Moe(999_983, 8, 768))
+    assert {e for _t, _p, e, _b in placements(prime, CLUSTER, StepShape(4096, 256))} == {1}
+    sizes = {e for _t, _p, e, _b in placements(QWEN, CLUSTER, StepShape(4096, 256))}
+    assert sizes == {1, 2, 4, 8, 16, 32, 64}  # 128 experts on 64 GPUs: every size a node divides or spans

@@ -12,6 +12,7 @@ few estimates per placement (the rules run it on every validation). Pure.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -48,8 +49,11 @@ def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterat
         for p in (d for d in range(1, workload.layers + 1) if workload.layers % d == 0 and gpus % (t * d) == 0):
             step = gpus // (t * p) * shape.micro_batch
             batch = -(-shape.min_global_batch // step) * step
-            for e in (d for d in range(1, experts + 1)
-                      if experts % d == 0 and (gpus // p) % d == 0 and (d % per_node == 0 or per_node % d == 0)):
+            # e divides the experts and a stage's GPUs, so their greatest common divisor: a knowledge
+            # base's expert count (up to a million) never sets the length of this loop
+            common = math.gcd(experts, gpus // p)
+            for e in (d for d in range(1, common + 1)
+                      if common % d == 0 and (d % per_node == 0 or per_node % d == 0)):
                 yield t, p, e, batch
 
 

@@ -861,6 +861,7 @@
 
   // ---- planner/search.py fastest_layout: the layout search the planner runs -------------------
   var SEARCH_RECOMPUTE = ["selective", "full"];
+  function gcd(x, y) { while (y) { var r = x % y; x = y; y = r; } return x; }
   /** The fastest layout that fits, else the one needing the least memory per GPU, over every
    * tensor-parallel size dividing a node and pipeline size dividing the layers and the GPUs;
    * per placement the savers are tried in the order they cost time and the first that fits is
@@ -876,9 +877,10 @@
         if (w.layers % p || gpus % (t * p)) { continue; }
         var step = Math.floor(gpus / (t * p)) * shape.micro_batch;
         var batch = Math.ceil(shape.min_global_batch / step) * step;
-        var experts = w.moe ? w.moe.experts : 1;
-        for (var e = 1; e <= experts; e++) {
-        if (experts % e || Math.floor(gpus / p) % e || (e % perNode && perNode % e)) { continue; }
+        // search.py placements: e divides gcd(experts, a stage's GPUs)
+        var common = gcd(w.moe ? w.moe.experts : 1, Math.floor(gpus / p));
+        for (var e = 1; e <= common; e++) {
+        if (common % e || (e % perNode && perNode % e)) { continue; }
         var foundHere = false;
         for (var r = 0; r < SEARCH_RECOMPUTE.length && !foundHere; r++) {
           for (var zero = 0; zero <= 3; zero++) {
