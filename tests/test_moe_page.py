@@ -66,3 +66,25 @@ def test_hiding_the_all_to_all_never_slows_a_step() -> None:
         for a, b in zip(outcomes(site, plain), outcomes(site, hidden), strict=True):
             sa, sb = a.number("step_time_s"), b.number("step_time_s")
             assert sa is not None and sb is not None and sb <= sa
+
+
+def test_plan_keeps_the_readers_expert_parallel_size() -> None:
+    """`plan --ep N` searches only layouts with N; every option it offers for an MoE workload of
+    the real knowledge base carries N and the all-to-all's share."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from generator.model.costs import Workload as WorkloadSpec
+    result = _real()
+    assert result.kb is not None
+    moe = next(w for w in result.kb.of_type(WorkloadSpec) if w.model.moe is not None and w.model.moe.experts % 8 == 0)
+    root = Path(__file__).resolve().parents[1]
+    for market in ("global", "china"):
+        done = subprocess.run([sys.executable, "-m", "generator", "plan", "--workload", moe.id, "--gpus", "64",
+                               "--market", market, "--ep", "8", "--format", "json"], cwd=root, capture_output=True,
+                              text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        options = json.loads(done.stdout)["options"]
+        assert all(o["layout"]["ep"] == 8 and o["all_to_all_share"] is not None for o in options)

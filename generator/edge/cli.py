@@ -257,7 +257,7 @@ def _plan(args: argparse.Namespace) -> int:
     if isinstance(shape, str):
         problem = problem or shape
     for flag, value in (("--seq", args.seq), ("--global-batch", args.global_batch), ("--micro-batch", args.micro_batch),
-                        ("--lora-rank", args.lora_rank)):
+                        ("--lora-rank", args.lora_rank), ("--ep", args.ep)):
         if problem is None and value is not None and not 1 <= value <= 100_000_000:
             problem = f"{flag} {value}: give a whole number of at least 1"
     if problem is None and args.workload is None and params is None and shape is None:
@@ -272,7 +272,7 @@ def _plan(args: argparse.Namespace) -> int:
         return 2
     assert gpus is not None
     request = Request(model, gpus[0], args.market, args.goal, tokens, args.licensed, args.seq, args.global_batch,
-                      args.lora_rank, args.base_bits)
+                      args.lora_rank, args.base_bits, args.ep)
     try:
         found, ladder = plan_range(kb, request, gpus[1]) if gpus[1] != gpus[0] else (plan(kb, request), [])
     except PlanError as err:
@@ -340,6 +340,9 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     help="sequences per step, at least (default 512 for pretrain, 128 for fine-tuning)")
     pl.add_argument("--micro-batch", type=int, default=1, help="sequences per micro-batch (default 1)")
     pl.add_argument("--lora-rank", type=int, default=16, metavar="R", help="with --goal lora: the adapters' rank (default 16)")
+    pl.add_argument("--ep", type=int, metavar="N",
+                    help="a mixture-of-experts workload: spread each layer's experts over N GPUs (default: the search "
+                         "tries every size the experts and the GPUs allow)")
     pl.add_argument("--base-bits", type=int, choices=(16, 8, 4), default=16,
                     help="with --goal lora: bits of the frozen base weights (4: QLoRA)")
     pl.add_argument("--format", choices=("text", "json"), default="text")

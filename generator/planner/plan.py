@@ -73,6 +73,7 @@ class Request:
     global_batch: int | None = None
     lora_rank: int = LORA_RANK
     base_bits: int = 16
+    expert_parallel: int | None = None  # fixed by the reader (`--ep`); None: the search tries every size
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,8 @@ class PlanError(ValueError):
 def step_shape(request: Request) -> StepShape:
     batch = request.global_batch or MIN_GLOBAL_BATCH[request.goal]
     base = goal_layout(request)
-    return StepShape(request.sequence_length or SEQUENCE_LENGTH, batch, request.model.micro_batch_size, base)
+    return StepShape(request.sequence_length or SEQUENCE_LENGTH, batch, request.model.micro_batch_size, base,
+                     request.expert_parallel)
 
 
 def goal_layout(request: Request) -> Layout | None:

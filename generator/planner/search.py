@@ -35,6 +35,7 @@ class StepShape:
     min_global_batch: int
     micro_batch: int = 1
     base: Layout | None = None
+    expert_parallel: int | None = None  # a size the reader fixed (`plan --ep`); None: every size is tried
 
 
 def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterator[tuple[int, int, int, int]]:
@@ -53,7 +54,8 @@ def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterat
             # base's expert count (up to a million) never sets the length of this loop
             common = math.gcd(experts, gpus // p)
             for e in (d for d in range(1, common + 1)
-                      if common % d == 0 and (d % per_node == 0 or per_node % d == 0)):
+                      if common % d == 0 and (d % per_node == 0 or per_node % d == 0)
+                      and shape.expert_parallel in (None, d)):
                 yield t, p, e, batch
 
 

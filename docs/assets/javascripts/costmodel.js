@@ -880,7 +880,9 @@
         // search.py placements: e divides gcd(experts, a stage's GPUs)
         var common = gcd(w.moe ? w.moe.experts : 1, Math.floor(gpus / p));
         for (var e = 1; e <= common; e++) {
-        if (common % e || (e % perNode && perNode % e)) { continue; }
+        if (common % e || (e % perNode && perNode % e) || (shape.expert_parallel && e !== shape.expert_parallel)) {
+          continue;
+        }
         var foundHere = false;
         for (var r = 0; r < SEARCH_RECOMPUTE.length && !foundHere; r++) {
           for (var zero = 0; zero <= 3; zero++) {
@@ -1028,7 +1030,7 @@
     if (!C.min_global_batch[goal]) { return {problem: "未知的目标"}; }
     var shape = {sequence_length: request.seq || C.sequence_length,
                  min_global_batch: request.global_batch || C.min_global_batch[goal],
-                 micro_batch: request.micro_batch || 1,
+                 micro_batch: request.micro_batch || 1, expert_parallel: request.ep || null,
                  base: goal === "lora" ? {adapter_rank: request.lora_rank || C.lora_rank, base_bits: request.base_bits || 16}
                    : null};
     var allowed = {}, excluded = [], seen = {};
