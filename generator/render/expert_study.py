@@ -84,8 +84,8 @@ def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outc
         step = o.number("step_time_s")
         bottleneck = o.out.get("bottleneck") if o.out is not None else None
         t.rows.append(Row([
-            Cell(site.link(o.row.node or o.row.gpu, zh(o.row.label)) + Markup("<br><small>")
-                 + site.link(o.row.network) + Markup("</small>")), Cell.text(where),
+            Cell(site.link(o.row.node or o.row.gpu, zh(o.row.label)) + Markup("<br>") + site.link(o.row.network)),
+            Cell.text(where),
             _cell(step, "—" if step is None else f"{fmt_number(step, 3)} s"),
             _cell(per_gpu, "—" if per_gpu is None else f"{per_gpu:,.0f} tok/s"),
             _cell(o.number("all_to_all", "share"), _pct(o.number("all_to_all", "share"))),
