@@ -467,8 +467,13 @@
     row(tbody, "单步时间", fixed(e.step_time_s, 2) + " s", "step_time_s");
     row(tbody, "吞吐", fixed(e.tokens_per_s, 0) + " token/s", "tokens_per_s");
     row(tbody, "通信占比", pct(e.comm_share), "comm_share");
+    if (e.all_to_all) {  // a mixture-of-experts model with its experts spread over GPUs
+      row(tbody, "其中专家全互联", pct(e.all_to_all.share) + (e.all_to_all.on_network ? "（跨节点）" : "（节点内）"),
+          "all_to_all_share");
+    }
     row(tbody, "瓶颈", BOTTLENECK[e.bottleneck] || e.bottleneck, "bottleneck");
-    row(tbody, "布局", "张量并行 " + lay.tensor_parallel + " × 流水线并行 " + lay.pipeline_parallel + "，ZeRO-" +
+    row(tbody, "布局", "张量并行 " + lay.tensor_parallel + " × 流水线并行 " + lay.pipeline_parallel +
+        (lay.expert_parallel > 1 ? " × 专家并行 " + lay.expert_parallel : "") + "，ZeRO-" +
         lay.zero_stage + "，" + (RECOMPUTE[lay.recompute] || lay.recompute) + "，全局批 " + lay.global_batch_size +
         " 条 × " + lay.sequence_length + " token", "layout");
     table.appendChild(tbody);
