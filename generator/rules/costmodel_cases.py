@@ -55,10 +55,14 @@ def check_expert_studies_estimate(ctx: Context) -> Iterator[Diagnostic]:
                     continue
                 problems = check(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)
                 for problem in problems[:1]:
-                    yield EXPERT.report(entity, ("layouts", i, *_EXPERT_FIELD.get(problem.field, ())),
-                                        f"layout {layout.key!r} on row {row.key!r}: {problem.message}")
+                    # the batch and the sequence are the study's, the rest the layout's
+                    path: DataPath = (_STUDY_FIELD[problem.field] if problem.field in _STUDY_FIELD
+                                      else ("layouts", i, *_EXPERT_FIELD.get(problem.field, ())))
+                    yield EXPERT.report(entity, path, f"layout {layout.key!r} on row {row.key!r}: {problem.message}")
 
 
+_STUDY_FIELD: dict[str, DataPath] = {"layout.global_batch_size": ("global_batch",),
+                                     "layout.sequence_length": ("seq",), "layout.precision": ("precision",)}
 _EXPERT_FIELD = {"layout.tensor_parallel": ("tp",), "layout.pipeline_parallel": ("pp",),
                  "layout.expert_parallel": ("ep",), "layout.zero_stage": ("zero",)}
 
