@@ -203,16 +203,20 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     forward_flop = ev.derive("forward_flop_per_microbatch_per_gpu", "FLOP", cp.forward_flop)(model_mb)
     hbm = ev.given("gpu.memory_bandwidth_bytes_per_s", "B/s", cluster.node.gpu.memory_bandwidth_bytes_per_s,
                    "cluster")
-    eta = ev.derive("gemm_efficiency", "1", cp.gemm_efficiency)(
-        ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
-        ev.derive("gemm_intensity", "FLOP/B", cp.gemm_intensity)(
-            ev.derive("microbatch_tokens", "1", cp.microbatch_tokens)(x.b, x.s_c), x.h,
-            ev.derive("ffn_per_rank", "1", cp.ffn_per_rank)(x.f, x.t),
-            ev.given("layout.operand_bytes", "B", 1.0 if layout.precision == "fp8" else 2.0, "layout")),
-        ev.given("assumptions.gemm_half_intensity", "1", a.gemm_half_intensity, "assumption"),
-        ev.derive("ridge_intensity", "FLOP/B", cp.ridge_intensity)(x.peak, hbm))
+    operand = ev.given("layout.operand_bytes", "B", 1.0 if layout.precision == "fp8" else 2.0, "layout")
+    ridge = ev.derive("ridge_intensity", "FLOP/B", cp.ridge_intensity)(x.peak, hbm)
+
+    def gemm(prefix: str, tokens: V, ffn: V) -> V:
+        """η of a GEMM of `tokens` × h by h × `ffn` (`compute.gemm_efficiency`), keyed `<prefix>gemm_*`."""
+        return ev.derive(f"{prefix}gemm_efficiency", "1", cp.gemm_efficiency)(
+            ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
+            ev.derive(f"{prefix}gemm_intensity", "FLOP/B", cp.gemm_intensity)(tokens, x.h, ffn, operand),
+            ev.given("assumptions.gemm_half_intensity", "1", a.gemm_half_intensity, "assumption"), ridge)
+
+    eta = gemm("", ev.derive("microbatch_tokens", "1", cp.microbatch_tokens)(x.b, x.s_c),
+               ev.derive("ffn_per_rank", "1", cp.ffn_per_rank)(x.f, x.t))
     if x.moe is not None:
-        eta = expert_efficiency(ev, x, layout, a, eta, hbm)
+        eta = expert_efficiency(ev, x, eta, gemm)
     per_token = ev.given("assumptions.memory_bound_bytes", "B", a.memory_bound_bytes, "assumption")
 
     fp8 = layout.precision == "fp8"
@@ -278,21 +282,16 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
     return cp.Compute(x.peak, per_step, model_mb, executed_mb, forward, backward, microbatch, attention)
 
 
-def expert_efficiency(ev: Evaluator[V], x: Leaves[V], layout: Layout, a: Assumptions, eta: V, hbm: V) -> V:
-    """η_moe: the dense GEMMs at η, the routed experts' at the efficiency of their own size, the
-    busiest GPU carrying λ times the mean (`experts.py`)."""
+def expert_efficiency(ev: Evaluator[V], x: Leaves[V], eta: V, gemm: Callable[[str, V, V], V]) -> V:
+    """η_moe: the dense GEMMs at η, the routed experts' at the efficiency of their own size (`gemm`,
+    compute's roofline), the busiest GPU carrying λ times the mean (`experts.py`)."""
     m = x.moe
     assert m is not None
-    eta_e = ev.derive("expert_gemm_efficiency", "1", cp.gemm_efficiency)(
-        ev.given("assumptions.gemm_efficiency_max", "1", a.gemm_efficiency_max, "assumption"),
-        ev.derive("expert_gemm_intensity", "FLOP/B", cp.gemm_intensity)(
-            *((ev.derive("expert_tokens", "1", ex.expert_tokens)(x.b, x.s_c, m.k, m.e, x.t, m.E), x.h, m.f_e)
-              if x.moe_spread else
-              (ev.derive("expert_tokens", "1", ex.expert_tokens_unspread)(x.b, x.s_c, m.k, m.E), x.h,
-               ev.derive("expert_ffn_per_rank", "1", cp.ffn_per_rank)(m.f_e, x.t))),
-            ev.given("layout.operand_bytes", "B", 1.0 if layout.precision == "fp8" else 2.0, "layout")),
-        ev.given("assumptions.gemm_half_intensity", "1", a.gemm_half_intensity, "assumption"),
-        ev.derive("ridge_intensity", "FLOP/B", cp.ridge_intensity)(x.peak, hbm))
+    if x.moe_spread:
+        eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens)(x.b, x.s_c, m.k, m.e, x.t, m.E), m.f_e)
+    else:
+        eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens_unspread)(x.b, x.s_c, m.k, m.E),
+                     ev.derive("expert_ffn_per_rank", "1", cp.ffn_per_rank)(m.f_e, x.t))
     share = ev.derive("routed_share", "1", ex.routed_share)(x.L, m.D, m.k, m.n, x.h, m.f_e, x.r)
     return ev.derive("moe_gemm_efficiency", "1", ex.moe_gemm_efficiency)(eta, eta_e, share, m.lam)
 
