@@ -18,7 +18,7 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import Source
 from ..model.runs import Run
 from .records import assumptions
-from .runs import Assumed, Choice, RunInputs, fastest, measured_step, run_inputs
+from .runs import Assumed, Inferred, RunInputs, fastest, measured_step, run_inputs
 
 ASSUMED = Assumed(micro_batch=1, gpus_per_node=8, nics_per_node=8, zero_stage=1, recompute="selective",
                   sequence_parallel=True, flash_attention=True, reference_network=True, fastest_unstated=True)
@@ -69,7 +69,7 @@ class RunError:
     fits: bool | None
     why: str | None  # None: the run was expressed and estimated
     assumed: tuple[str, ...]
-    inferred: Choice | None = None  # a layout choice the run left unstated, made by the model (in `assumed` too)
+    inferred: Inferred | None = None  # a layout choice the run left unstated, made by the model (in `assumed` too)
 
     @property
     def error(self) -> float | None:

@@ -145,23 +145,27 @@ class Open:
 
 
 @dataclass(frozen=True)
-class Choice:
+class Inferred:
     """What `fastest` took for the open fields: the values, and every candidate the model accepted."""
 
     fields: tuple[str, ...]
     chosen: tuple[int, ...]
     accepted: tuple[tuple[int, ...], ...]
 
+    @staticmethod
+    def values(v: tuple[int, ...]) -> str:
+        """One candidate as written: its values joined by ×, in the fields' order."""
+        return "×".join(map(str, v))
+
     def __str__(self) -> str:
-        def values(v: tuple[int, ...]) -> str:
-            return "×".join(map(str, v))
-        return f"{'×'.join(self.fields)}={values(self.chosen)} (fastest of {', '.join(map(values, self.accepted))})"
+        return (f"{'×'.join(self.fields)}={self.values(self.chosen)} "
+                f"(fastest of {', '.join(map(self.values, self.accepted))})")
 
 
 @dataclass(frozen=True)
 class RunInputs:
     """A run as the model's inputs; `assumed` names each field taken from `Assumed`, and each
-    choice the model made (`Choice`, as text). While `open` is set, the layout's open fields hold
+    choice the model made (`Inferred`, as text). While `open` is set, the layout's open fields hold
     placeholders: `fastest` fills them."""
 
     workload: Workload
@@ -171,7 +175,7 @@ class RunInputs:
     assumed: tuple[str, ...]
     ids: dict[str, str]
     open: Open | None = None
-    choice: Choice | None = None
+    choice: Inferred | None = None
 
 
 def _filled(run: Run, assumed: Assumed, experts: bool) -> tuple[Assumed, tuple[str, ...]]:
@@ -356,7 +360,7 @@ def fastest(inputs: RunInputs, model: Assumptions) -> RunInputs | str:
         return (f"the run leaves {'×'.join(names)} unstated and the model accepts none of the "
                 f"{len(inputs.open.candidates)} candidates{first}")
     _, _, chosen, layout = min(timed, key=lambda t: (t[0], t[1]))
-    choice = Choice(names, chosen, tuple(row[2] for row in timed))
+    choice = Inferred(names, chosen, tuple(row[2] for row in timed))
     gpus = inputs.cluster.node_count * inputs.cluster.node.gpus_per_node
     extras = replace(inputs.extras, data_parallel=gpus // (layout.tensor_parallel * layout.pipeline_parallel
                                                             * layout.context_parallel),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ..estimates.calibration import Calibration, RunError, statement
-from ..estimates.runs import Choice
+from ..estimates.runs import Inferred
 from ..units import fmt_number
 from .context import Site
 from .scatter import accuracy_chart
@@ -22,11 +22,9 @@ ASSUMED_ZH = {"micro_batch": "微批", "gpus_per_node": "每节点 GPU 数", "ni
 CHOSEN_ZH = {"tensor_parallel": "张量并行", "pipeline_parallel": "流水线并行", "virtual_pipeline": "交错块数"}
 
 
-def _choice(c: Choice) -> str:
-    def values(v: tuple[int, ...]) -> str:
-        return "×".join(map(str, v))
-    return (f"{' × '.join(CHOSEN_ZH.get(f, f) for f in c.fields)} = {values(c.chosen)}"
-            f"（来源未写明，取模型在 {len(c.accepted)} 种可行取值中预测最快的：{'、'.join(map(values, c.accepted))}）")
+def _choice(c: Inferred) -> str:
+    return (f"{' × '.join(CHOSEN_ZH.get(f, f) for f in c.fields)} = {c.values(c.chosen)}"
+            f"（来源未写明，取模型在 {len(c.accepted)} 种可行取值中预测最快的：{'、'.join(map(c.values, c.accepted))}）")
 
 
 def _assumed(r: RunError) -> str:
