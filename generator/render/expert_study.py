@@ -20,12 +20,11 @@ from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ExpertLayout, ExpertRow, ExpertStudy
 from ..units import fmt_number
 from .context import Site
-from .scaling_model import MODEL_MARK
+from .scaling_model import model_cell, pct
 from .table import Cell, Row, Table
 from .text import inert, zh
 from .trust import summary_html
 
-OVERLAP, IMBALANCE = EP_OVERLAP, EXPERT_IMBALANCE  # the assumptions an expert study reads
 BOTTLENECK = {"memory": "显存（放不下）", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
 
 
@@ -46,23 +45,13 @@ class Outcome:
 
 
 def outcomes(site: Site, study: ExpertStudy) -> list[Outcome]:
-    overlap, imbalance = assumption_value(site.kb, OVERLAP), assumption_value(site.kb, IMBALANCE)
+    overlap, imbalance = assumption_value(site.kb, EP_OVERLAP), assumption_value(site.kb, EXPERT_IMBALANCE)
     found = []
     for layout in study.layouts:
         for row in study.rows:
             out, why = chosen_outputs(site.kb, expert_choice(study, layout, row, overlap or 0.0, imbalance or 1.0))
             found.append(Outcome(layout, row, out, why))
     return found
-
-
-def _cell(value: float | None, shown: str) -> Cell:
-    if value is None:
-        return Cell(Markup('<span class="fig-none" title="无法估算">—</span>'), "", numeric=True)
-    return Cell(inert(shown) + Markup(" ") + MODEL_MARK, repr(value), numeric=True)
-
-
-def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{fmt_number(value * 100, 3)}%"
 
 
 def _layout_text(layout: ExpertLayout) -> str:
@@ -86,10 +75,10 @@ def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outc
         t.rows.append(Row([
             Cell(site.link(o.row.node or o.row.gpu, zh(o.row.label)) + Markup("<br>") + site.link(o.row.network)),
             Cell.text(where),
-            _cell(step, "—" if step is None else f"{fmt_number(step, 3)} s"),
-            _cell(per_gpu, "—" if per_gpu is None else f"{per_gpu:,.0f} tok/s"),
-            _cell(o.number("all_to_all", "share"), _pct(o.number("all_to_all", "share"))),
-            _cell(o.number("comm_share"), _pct(o.number("comm_share"))),
+            model_cell(step, "—" if step is None else f"{fmt_number(step, 3)} s"),
+            model_cell(per_gpu, "—" if per_gpu is None else f"{per_gpu:,.0f} tok/s"),
+            model_cell(o.number("all_to_all", "share"), pct(o.number("all_to_all", "share"))),
+            model_cell(o.number("comm_share"), pct(o.number("comm_share"))),
             Cell.text(BOTTLENECK.get(str(bottleneck), "—") if o.out is not None else o.problem)]))
     return t
 
@@ -104,9 +93,9 @@ def comparison(site: Site, layout: ExpertLayout, found: list[Outcome]) -> Markup
     low = min(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
     high = max(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
     return Markup("全互联占每步的比例在 {low} 上最小（{a}，每步 {ta} s），在 {high} 上最大（{b}，每步 {tb} s）。").format(
-        low=site.link(low.row.node or low.row.gpu, zh(low.row.label)), a=_pct(low.number("all_to_all", "share")),
+        low=site.link(low.row.node or low.row.gpu, zh(low.row.label)), a=pct(low.number("all_to_all", "share")),
         ta=fmt_number(low.number("step_time_s") or 0.0, 3),
-        high=site.link(high.row.node or high.row.gpu, zh(high.row.label)), b=_pct(high.number("all_to_all", "share")),
+        high=site.link(high.row.node or high.row.gpu, zh(high.row.label)), b=pct(high.number("all_to_all", "share")),
         tb=fmt_number(high.number("step_time_s") or 0.0, 3))
 
 
@@ -117,7 +106,7 @@ def page(site: Site) -> dict[str, object]:
         return inert(fallback) if entity is None else site.link(entity.id, zh(entity.model.name))
 
     return {"studies": [study(site, e) for e in site.kb.of_type(ExpertStudy)],
-            "overlap": named(OVERLAP, "全互联与计算的重叠比例"), "imbalance": named(IMBALANCE, "专家负载不均系数"),
+            "overlap": named(EP_OVERLAP, "全互联与计算的重叠比例"), "imbalance": named(EXPERT_IMBALANCE, "专家负载不均系数"),
             "provenance": summary_html(site.kb, kinds=("cases",), title="本页数字的来源")}
 
 

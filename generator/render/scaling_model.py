@@ -64,7 +64,8 @@ def outcomes(site: Site, study: ScalingStudy) -> list[Outcome]:
     return found
 
 
-def _pct(share: float | None) -> str:
+def pct(share: float | None) -> str:
+    """A share as a percentage with three significant digits, or — (also the MoE page's)."""
     return "—" if share is None else f"{fmt_number(share * 100, 3)}%"
 
 
@@ -91,7 +92,7 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
         share.rows.append(Row([Cell(site.link(row.network, zh(row.label))), site.cell(f"{ref}{row.key}.comm_share")]
                               + [_share_cell(o.number("comm_share")) for o in mine]))
         speed.rows.append(Row([Cell(site.link(row.network, zh(row.label))), site.cell(f"{ref}{row.key}.cluster")]
-                              + [_number_cell(o.number("tokens_per_s"), _tokens(o.number("tokens_per_s"))) for o in mine]))
+                              + [model_cell(o.number("tokens_per_s"), _tokens(o.number("tokens_per_s"))) for o in mine]))
     layouts = []
     for layout in m.layouts:
         first = next(o for o in found if o.layout.key == layout.key)
@@ -120,7 +121,8 @@ MODEL_MARK = Markup('<a class="fig-derived" href="../costmodel/#assumptions" '
 """After each estimated figure, as a source link follows a stated one: where the number comes from."""
 
 
-def _number_cell(value: float | None, shown: str) -> Cell:
+def model_cell(value: float | None, shown: str) -> Cell:
+    """A figure the model estimated, marked as such and sorted by `value` (— where there is none)."""
     if value is None:
         return Cell(Markup('<span class="fig-none" title="无法估算">—</span>'), "", numeric=True)
     return Cell(escape(shown) + Markup(" ") + MODEL_MARK, repr(value), numeric=True)
@@ -128,7 +130,7 @@ def _number_cell(value: float | None, shown: str) -> Cell:
 
 def _share_cell(share: float | None) -> Cell:
     """A share sorted in percent, as the article's column beside it is."""
-    return _number_cell(None if share is None else share * 100, _pct(share))
+    return model_cell(None if share is None else share * 100, pct(share))
 
 
 def _tokens(value: float | None) -> str:
@@ -156,15 +158,15 @@ def disagreement(site: Site, entity: Loaded[ScalingStudy], found: list[Outcome])
             continue
         shares = [o.number("comm_share") or 0.0 for o in mine]
         gaps = [(share - _article_share(site, ref, o.row)) * 100 for share, o in zip(shares, mine, strict=True)]
-        spread = (f"在 {_pct(min(shares))}–{_pct(max(shares))} 之间" if _pct(min(shares)) != _pct(max(shares))
-                  else f"在各网络上都是 {_pct(min(shares))}")
+        spread = (f"在 {pct(min(shares))}–{pct(max(shares))} 之间" if pct(min(shares)) != pct(max(shares))
+                  else f"在各网络上都是 {pct(min(shares))}")
         sentences.append(Markup("按“{lay}”，模型的通信占比{spread}，{gap}").format(
             lay=inert(zh(layout.label)), spread=spread, gap=_gap(gaps)))
     widest = max(estimated, key=lambda o: (abs((o.number("comm_share") or 0.0) - _article_share(site, ref, o.row)),
                                            o.row.key, o.layout.key))
     paragraphs = [Markup("；").join(sentences) + Markup("。差得最多的是 {net} 上的“{lay}”：文章为 {a}，模型为 {m}。").format(
         net=site.link(widest.row.network, zh(widest.row.label)), lay=inert(zh(widest.layout.label)),
-        a=site.cell(f"{ref}{widest.row.key}.comm_share").html, m=_pct(widest.number("comm_share")))]
+        a=site.cell(f"{ref}{widest.row.key}.comm_share").html, m=pct(widest.number("comm_share")))]
     ratios = []
     for o in estimated:
         tokens, figure = o.number("tokens_per_s"), site.fig(f"{ref}{o.row.key}.cluster")
