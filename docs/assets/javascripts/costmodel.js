@@ -868,44 +868,51 @@
    * kept. `shape`: {sequence_length, min_global_batch, micro_batch, base} (base: layout fields
    * every layout starts from, e.g. LoRA's). Returns {layout, estimate, why} (layout null when
    * nothing can be placed). */
-  function fastestLayout(w, cluster, a, shape) {
-    var perNode = cluster.node.gpus_per_node, gpus = cluster.node_count * perNode;
-    var best = null, closest = null, why = "no layout of tensor × pipeline parallel can be placed on these GPUs";
+  // search.py placements: [t, p, e, global batch] of every tensor-parallel size dividing a node,
+  // pipeline size dividing the layers and the GPUs, and expert-parallel size dividing gcd(experts,
+  // a stage's GPUs) that sits in a node or spans whole nodes (1 for a dense workload)
+  function placements(w, cluster, shape) {
+    var perNode = cluster.node.gpus_per_node, gpus = cluster.node_count * perNode, out = [];
     for (var t = 1; t <= perNode; t++) {
       if (perNode % t) { continue; }
       for (var p = 1; p <= w.layers; p++) {
         if (w.layers % p || gpus % (t * p)) { continue; }
         var step = Math.floor(gpus / (t * p)) * shape.micro_batch;
         var batch = Math.ceil(shape.min_global_batch / step) * step;
-        // search.py placements: e divides gcd(experts, a stage's GPUs)
         var common = gcd(w.moe ? w.moe.experts : 1, Math.floor(gpus / p));
         for (var e = 1; e <= common; e++) {
-        if (common % e || (e % perNode && perNode % e) || (shape.expert_parallel && e !== shape.expert_parallel)) {
-          continue;
-        }
-        var foundHere = false;
-        for (var r = 0; r < SEARCH_RECOMPUTE.length && !foundHere; r++) {
-          for (var zero = 0; zero <= 3; zero++) {
-            var layout = {};
-            Object.keys(shape.base || {}).forEach(function (k) { layout[k] = shape.base[k]; });
-            layout.tensor_parallel = t; layout.pipeline_parallel = p; layout.zero_stage = zero;
-            layout.micro_batch_size = shape.micro_batch; layout.sequence_length = shape.sequence_length;
-            layout.global_batch_size = batch; layout.recompute = SEARCH_RECOMPUTE[r];
-            layout.sequence_parallel = t > 1; layout.expert_parallel = e;
-            var out = estimate(w, cluster, layout, a);
-            if (out.problems) { why = out.problems[0].message; break; }
-            if (out.fits) {
-              if (best === null || out.step_time_s < best[0]) { best = [out.step_time_s, layout, out]; }
-              foundHere = true;
-              break;
-            }
-            var total = out.memory_per_gpu_gb.total_gb;
-            if (closest === null || total < closest[0]) { closest = [total, layout, out]; }
-          }
-        }
+          if (common % e || (e % perNode && perNode % e)) { continue; }
+          if (shape.expert_parallel && e !== shape.expert_parallel) { continue; }
+          out.push([t, p, e, batch]);
         }
       }
     }
+    return out;
+  }
+  function fastestLayout(w, cluster, a, shape) {
+    var best = null, closest = null, why = "no layout of tensor × pipeline parallel can be placed on these GPUs";
+    placements(w, cluster, shape).forEach(function (place) {
+      var foundHere = false;
+      for (var r = 0; r < SEARCH_RECOMPUTE.length && !foundHere; r++) {
+        for (var zero = 0; zero <= 3; zero++) {
+          var layout = {};
+          Object.keys(shape.base || {}).forEach(function (k) { layout[k] = shape.base[k]; });
+          layout.tensor_parallel = place[0]; layout.pipeline_parallel = place[1]; layout.zero_stage = zero;
+          layout.micro_batch_size = shape.micro_batch; layout.sequence_length = shape.sequence_length;
+          layout.global_batch_size = place[3]; layout.recompute = SEARCH_RECOMPUTE[r];
+          layout.sequence_parallel = place[0] > 1; layout.expert_parallel = place[2];
+          var out = estimate(w, cluster, layout, a);
+          if (out.problems) { why = out.problems[0].message; break; }
+          if (out.fits) {
+            if (best === null || out.step_time_s < best[0]) { best = [out.step_time_s, layout, out]; }
+            foundHere = true;
+            break;
+          }
+          var total = out.memory_per_gpu_gb.total_gb;
+          if (closest === null || total < closest[0]) { closest = [total, layout, out]; }
+        }
+      }
+    });
     var kept = best || closest;
     if (kept === null) { return {layout: null, estimate: null, why: why}; }
     return {layout: kept[1], estimate: kept[2], why: best === null ? "no layout fits in memory" : ""};
