@@ -157,6 +157,18 @@ def test_uneven_stages_are_estimated() -> None:
     assert uneven.problems == () and uneven.estimate is not None
 
 
+def test_the_embedding_and_the_logits_may_each_take_a_stage() -> None:
+    """Llama 3's schedule (126 layers on 16 × 8 stages, the first holding only the embedding and the
+    last only the logits): p·v up to L + 2 is placed, one layer a stage; L + 3 is refused."""
+    chunks = Workload("w", 13e9, 38, 5120, 40, 50257)  # 38 + 2 = 40 = 2 × 20
+    two_more = estimate(chunks, CLUSTER, replace(LAYOUT, virtual_pipeline=20, global_batch_size=64), ASSUMPTIONS)
+    assert two_more.problems == () and two_more.estimate is not None
+    # one layer a chunk on every stage: the largest stage is paced as 40 layers' share of Ψ
+    assert two_more.estimate.memory.weights_bytes == pytest.approx(13e9 * 40 / 38 / (8 * 2) * 2.0)
+    three_more = replace(chunks, layers=37)
+    assert _codes(three_more, layout=replace(LAYOUT, virtual_pipeline=20)) == ["pipeline-exceeds-layers"]
+
+
 def test_not_fitting_is_an_output() -> None:
     """A layout whose memory does not fit is estimated, with memory as its bottleneck."""
     result = estimate(WORKLOAD, CLUSTER, replace(LAYOUT, tensor_parallel=1, pipeline_parallel=1, zero_stage=0),

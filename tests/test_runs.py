@@ -228,7 +228,8 @@ def _steps(got: RunInputs, kb: KnowledgeBase, **fixed: int) -> dict[int, float]:
 
 def test_unstated_interleaving_takes_the_models_fastest_chunks() -> None:
     """The GPT fixture on pp 2 with interleaving unstated: left open only when the caller says so;
-    then every v from 1 to the 24 layers is a candidate, `estimate` accepts v ≤ 12, and the chunks
+    then every v from 1 to the 24 layers is a candidate, `estimate` accepts v ≤ 13 (the embedding and
+    the logits may take a stage each: p·v ≤ 24 + 2), and the chunks
     are the accepted v of least step time, listed with every accepted value."""
     kb, entity = _run(GPT, PIPELINED)
     assert run_inputs(kb, entity) == "interleaving unstated: the schedule's bubble depends on them"
@@ -238,11 +239,11 @@ def test_unstated_interleaving_takes_the_models_fastest_chunks() -> None:
     chosen = fastest(got, _assumptions(kb))
     assert isinstance(chosen, RunInputs) and chosen.open is None and chosen.choice is not None
     steps = _steps(got, kb)
-    assert list(steps) == list(range(1, 13))  # p·v ≤ 24 layers
+    assert list(steps) == list(range(1, 14))  # p·v ≤ 24 layers + 2
     best = min(steps, key=lambda v: steps[v])
     assert chosen.layout.virtual_pipeline == best and chosen.extras.virtual_pipeline == best
-    assert chosen.assumed == (f"virtual_pipeline={best} (fastest of {', '.join(map(str, range(1, 13)))})",)
-    assert chosen.choice.accepted == tuple((v,) for v in range(1, 13)) and chosen.extras.data_parallel == 16
+    assert chosen.assumed == (f"virtual_pipeline={best} (fastest of {', '.join(map(str, range(1, 14)))})",)
+    assert chosen.choice.accepted == tuple((v,) for v in range(1, 14)) and chosen.extras.data_parallel == 16
     # "interleaved" rules out v = 1: the candidates start at 2
     kb, entity = _run(GPT, (PIPELINED[0], PIPELINED[1].replace("unstated", "interleaved")))
     got = run_inputs(kb, entity, CHOOSE)

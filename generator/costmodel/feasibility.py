@@ -4,7 +4,9 @@ Two kinds of problem, each with a stable code: a value outside its domain (a cou
 fraction outside [0, 1], a rate that is not positive), and a layout that cannot be placed on the
 cluster (tensor parallelism that leaves a node or does not divide the heads, the key/value
 heads or the MLP width as Megatron-LM requires, key/value heads that do not group the heads, more
-pipeline stages (p·v) than layers, an interleaved schedule without a pipeline or with micro-batches
+pipeline stages (p·v) than layers and two (the embedding and the logits may each take a stage of
+their own, as in Llama 3's schedule and Megatron-LM's --account-for-embedding-in-pipeline-split
+and --account-for-loss-in-pipeline-split), an interleaved schedule without a pipeline or with micro-batches
 that p does not divide (Megatron-LM's rule), a sequence that context parallelism c does not
 split evenly, a GPU count that t·p·c does not divide, a global
 batch that N_d·b does not divide, a data-parallel group that does not map evenly onto nodes,
@@ -203,9 +205,10 @@ def placement(workload: Workload, gpu: GpuSpec, gpus_per_node: int, node_count: 
                       f"tensor parallel {t} does not divide the {g} GPUs of a node")
     yield from _shape(workload, t)
     v = layout.virtual_pipeline
-    if p * v > workload.layers:
+    if p * v > workload.layers + 2:
         yield Problem("pipeline-exceeds-layers", "layout.pipeline_parallel",
-                      f"pipeline parallel {p} × virtual pipeline {v} = {p * v} stages exceed the {workload.layers} layers")
+                      f"pipeline parallel {p} × virtual pipeline {v} = {p * v} stages exceed the {workload.layers} "
+                      "layers and the embedding's and the logits' stages")
     if v > 1 and p == 1:
         yield Problem("interleave-without-pipeline", "layout.virtual_pipeline",
                       f"virtual pipeline {v} needs pipeline parallel above 1")

@@ -365,9 +365,11 @@
     }
     shapeProblems(out, w, t);
     var v = layout.virtual_pipeline;
-    if (p * v > w.layers) {
+    // feasibility.py: the embedding and the logits may each take a stage of their own (Llama 3)
+    if (p * v > w.layers + 2) {
       out.push(problem("pipeline-exceeds-layers", "layout.pipeline_parallel",
-                       "流水线并行 " + p + " × 虚拟流水线 " + v + " = " + (p * v) + " 个阶段多于 " + w.layers + " 层"));
+                       "流水线并行 " + p + " × 虚拟流水线 " + v + " = " + (p * v) + " 个阶段多于 " + w.layers +
+                       " 层加嵌入与输出层各一段"));
     }
     if (v > 1 && p === 1) {
       out.push(problem("interleave-without-pipeline", "layout.virtual_pipeline",
