@@ -160,6 +160,20 @@ def _mutate(raw: bytes, data: st.DataObject) -> bytes:
     return b"\n".join(lines)
 
 
+def test_a_real_gpu_figure_in_an_unknown_unit_is_a_diagnostic() -> None:
+    """Found by the test below: a GPU of the real specs whose memory capacity has a number for a
+    unit. The units rule reports it; the cost model's readers (the calibration over specs/runs/,
+    the studies) give a reason for that GPU instead of converting the figure and raising."""
+    files = list(real_files())
+    index = next(i for i, f in enumerate(files) if f.path.endswith("gpus/a100-sxm4-40gb.yaml"))
+    raw = files[index].raw
+    assert b"unit: GB," in raw
+    files[index] = SpecFile(files[index].path, files[index].kind, files[index].stem,
+                            raw.replace(b"unit: GB,", b"unit: '12',", 1))
+    result = validate(files)
+    assert [d.rule for d in result.diagnostics] == ["units-unknown"]
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_real_specs_never_raise(data: st.DataObject) -> None:

@@ -28,7 +28,7 @@ from ..model.entities import (
     Pcie,
     Precision,
 )
-from ..units import convert_direction, to_base
+from ..units import UNITS, convert_direction, to_base
 
 BITS_PER_BYTE = 8
 
@@ -119,9 +119,17 @@ def _bytes(q: Quantity) -> float:
     return float(to_base(q.value, q.unit)) / BITS_PER_BYTE
 
 
+def unknown_unit(*quantities: Quantity | None) -> str | None:
+    """The first unit among `quantities` that the units table does not know, else None. The units
+    rule reports it; the model's readers turn it into a reason instead of converting it."""
+    return next((q.unit for q in quantities if q is not None and q.unit not in UNITS), None)
+
+
 def per_direction_bytes_per_s(q: Quantity) -> float | None:
     """A link rate in bytes per second, each direction; None if its direction cannot be converted
-    (an `aggregate` figure is not a link rate)."""
+    (an `aggregate` figure is not a link rate) or its unit is unknown."""
+    if unknown_unit(q):
+        return None
     value = convert_direction(to_base(q.value, q.unit), q.direction, "per_direction")
     return None if value is None else float(value) / BITS_PER_BYTE
 
@@ -159,6 +167,13 @@ def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
     dense tensor rates of the training formats (compute by precision: a 16-bit rate is required,
     FP8 only where the GPU states one), and the share of the 16-bit peak FlashAttention-2 reaches on
     its architecture and how much faster cuDNN's fused attention runs there, where published."""
+    architecture = kb.get(spec.architecture, Architecture)
+    attention = None if architecture is None else architecture.model.flash_attention_2
+    cudnn = None if architecture is None else architecture.model.cudnn_attention_speedup
+    unknown = unknown_unit(spec.memory.capacity, spec.memory.bandwidth, *(e.dense for e in spec.compute.tensor),
+                           attention, cudnn)
+    if unknown is not None:
+        return f"{spec.name} states a figure in the unknown unit {unknown!r}"
     sixteen = _dense(spec, _formats(kb, SIXTEEN_BIT, 16))
     if sixteen is None:
         return f"{spec.name} states no dense 16-bit ({' or '.join(k.upper() for k in SIXTEEN_BIT)}) tensor rate"
@@ -166,9 +181,6 @@ def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
         return f"{spec.name} states no memory capacity"
     if spec.memory.bandwidth is None:
         return f"{spec.name} states no memory bandwidth"
-    architecture = kb.get(spec.architecture, Architecture)
-    attention = None if architecture is None else architecture.model.flash_attention_2
-    cudnn = None if architecture is None else architecture.model.cudnn_attention_speedup
     return GpuSpec(spec.name, _bytes(spec.memory.capacity), _bytes(spec.memory.bandwidth), sixteen,
                    _dense(spec, _formats(kb, EIGHT_BIT, 8)),
                    None if attention is None else float(to_base(attention.value, attention.unit)),
