@@ -81,11 +81,13 @@ def base_result() -> Result:
     return validate(list(base_files()))
 
 
-def with_file(target: str, raw: bytes) -> list[SpecFile]:
-    """The fixture base with `target` (e.g. specs/gpus/test-x.yaml) replaced by, or added as, `raw`."""
+def with_file(target: str, raw: bytes | None) -> list[SpecFile]:
+    """The fixture base with `target` (e.g. specs/gpus/test-x.yaml) replaced by, or added as, `raw`
+    (None: deleted)."""
     kind, name = Path(target).parts[-2:]
     files = [f for f in base_files() if f.path != target]
-    files.append(SpecFile(target, kind, Path(name).stem, raw))
+    if raw is not None:
+        files.append(SpecFile(target, kind, Path(name).stem, raw))
     return files
 
 
@@ -95,8 +97,8 @@ _MEMO: dict[SpecFile, object] = {}
 BUILD_DATE = datetime.date(2026, 12, 1)
 
 
-def validate_with(target: str, raw: bytes) -> Result:
-    """Validate the fixture base with one file replaced or added (see `with_file`)."""
+def validate_with(target: str, raw: bytes | None) -> Result:
+    """Validate the fixture base with one file replaced, added or deleted (see `with_file`)."""
     return validate(with_file(target, raw), memo=_MEMO, today=BUILD_DATE)  # type: ignore[arg-type]
 
 
@@ -108,11 +110,12 @@ def golden_cases() -> list[Path]:
 @dataclass(frozen=True)
 class Case:
     """A file of tests/invalid/: its header names the file of the fixture base it replaces or
-    adds (`# target:`) and the diagnostics it must produce (`# expect: [file:]line:col rule`)."""
+    adds (`# target:`), or deletes (`# delete:` in its place: the case holds no body), and the
+    diagnostics it must produce (`# expect: [file:]line:col rule`)."""
 
     name: str
     target: str
-    raw: bytes
+    raw: bytes | None  # None: the target is deleted
     expected: frozenset[tuple[str, int, int, str]]
     texts: tuple[tuple[str, str], ...]  # (rule, substring the message must contain)
 
@@ -121,11 +124,13 @@ class Case:
         raw = path.read_bytes()
         header = raw.decode("utf-8", "replace").lstrip("\ufeff")
         target = ""
+        deleted = False
         expected: set[tuple[str, int, int, str]] = set()
         texts: list[tuple[str, str]] = []
         for line in header.splitlines():
-            if line.startswith("# target: "):
-                target = line.removeprefix("# target: ").strip()
+            if line.startswith(("# target: ", "# delete: ")):
+                target = line[len("# target: "):].strip()
+                deleted = line.startswith("# delete: ")
             match = _EXPECT.match(line.strip())
             if match:
                 where = match["path"] or target
@@ -133,8 +138,8 @@ class Case:
                 if match["text"]:
                     texts.append((match["rule"], match["text"]))
         if not target or not expected:
-            raise ValueError(f"{path.name}: header needs '# target:' and at least one '# expect:'")
-        return cls(path.stem, target, raw, frozenset(expected), tuple(texts))
+            raise ValueError(f"{path.name}: header needs '# target:' (or '# delete:') and at least one '# expect:'")
+        return cls(path.stem, target, None if deleted else raw, frozenset(expected), tuple(texts))
 
 
 def invalid_cases() -> list[Case]:

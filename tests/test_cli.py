@@ -31,6 +31,7 @@ def _tree_with_case(tmp_path: Path, name: str) -> Path:
     tree = tmp_path / "specs"
     shutil.copytree(BASE, tree)
     case = Case.read(INVALID / f"{name}.yaml")
+    assert case.raw is not None, f"{name} deletes a file; these tests write one"
     (tree / case.target.removeprefix("specs/")).write_bytes(case.raw)
     return tree
 

@@ -82,6 +82,7 @@ def test_finding_gives_a_positioned_diagnostic(tmp_path: Path, capsys: pytest.Ca
     (SOURCE_DATE_EPOCH), not the clock: a case dated the day after it is in the future on any day."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(calendar.timegm(BUILD_DATE.timetuple())))
     case = Case.read(INVALID / f"{name}.yaml")
+    assert case.raw is not None, f"{name} deletes a file; these tests write one"
     tree = tmp_path / "specs"
     shutil.copytree(BASE, tree)
     target = tree / Path(case.target).relative_to("specs")

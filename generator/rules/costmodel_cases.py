@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from ..costmodel import check
 from ..diagnostics import DataPath, Diagnostic, Rule
 from ..estimates.choice import resolve
-from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value
+from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value, assumptions
 from ..estimates.studies import expert_choice, study_placement
 from ..model.entities import ExpertStudy, ScalingStudy
 from .base import Check, Context
@@ -43,6 +43,8 @@ EXPERT = Rule("model-expert-study", "model",
 
 
 def check_expert_studies_estimate(ctx: Context) -> Iterator[Diagnostic]:
+    if isinstance(assumptions(ctx.kb), str):
+        return  # a missing assumption: model-assumption-missing names it, once, not once a row
     for entity in ctx.kb.of_type(ExpertStudy):
         study = entity.model
         overlap = assumption_value(ctx.kb, EP_OVERLAP) or 0.0
