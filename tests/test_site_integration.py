@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -265,4 +266,32 @@ def test_serve_picks_up_an_edit_to_the_generator(served: tuple[Path, str, Path])
     wait_for(lambda: "test-generator-edit" in fetch(url + "/gpus/")[1], "the template edit never showed", log)
     template.write_text(text, encoding="utf-8")
     wait_for(lambda: "test-generator-edit" not in fetch(url + "/gpus/")[1], "the template's undo never showed", log)
+    assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("how", ["moved away and back", "deleted and copied back"])
+def test_serve_recovers_when_specs_is_replaced(served: tuple[Path, str, Path], how: str) -> None:
+    """Under `mkdocs serve`, specs/ taken away (a branch switch, a restore) gives every page the
+    problem list, not a server that answers nothing; put back, the pages return, and the new folder
+    is watched: an edit in it shows after its rebuild."""
+    project, url, log = served
+    specs, away = project / "specs", project.parent / f"specs-away-{how.split()[0]}"
+    if how == "moved away and back":
+        specs.rename(away)
+    else:
+        shutil.copytree(specs, away)
+        shutil.rmtree(specs)
+    wait_for(lambda: "[schema-folder]" in "".join(_read(url + "/gpus/")[2].text),
+             "no problem list after specs/ went away", log)
+    assert fetch(url + "/")[0] == 200 and _lists_problems(url + "/")
+    if how == "moved away and back":
+        away.rename(specs)
+    else:
+        shutil.copytree(away, specs)
+        shutil.rmtree(away)
+    wait_for(lambda: not _lists_problems(url + "/gpus/"), "the problem list stayed after specs/ came back", log)
+    added = _copy_of_a_gpu(specs)
+    wait_for(lambda: "Test serve GPU" in fetch(url + "/gpus/")[1], "an edit in the new specs/ never showed", log)
+    added.unlink()
+    wait_for(lambda: "Test serve GPU" not in fetch(url + "/gpus/")[1], "the edit's undo never showed", log)
     assert "Traceback" not in log.read_text(encoding="utf-8")

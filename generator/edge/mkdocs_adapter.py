@@ -21,7 +21,8 @@ MkDocs and the pure generator.
   plugin and only if strict mode has nothing to abort on; a failed build deletes it
   (on_build_error, or on_shutdown after an interrupt). `mkdocs serve` builds into its own
   temporary folder and is left alone.
-`specs/` and `generator/` are listed under `watch:` in mkdocs.yml, so an edit rebuilds once.
+`specs/`, `generator/` and `includes/` are watched by the hook (generator/edge/serve_watch.py), so
+an edit rebuilds once, and a replaced or deleted folder is noticed too.
 """
 
 from __future__ import annotations

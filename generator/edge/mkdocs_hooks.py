@@ -3,7 +3,7 @@ generator.edge.mkdocs_adapter, which holds what the hook does.
 
 MkDocs imports this file once per process and keeps it, so under `mkdocs serve` the adapter and
 the whole generator package are imported afresh at the start of every rebuild: an edit to
-generator/ (listed under `watch:`) takes effect on the next reload, as an edit to specs/ does.
+generator/ (watched, see on_serve) takes effect on the next reload, as an edit to specs/ does.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from mkdocs.plugins import event_priority
 
 _ROOT = Path(__file__).resolve().parents[2]  # the folder that holds generator/
+WATCHED = ("specs", "generator", "includes")  # what the site is generated from, beside mkdocs.yml
 
 _startup: dict[str, Any] = {"command": "build", "dirty": False}
 _adapter: ModuleType | None = None
@@ -72,6 +73,16 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
 @event_priority(-100)  # last: the search plugin writes its index in its own on_post_build
 def on_post_build(config: Any) -> None:
     _current().on_post_build(config)
+
+
+def on_serve(server: Any, config: Any, builder: Any) -> Any:
+    # Once, when the server starts: watch what the site is generated from, and keep watching it
+    # when a folder is replaced (not under mkdocs.yml's `watch:`; see serve_watch.py).
+    from generator.edge.serve_watch import keep_watching
+
+    project = Path(config.config_file_path).resolve().parent
+    keep_watching(server, [str(project / name) for name in WATCHED])
+    return server
 
 
 def on_build_error(error: Exception) -> None:
