@@ -145,7 +145,9 @@ class Measured(Strict):
     where it is not the run's, the table column or sentence it was read from."""
 
     metric: Metric
-    value: Annotated[float, Field(ge=0, le=1e10, allow_inf_nan=False), NUMBER_OUT]
+    # Above zero: a time, a rate or a share of zero measures nothing (and would divide by zero
+    # where a rate becomes a step time). Percentages are held to 100 by the model-run-measured rule.
+    value: Annotated[float, Field(gt=0, le=1e10, allow_inf_nan=False), NUMBER_OUT]
     convention: Convention | None = None
     where: Label | None = None
 

@@ -3,8 +3,9 @@ names exactly one model, a workload or an inline shape; the shape's heads split 
 published parameter count is the count the shape gives (within `PARAMETER_TOLERANCE`); the
 layout's degrees multiply out to the GPUs and the global batch splits into micro-batches over the
 data-parallel replicas; expert parallelism spreads the experts of a mixture-of-experts model
-evenly; a pipeline schedule has a pipeline to schedule and agrees with the interleaving; and a
-FLOP figure says how it counted FLOPs, while any other figure does not. A misread table cell or a misprint of the source (Llama 3's Table 4 prints DP = 4 where the
+evenly; a pipeline schedule has a pipeline to schedule and agrees with the interleaving; a
+utilization is at most 100 %; and a FLOP figure says how it counted FLOPs, while any other figure
+does not. A misread table cell or a misprint of the source (Llama 3's Table 4 prints DP = 4 where the
 row needs 8) is caught where it is written; the run's note records the correction."""
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ PARAMETERS = Rule("model-run-parameters", "model",
 EXPERTS = Rule("model-run-experts", "model",
                "实测训练记录写出专家并行度或专家路由方式时，模型必须是混合专家负载；专家并行度必须整除路由专家数，"
                "也必须整除一个流水线级的 GPU 数。")
+MEASURED = Rule("model-run-measured", "model",
+                "实测训练记录里的百分比（MFU、HFU）不能超过 100：算力利用率超过峰值的读数是读错了表格或口径。")
 SCHEDULE = Rule("model-run-pipeline-schedule", "model",
                 "实测训练记录写出的流水线调度必须有流水线可调度（流水线并行度大于 1），并与交错设置一致：只有交错调度有"
                 "多个虚拟块；DualPipe 要求流水线级数和每步的微批数都是偶数。")
@@ -75,6 +78,15 @@ def check_batch_split(ctx: Context) -> Iterator[Diagnostic]:
             yield BATCH.report(entity, ("layout", "global_batch"),
                                f"global batch {lay.global_batch} is not a multiple of dp {lay.data_parallel} × "
                                f"micro-batch {lay.micro_batch} = {per_step}")
+
+
+def check_measured_shares(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        for index, figure in enumerate(entity.model.measured):
+            if figure.metric.endswith("_pct") and figure.value > 100:
+                yield MEASURED.report(entity, ("measured", index, "value"),
+                                      f"{figure.metric} {figure.value:g} is above 100 %: a utilization above the peak "
+                                      "is a misread cell or a number in another unit")
 
 
 def check_conventions(ctx: Context) -> Iterator[Diagnostic]:
@@ -194,6 +206,6 @@ def check_pipeline_schedule(ctx: Context) -> Iterator[Diagnostic]:
                                       f"DualPipe needs an even number of micro-batches per step; the layout gives {micro}")
 
 
-RULES = (MODEL, LAYOUT, BATCH, CONVENTION, HEADS, PARAMETERS, EXPERTS, SCHEDULE)
-CHECKS: tuple[Check, ...] = (check_one_model, check_layout_degrees, check_batch_split, check_conventions,
+RULES = (MODEL, LAYOUT, BATCH, MEASURED, CONVENTION, HEADS, PARAMETERS, EXPERTS, SCHEDULE)
+CHECKS: tuple[Check, ...] = (check_one_model, check_layout_degrees, check_batch_split, check_measured_shares, check_conventions,
                              check_shape_heads, check_shape_parameters, check_experts, check_pipeline_schedule)

@@ -3,6 +3,8 @@
 - text-invisible: bidi controls (they reorder what an editor and a diff show, "Trojan Source",
   CVE-2021-42574) and zero-width or otherwise invisible characters (they split a number or an id
   without showing) anywhere in a key or a value;
+- text-blank: a text value that is empty or only white space (a name `" "`, a note of one
+  ideographic space): it passes a schema's minimum length and shows as nothing;
 - text-confusable: characters that look like ASCII but are not, where ASCII is meant: Cyrillic or
   Greek letters inside a run of Latin letters and digits (an id `tеst` with a Cyrillic `е`, a unit
   `ТFLOPS`, a name `Tеst RTX`), fullwidth letters and digits (`ＧＢ/s`, `８`) and mathematical
@@ -24,6 +26,7 @@ from ..load.parse import ParsedFile
 from .base import Check
 
 INVISIBLE = Rule("text-invisible", "schema", "键和值里不能有双向控制字符或零宽等不可见字符（它们会改变编辑器和差异里显示的内容）。")
+BLANK = Rule("text-blank", "schema", "文本值不能为空或只有空白（包括全角空格）：这样的名称、说明在页面上什么也不显示。")
 CONFUSABLE = Rule("text-confusable", "schema",
                   "该写 ASCII 的地方不能混入形似的字符：拉丁字母串里的西里尔或希腊字母、全角字母和数字、数学字母。")
 
@@ -55,11 +58,18 @@ def scan(parsed: ParsedFile) -> list[Diagnostic]:
         elif isinstance(node, list):
             stack.extend((path + (i,), item) for i, item in enumerate(node))
         elif isinstance(node, str):
-            problem = _problem(node)
+            problem = _blank(node) or _problem(node)
             if problem is not None:
                 mark = parsed.value_mark(path)
                 found.append(problem[0].at(parsed.path, mark.line, mark.col, problem[1]))
     return found
+
+
+def _blank(text: str) -> tuple[Rule, str] | None:
+    # str.strip() removes Unicode white space too: U+3000 IDEOGRAPHIC SPACE, U+00A0, tabs, lines.
+    if text.strip():
+        return None
+    return BLANK, "the text is empty or only white space: write it, or leave the field out where it is optional"
 
 
 def _problem(text: str) -> tuple[Rule, str] | None:
@@ -90,5 +100,5 @@ def _name(char: str) -> str:
     return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed')}"
 
 
-RULES = (INVISIBLE, CONFUSABLE)
+RULES = (INVISIBLE, BLANK, CONFUSABLE)
 CHECKS: tuple[Check, ...] = ()  # generator/validate.py scans each parsed file
