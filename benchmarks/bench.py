@@ -127,8 +127,8 @@ def pipeline(files: list[SpecFile]) -> None:
 def without_generator(project: Path) -> None:
     """A copy of the project that Material builds alone: the generated pages written into its
     docs/ by `generator build`, figure references in the hand-written pages expanded as the hook
-    would, and a mkdocs.yml with no `hooks:` (nor `watch:` of folders the copy lacks)."""
-    for name in ("docs", "includes"):
+    would, the theme override (generator/theme) beside them, and a mkdocs.yml with no `hooks:`."""
+    for name in ("docs", "includes", "generator/theme"):  # the theme override is Material's, not the hook's
         shutil.copytree(ROOT / name, project / name)
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"^(hooks|watch):\n(?:[ \t]+.*\n|\n)*", "", config, flags=re.MULTILINE)

@@ -8,6 +8,7 @@ depend on the checkout's remote."""
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -336,6 +337,35 @@ def test_claims_page_shows_every_claim_with_its_basis(site: Path, real: Result) 
             assert f'href="../claims/#{item.claim}"' in tiers, (rec.id, item.claim)
 
 
+def test_search_index_is_utf8_and_leaves_out_the_reference_pages(site: Path) -> None:
+    """The search index is written as UTF-8: no escaped CJK character or word separator, the same
+    documents; the source lists, the rules and the contributing page are not searched, the
+    subject pages are."""
+    raw = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    docs = raw.split('"docs":', 1)[1]  # the config before it holds the separator regex, escapes and all
+    assert not re.search(r"\\u[0-9a-fA-F]{4}", docs)
+    assert "\u200b" in raw  # jieba's word separators, as characters
+    locations = {d["location"].split("/")[0] for d in json.loads(raw)["docs"]}
+    assert {"gpus", "networks", "nodes", "calculator", "flowchart"} <= locations
+    assert not locations & {"rules", "contributing", "sources", "sources-vendor", "sources-papers"}
+
+
+def test_table_scripts_load_only_where_there_is_a_table(site: Path) -> None:
+    """Tablesort and tables.js load, deferred, on the pages with a table, and on no other."""
+    with_table = without_table = 0
+    for page in sorted(site.rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        body = html.split('<article', 1)[-1]
+        scripts = re.findall(r'<script src="[^"]*(?:tablesort|tables)[^"]*"( defer)?>', html)
+        if "<table" in body:
+            with_table += 1
+            assert len(scripts) == 3 and all(scripts), page
+        else:
+            without_table += 1
+            assert scripts == [], page
+    assert with_table and without_table
+
+
 def test_glossary_terms_are_explained_on_first_use(site: Path) -> None:
     """A page gives each glossary term its tooltip once, at its first use; later uses are plain
     <abbr>. The glossary is appended to every page, so the site does use some terms."""
@@ -349,8 +379,9 @@ def test_glossary_terms_are_explained_on_first_use(site: Path) -> None:
 
 def test_sources_are_listed_by_kind_of_publisher_without_a_table_of_contents(site: Path, real: Result) -> None:
     """Every source has its anchor on the page of its kind of publisher, which drops its table of
-    contents (one entry per source, written twice); the index links each of them; the search index
-    still points into those pages; every kind of publisher has a page."""
+    contents (one entry per source, written twice); the index links each of them; the search
+    leaves those pages out (a search for a network lands on its subject page, not on every list
+    naming it); every kind of publisher has a page."""
     sources = {e.id: e.model for e in _kb(real).of_type(Source)}
     index = _html(site, "sources/index.html")
     search = (site / "search" / "search_index.json").read_text(encoding="utf-8")
@@ -361,6 +392,6 @@ def test_sources_are_listed_by_kind_of_publisher_without_a_table_of_contents(sit
         listed = {i for i, s in sources.items() if source_page(s) == page}
         assert all(f'id="src-{i}"' in html for i in listed), page
         assert all(f'href="../{page}/#src-{i}"' in index for i in listed), page
-        assert all(f"{page}/#src-{i}" in search for i in listed), page
+        assert f'"location":"{page}/' not in search, page
     assert sources and all(f'id="src-{i}"' in index for i in sources)  # old /sources/#src-… links still land
     assert 'data-md-component="toc"' in _html(site, "contributing/index.html")  # other pages keep theirs

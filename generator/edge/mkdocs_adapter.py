@@ -45,6 +45,7 @@ from ..render.abbreviations import first_use_only
 from ..render.expand import body_first_line, expand_blocks, expand_figures
 from ..render.limits import insert_limits
 from ..render.problems import problems_banner, problems_pages
+from ..render.search_index import as_utf8
 from ..render.trust import source_targets, summary_html
 from . import sitedir
 from .cli import find_repository, run_build
@@ -176,6 +177,7 @@ def _build_beside(config: Any) -> None:
 
 def on_post_build(config: Any) -> None:
     pending = _end_pending()
+    _rewrite_search_index(Path(config.site_dir if pending is None else pending[2]))
     if pending is None:
         return
     _config, site_dir, sibling, counter = pending
@@ -187,6 +189,14 @@ def on_post_build(config: Any) -> None:
     except OSError as err:
         sitedir.discard(sibling)
         raise PluginError(f"the new site could not replace {site_dir}: {err}") from None
+
+
+def _rewrite_search_index(site: Path) -> None:
+    """The search plugin's index, rewritten as UTF-8 (render/search_index.py). It runs after the
+    plugin's own on_post_build (the hook's priority is -100) and before the site takes its place."""
+    index = site / "search" / "search_index.json"
+    if index.is_file() and not index.is_symlink():
+        index.write_text(as_utf8(index.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def on_build_error(error: Exception) -> None:

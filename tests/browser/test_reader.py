@@ -98,7 +98,8 @@ def test_every_page_loads_without_errors_or_foreign_requests(walk: Walk) -> None
 
 
 @pytest.mark.parametrize(("term", "expected"), [("带宽", "/reading/"), ("拓扑", "/topologies/"), ("显存", "/gpus/"),
-                                                ("胖树", "/topologies/"), ("论断", "/claims/"), ("流程图", "/flowchart/")])
+                                                ("胖树", "/topologies/"), ("论断", "/claims/"), ("流程图", "/flowchart/"),
+                                                ("InfiniBand", "/networks/"), ("H800", "/gpus/")])
 def test_chinese_search_finds_the_page(page: Page, base_url: str, term: str, expected: str) -> None:
     """jieba-segmented search returns the page that is about the term."""
     settle(page, base_url + "/")
@@ -114,6 +115,8 @@ def test_chinese_search_finds_the_page(page: Page, base_url: str, term: str, exp
     hrefs = page.eval_on_selector_all(".md-search-result__item a, .md-search-result__link",
                                       "els => els.map(e => e.getAttribute('href'))")
     assert any(expected in (h or "") for h in hrefs), (term, hrefs[:8])
+    # the reference pages (source lists, rules, contributing) are left out of the index
+    assert not [h for h in hrefs if re.search(r"/(sources[^/]*|rules|contributing)/", h or "")], (term, hrefs[:8])
 
 
 def test_tables_sort_numerically(page: Page, base_url: str, kb: KnowledgeBase, figures: FigureIndex) -> None:

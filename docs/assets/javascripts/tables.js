@@ -1,7 +1,8 @@
 /*
  * Sortable tables, following Material for MkDocs' documented Tablesort recipe
  * ("Data tables" > "Sortable tables"): run on every page load through `document$`, so that it also
- * works with instant navigation. Load order in mkdocs.yml `extra_javascript`:
+ * works with instant navigation. Loaded, deferred and in this order, only on pages that have a
+ * table (generator/theme/main.html):
  *   assets/javascripts/vendor/tablesort.min.js
  *   assets/javascripts/vendor/tablesort.number.min.js
  *   assets/javascripts/tables.js
