@@ -18,6 +18,7 @@ from ..diagnostics import Diagnostic, format_all
 from ..repository import Repository, from_settings
 from ..validate import Result, SpecFile, validate
 from .counts import count
+from .output import CLOSED_PIPE, discard, streams
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 
 if TYPE_CHECKING:  # imported where used: `check` need not load the cost model
@@ -505,6 +506,19 @@ when HEAD does not validate (its first diagnostics are printed), 2 when a side c
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`python -m generator`: the command's exit status; 130 on Ctrl-C, and CLOSED_PIPE, without a
+    traceback, when the reader of its output stops reading (`| head -1`)."""
+    try:
+        with streams():
+            return _run(argv)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        discard()
+        return CLOSED_PIPE
+
+
+def _run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m generator", description="GPU cluster knowledge base tools")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="validate the spec files and print every problem")
@@ -549,11 +563,4 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "recommend" and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.answers = extra
-    try:
-        return int(args.func(args))
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # The reader stopped reading (`| head`): nothing more to say, and no traceback to say it with.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - closed by the interpreter at exit
-        return 141
+    return int(args.func(args))

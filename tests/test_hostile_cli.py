@@ -1,0 +1,101 @@
+"""The command line's own output, under hostile conditions: a reader that stops reading. Every
+command goes through the real interpreter (`python -m generator`), on the fixture base or a copy
+of it, as a reader runs it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import BASE, ROOT
+
+from generator.edge.output import CLOSED_PIPE
+
+# Without PYTHONUNBUFFERED: a short output then waits in the stream's buffer until the
+# interpreter flushes it at exit, the case where a closed pipe used to fail after `main` returned.
+ENV = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(ROOT)}
+
+
+def broken_tree(tmp_path: Path) -> Path:
+    """The fixture base with a second copy of a GPU under another name (one diagnostic)."""
+    tree = tmp_path / "specs"
+    shutil.copytree(BASE, tree)
+    shutil.copy(tree / "gpus" / "test-a100-sxm4.yaml", tree / "gpus" / "test-copy.yaml")
+    return tree
+
+
+# Each command as a reader runs it, on the fixture base; `{broken}` is a tree with a problem.
+MODEL = ["--specs", str(BASE), "--workload", "test-llama-70b"]
+COMMANDS: dict[str, list[str]] = {
+    "check-github": ["check", "--format", "github", "{broken}"],
+    "check-text": ["check", "{broken}"],
+    "schema": ["schema"],
+    "build": ["build", "--specs", str(BASE), "--out", "{out}"],
+    "estimate-text": ["estimate", *MODEL, "--gpu", "test-a100-sxm4", "--gpus", "64", "--network", "test-ib-ndr",
+                      "--tp", "8", "--pp", "2"],
+    "estimate-json": ["estimate", *MODEL, "--gpu", "test-a100-sxm4", "--gpus", "64", "--network", "test-ib-ndr",
+                      "--tp", "8", "--pp", "2", "--format", "json"],
+    "plan": ["plan", *MODEL, "--gpus", "64", "--market", "test-restricted"],
+    "recommend": ["recommend", "--specs", str(BASE), "--gpus", "16", "--budget", "low", "--model-size", "70B",
+                  "--market", "test-restricted"],
+    "calibrate": ["calibrate", "--specs", str(BASE), "--format", "json"],
+    "diff": ["diff", str(BASE), "{broken}"],
+    "help": ["--help"],
+    "usage-error": ["estimate", "--gpus", "many"],
+}
+# The commands that write to standard output (the others write only to standard error).
+TO_STDOUT = ("check-github", "schema", "estimate-text", "estimate-json", "plan", "recommend", "calibrate", "diff",
+             "help")
+
+
+def argv(name: str, tmp_path: Path) -> list[str]:
+    broken = broken_tree(tmp_path) if any("{broken}" in arg for arg in COMMANDS[name]) else None
+    return [arg.format(broken=broken, out=tmp_path / "out") for arg in COMMANDS[name]]
+
+
+def run_closed(args: list[str], *, stderr_too: bool, env: dict[str, str] = ENV) -> tuple[int, str]:
+    """Run the command with standard output (and standard error, with `stderr_too`) on a pipe
+    whose reader has already gone, as `| true` or `| head -1` leave it: its exit status and
+    what it wrote to a standard error that is still open."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, env=env, stdout=write,
+                              stderr=write if stderr_too else subprocess.PIPE, timeout=120, check=False)
+    finally:
+        os.close(write)
+    return done.returncode, (done.stderr or b"").decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("name", TO_STDOUT)
+def test_closed_stdout_ends_quietly(tmp_path: Path, name: str) -> None:
+    """Output to a reader that has gone: exit CLOSED_PIPE (141, as a shell reports a command a
+    closed pipe stopped), and nothing on standard error, not the traceback of the write nor the
+    interpreter's "Exception ignored" for the flush at exit."""
+    status, err = run_closed(argv(name, tmp_path), stderr_too=False)
+    assert (status, err) == (CLOSED_PIPE, "")
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_closed_stdout_and_stderr_end_quietly(tmp_path: Path, name: str) -> None:
+    """`2>&1 | head -1`: both streams closed. A traceback would exit 1 and the interpreter's
+    failed flush at exit 120; the command exits CLOSED_PIPE."""
+    status, _ = run_closed(argv(name, tmp_path), stderr_too=True)
+    assert status == CLOSED_PIPE
+
+
+def test_closed_stdout_unbuffered(tmp_path: Path) -> None:
+    """With PYTHONUNBUFFERED the write itself fails, inside the command: the same quiet end."""
+    status, err = run_closed(argv("estimate-text", tmp_path), stderr_too=False, env={**ENV, "PYTHONUNBUFFERED": "1"})
+    assert (status, err) == (CLOSED_PIPE, "")
+
+
+def test_open_pipe_is_untouched(tmp_path: Path) -> None:
+    """A reader that reads everything: the command's own status and output, in full."""
+    done = subprocess.run([sys.executable, "-m", "generator", *argv("check-github", tmp_path)], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1 and done.stdout.startswith("::error file=") and done.stderr == ""
