@@ -1,10 +1,13 @@
-"""The command line's own output, under hostile conditions: a reader that stops reading. Every
-command goes through the real interpreter (`python -m generator`), on the fixture base or a copy
-of it, as a reader runs it."""
+"""The command line's own output under hostile conditions: a reader that stops reading, control
+characters a spec wrote as YAML escapes, file names that are not UTF-8, and a standard output
+that encodes strictly. Every command goes through the real interpreter (`python -m generator`),
+on the fixture base or a copy of it, as a reader runs it."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,3 +102,91 @@ def test_open_pipe_is_untouched(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "generator", *argv("check-github", tmp_path)], cwd=ROOT, env=ENV,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 1 and done.stdout.startswith("::error file=") and done.stderr == ""
+
+
+# --- control characters written as YAML escapes ---------------------------------------------------
+
+# The issue's escapes, as a spec writes them inside a double-quoted YAML string: a one-character
+# CSI that clears the screen, an OSC that retitles the window (ESC ... BEL), and DEL. The file
+# holds only printable ASCII, so the byte check of the file lets them through, and `check` passes.
+YAML_ESCAPES = r"\x9b2J\e]0;title\a\x7f"
+DECODED = "\x9b2J\x1b]0;title\x07\x7f"
+SHOWN = r"\u009b2J\u001b]0;title\u0007\u007f"  # what a reader sees instead
+# Every character a terminal acts on: C0 but tab and newline, DEL, C1.
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _with_escapes(line: re.Match[str]) -> str:
+    """A top-level name, title, publisher or summary line with YAML_ESCAPES at the end of its
+    text (its Chinese text for a `{zh: ...}` value)."""
+    key, value = line.group(1), line.group(2)
+
+    def quoted(text: str) -> str:
+        return '"' + text.strip().strip('"') + YAML_ESCAPES + '"'
+    if value.startswith("{"):
+        return f"{key}: " + re.sub(r'zh: ("[^"]*"|[^,}]+)', lambda m: "zh: " + quoted(m.group(1)), value)
+    return f"{key}: {quoted(value)}"
+
+
+@pytest.fixture(scope="module")
+def escaped_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture base with YAML_ESCAPES in every name, title, publisher and summary."""
+    tree = tmp_path_factory.mktemp("escapes") / "specs"
+    shutil.copytree(BASE, tree)
+    for path in tree.rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"^(name|title|publisher|summary): (.+)$", _with_escapes, text, flags=re.M),
+                        encoding="utf-8")
+    return tree
+
+
+def run(*args: str, env: dict[str, str] = ENV) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, env=env, capture_output=True,
+                          timeout=120, check=False)
+
+
+def strings(data: object) -> list[str]:
+    """Every string of a JSON value, keys and values."""
+    if isinstance(data, dict):
+        return [*data, *(s for value in data.values() for s in strings(value))]
+    if isinstance(data, list):
+        return [s for value in data for s in strings(value)]
+    return [data] if isinstance(data, str) else []
+
+
+def test_check_lets_yaml_escapes_through(escaped_tree: Path) -> None:
+    """The premise: `check` passes the tree, so what follows reaches every command's output."""
+    done = run("check", str(escaped_tree))
+    assert done.returncode == 0, done.stderr.decode()
+
+
+ESCAPED = {  # each command that prints spec text, with the flags it needs on the escaped tree
+    "estimate": ["--workload", "test-llama-70b", "--gpu", "test-a100-sxm4", "--gpus", "64", "--network",
+                 "test-ib-ndr", "--tp", "8", "--pp", "2"],
+    "plan": ["--workload", "test-llama-70b", "--gpus", "64", "--market", "test-restricted"],
+    "recommend": ["--gpus", "16", "--budget", "low", "--model-size", "70B", "--market", "test-restricted"],
+    "calibrate": [],
+}
+
+
+@pytest.mark.parametrize("command", ESCAPED)
+def test_text_output_shows_escapes_inert(escaped_tree: Path, command: str) -> None:
+    """Text output: exit 0, no traceback, no control character on either stream; the names
+    (all but calibrate's text, which shows ids only) show each escaped character as \\uXXXX."""
+    done = run(command, "--specs", str(escaped_tree), *ESCAPED[command])
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    assert done.returncode == 0 and "Traceback" not in err, err
+    assert not RAW_CONTROL.search(out + err)
+    assert (SHOWN in out) == (command != "calibrate")
+
+
+@pytest.mark.parametrize("command", ESCAPED)
+def test_json_output_stays_valid_and_exact(escaped_tree: Path, command: str) -> None:
+    """JSON output: no control character, valid JSON, and the spec's text read back exactly,
+    escapes and all (each written \\u00XX inside its string)."""
+    done = run(command, "--specs", str(escaped_tree), *ESCAPED[command], "--format", "json")
+    out = done.stdout.decode("utf-8")
+    assert done.returncode == 0 and "Traceback" not in done.stderr.decode(), done.stderr.decode()
+    assert not RAW_CONTROL.search(out)
+    assert any(text.endswith(DECODED) for text in strings(json.loads(out)))
+

@@ -354,7 +354,6 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from ..estimates.calibration import calibrate
-    from ..render.escape import json_terminal, terminal
     from .calibrate import to_json, to_text
     result = run_check(Path(args.specs))
     if not result.ok or result.kb is None:
@@ -363,14 +362,12 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.scan:
         return _scan(args, result.kb)
     report = calibrate(result.kb)
-    # Run names and source titles come from specs: no escape sequence of theirs may reach a terminal.
-    print(json_terminal(to_json(report)) if args.format == "json" else terminal(to_text(report, args.worst)))
+    print(to_json(report) if args.format == "json" else to_text(report, args.worst))
     return 0
 
 
 def _scan(args: argparse.Namespace, kb: KnowledgeBase) -> int:
     from ..estimates.fit import scan
-    from ..render.escape import json_terminal, terminal
     from .calibrate import scan_json, scan_text
     grid: dict[str, list[float]] = {}
     for item in args.scan:
@@ -384,7 +381,7 @@ def _scan(args: argparse.Namespace, kb: KnowledgeBase) -> int:
     if isinstance(found, str):
         print(f"calibrate: {found}", file=sys.stderr)
         return 2
-    print(json_terminal(scan_json(found)) if args.format == "json" else terminal(scan_text(found)))
+    print(scan_json(found) if args.format == "json" else scan_text(found))
     return 0
 
 

@@ -1,5 +1,12 @@
-"""How the command line writes to its standard output and error: a reader that stops reading
-(`| head -1`, `| true`) ends the command quietly.
+"""How the command line writes to its standard output and error: every text through one escape,
+and a reader that stops reading (`| head -1`, `| true`) ends the command quietly.
+
+Commands print spec text (names, titles, sources, ids, file names), which is hostile input: a
+control character from a spec must not reach a terminal, and a file name's undecodable bytes must
+not stop a stream that encodes strictly. Rather than trust each print of each command to escape
+its text, `streams` puts `Escaped` in front of standard output and error while a command runs, so
+that everything printed, text, JSON, Markdown and argparse's messages alike, goes through
+`render.escape.terminal`.
 
 Python ignores SIGPIPE, so a write to a pipe whose reader has gone raises BrokenPipeError, and so
 may the interpreter's own flush of the streams at exit, after `main` has returned (the output of a
@@ -15,22 +22,43 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
+from typing import TextIO
+
+from ..render.escape import terminal
 
 # The status a shell reports for a command a closed pipe stopped (128 + SIGPIPE), as `yes | head`
 # gives for `yes`: not 0, since the output was cut short.
 CLOSED_PIPE = 141
 
 
+class Escaped:
+    """A standard stream seen through `terminal`: what is written reaches the stream escaped.
+    Only writing and flushing are offered, so nothing can reach the stream around the escape."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(terminal(text))
+        return len(text)  # what print() and argparse count: the characters they gave
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 @contextlib.contextmanager
 def streams() -> Iterator[None]:
-    """Run a command, then flush standard output and error before returning, whether the command
-    returned or exited (argparse's `--help` and usage errors raise SystemExit): a closed pipe is
-    then a BrokenPipeError raised here, not at the interpreter's exit."""
+    """Run a command with standard output and error escaped, then flush them before returning,
+    whether the command returned or exited (argparse's `--help` and usage errors raise
+    SystemExit): a closed pipe is then a BrokenPipeError raised here, not at the interpreter's
+    exit."""
+    out, err = sys.stdout, sys.stderr
     try:
-        yield
+        with contextlib.redirect_stdout(Escaped(out)), contextlib.redirect_stderr(Escaped(err)):
+            yield
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        out.flush()
+        err.flush()
 
 
 def discard() -> None:
