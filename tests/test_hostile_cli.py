@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gitrepo import commit_all, git
 from support import BASE, ROOT
 
 from generator.edge.output import CLOSED_PIPE
@@ -190,3 +191,88 @@ def test_json_output_stays_valid_and_exact(escaped_tree: Path, command: str) -> 
     assert not RAW_CONTROL.search(out)
     assert any(text.endswith(DECODED) for text in strings(json.loads(out)))
 
+
+# --- file names that are not UTF-8, and a standard output that encodes strictly ---------------------
+
+STRICT = {**ENV, "PYTHONIOENCODING": "utf-8:strict"}
+# Copies of a GPU under names os.listdir gives back with surrogates (an undecodable byte) and
+# with control characters: each is a diagnostic (its id differs from its file name).
+ODD_NAMES = (b"\xff.yaml", b"\x1b]0;x\x07.yaml")
+# How each output shows them: the surrogate as \udcff everywhere; the controls as the one escape
+# of the streams (\u001b) in annotations, as a diagnostic line writes them (\x1b, one line each)
+# in text, and that again with Markdown's backslashes in `diff`'s report.
+ODD_SHOWN = {
+    "github": ("gpus/\\udcff.yaml", "gpus/\\u001b]0;x\\u0007.yaml"),
+    "text": ("gpus/\\udcff.yaml", "gpus/\\x1b]0;x\\x07.yaml"),
+    "markdown": ("gpus/\\udcff.yaml", "gpus/\\\\x1b\\]0;x\\\\x07.yaml"),
+}
+
+
+def add_odd_names(tree: Path) -> Path:
+    gpus = os.fsencode(tree / "gpus")
+    for name in ODD_NAMES:
+        shutil.copyfile(os.path.join(gpus, b"test-a100-sxm4.yaml"), os.path.join(gpus, name))
+    return tree
+
+
+@pytest.fixture
+def odd_tree(tmp_path: Path) -> Path:
+    """The fixture base with ODD_NAMES added, in a folder whose own name is not UTF-8 either (so
+    a label of `diff`, which is the folder as given, holds a surrogate too)."""
+    tree = tmp_path / os.fsdecode(b"\xfe") / "specs"
+    shutil.copytree(BASE, tree)
+    return add_odd_names(tree)
+
+
+def readable(stream: bytes) -> str:
+    """The stream as UTF-8 (strict: a surrogate could not have been written) without controls."""
+    text = stream.decode("utf-8")
+    assert not RAW_CONTROL.search(text), text
+    return text
+
+
+@pytest.mark.parametrize("fmt", ["github", "text"])
+def test_check_names_odd_files_readably(odd_tree: Path, fmt: str) -> None:
+    """`check` under a strict UTF-8 stdout: exit 1 with one line per odd file, each name shown with
+    its undecodable bytes and controls escaped; no UnicodeEncodeError."""
+    done = run("check", "--format", fmt, str(odd_tree), env=STRICT)
+    out, err = readable(done.stdout), readable(done.stderr)
+    assert done.returncode == 1 and "Traceback" not in err, err
+    shown = out if fmt == "github" else err
+    assert all(f"\\udcfe/specs/{name}" in shown for name in ODD_SHOWN[fmt]), shown
+
+
+def test_diff_markdown_names_odd_files_readably(odd_tree: Path) -> None:
+    """`diff`'s report under a strict UTF-8 stdout: HEAD's diagnostics and its label, escaped."""
+    done = run("diff", str(BASE), str(odd_tree), env=STRICT)
+    out = readable(done.stdout)
+    assert done.returncode == 1 and "Traceback" not in readable(done.stderr)
+    assert "\\udcfe/specs" in out.splitlines()[0]  # the heading's label
+    assert all(f"\\udcfe/specs/{name}" in out for name in ODD_SHOWN["markdown"]), out
+
+
+def test_diff_json_gives_back_the_file_names(odd_tree: Path) -> None:
+    """`diff --format json` under a strict UTF-8 stdout: valid JSON whose paths read back to
+    the very bytes of the file names (os.fsencode of the path)."""
+    done = run("diff", str(BASE), str(odd_tree), "--format", "json", env=STRICT)
+    data = json.loads(readable(done.stdout))
+    assert done.returncode == 1 and "Traceback" not in readable(done.stderr)
+    names = {os.fsencode(d["path"]).rsplit(b"/", 1)[-1] for d in data["head"]["diagnostics"]}
+    assert set(ODD_NAMES) <= names
+    assert os.fsencode(data["head"]["label"]) == os.fsencode(odd_tree)
+
+
+def test_diff_of_revisions_names_odd_files_readably(tmp_path: Path) -> None:
+    """The same names read from git objects (`diff HEAD~1 HEAD`, as the pull-request job runs it)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    shutil.copytree(BASE, repo / "specs")
+    commit_all(repo, "base")
+    add_odd_names(repo / "specs")
+    commit_all(repo, "odd names")
+    done = subprocess.run([sys.executable, "-m", "generator", "diff", "HEAD~1", "HEAD"], cwd=repo, env=STRICT,
+                          capture_output=True, timeout=120, check=False)
+    out = readable(done.stdout)
+    assert done.returncode == 1 and "Traceback" not in readable(done.stderr)
+    assert all(f"\n- specs/{name}:1:5: error:" in out for name in ODD_SHOWN["markdown"]), out
