@@ -276,3 +276,34 @@ def test_diff_of_revisions_names_odd_files_readably(tmp_path: Path) -> None:
     out = readable(done.stdout)
     assert done.returncode == 1 and "Traceback" not in readable(done.stderr)
     assert all(f"\n- specs/{name}:1:5: error:" in out for name in ODD_SHOWN["markdown"]), out
+
+
+# --- addresses from specs in `diff`'s Markdown (a pull request's job summary) -----------------------
+
+# Each form of address GitHub's Markdown links, inside a figure reference of a summary: `check`
+# reports each reference as malformed and quotes it, so each reaches the report of `diff`.
+# Ten: the report lists HEAD's first ten diagnostics.
+ADDRESSES = ("https://evil.example/x", "HTTP://evil.example/y", "ftp://evil.example/z", "www.evil.example",
+             "<http://evil.example/a>", "[x](https://evil.example/b)", "![i](https://evil.example/c)",
+             "a@evil.example", "mailto:b@evil.example", "xmpp:c@evil.example")
+
+
+def test_diff_report_links_no_address_from_specs(tmp_path: Path) -> None:
+    """In the Markdown of `diff`: no URL scheme (`://`) or `www.` but with its `:` or `.`
+    backslash-escaped (shown as written, but not found by GitHub's autolinker), no `@` outside a
+    code span of its own (an e-mail address is linked from the text after escapes are read), no
+    raw `<` or unescaped `[`; and every address is still there to read."""
+    head = tmp_path / "specs"
+    shutil.copytree(BASE, head)
+    network = head / "networks" / "test-ib-ndr.yaml"
+    references = " ".join(f"[[{address}]]" for address in ADDRESSES)
+    network.write_text(re.sub(r'^(summary: \{zh: ".*)("\})$', lambda m: f"{m.group(1)} {references}{m.group(2)}",
+                              network.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+    done = run("diff", str(BASE), str(head))
+    out = readable(done.stdout)
+    assert done.returncode == 1 and "Traceback" not in readable(done.stderr)
+    assert out.count("text-figure-ref-malformed") == len(ADDRESSES), out
+    assert not re.search(r"(?<!\\)://|(?<!\\)www\.|(?<!\\)\[|<", out, re.IGNORECASE), out
+    assert "@" not in re.sub("`@+`", "", out), out
+    shown = re.sub(r"\\(.)", r"\1", out.replace("`@`", "@")).replace("&lt;", "<").replace("&gt;", ">")
+    assert all(address in shown for address in ADDRESSES), shown
