@@ -192,6 +192,18 @@ def test_json_output_stays_valid_and_exact(escaped_tree: Path, command: str) -> 
     assert any(text.endswith(DECODED) for text in strings(json.loads(out)))
 
 
+def test_a_crash_is_escaped_too(tmp_path: Path) -> None:
+    """A bug's traceback may quote spec text: `python -m generator` prints it through the same
+    escape. The crash is made by a sitecustomize that replaces the command line's body."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import generator.edge.cli as cli\n\n"
+        "def crash(argv):\n    raise ValueError('spec text " + YAML_ESCAPES.replace("\\e", "\\x1b") + "')\n\n"
+        "cli._run = crash\n", encoding="utf-8")
+    done = run("check", env={**ENV, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"})
+    err = readable(done.stderr)
+    assert done.returncode == 1 and f"ValueError: spec text {SHOWN}" in err, err
+
+
 # --- file names that are not UTF-8, and a standard output that encodes strictly ---------------------
 
 STRICT = {**ENV, "PYTHONIOENCODING": "utf-8:strict"}

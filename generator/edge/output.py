@@ -21,7 +21,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import traceback
 from collections.abc import Iterator
+from types import TracebackType
 from typing import TextIO
 
 from ..render.escape import terminal
@@ -72,3 +74,9 @@ def discard() -> None:
                 os.dup2(null, stream.fileno())
     finally:
         os.close(null)
+
+
+def show_crash(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+    """`sys.excepthook` of `python -m generator`: a crash's traceback through the same escape (its
+    message may quote a spec's text), written after `streams` has handed the streams back."""
+    sys.stderr.write(terminal("".join(traceback.format_exception(kind, error, trace))))
