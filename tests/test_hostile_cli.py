@@ -1,7 +1,10 @@
 """The command line's own output under hostile conditions: a reader that stops reading, control
-characters a spec wrote as YAML escapes, file names that are not UTF-8, and a standard output
-that encodes strictly. Every command goes through the real interpreter (`python -m generator`),
-on the fixture base or a copy of it, as a reader runs it."""
+characters a spec wrote as YAML escapes, file names that are not UTF-8 under a standard output
+that encodes strictly, and addresses from specs in the Markdown `diff` writes for a pull
+request's job summary. Every command goes through the real interpreter (`python -m generator`),
+on the fixture base or a copy of it, as a reader runs it. There is no new case for
+tests/invalid/: the tree with escapes passes `check`, and the odd file names and malformed
+references fail it by rules that have their cases already; what is tested is what is printed."""
 
 from __future__ import annotations
 
