@@ -5,6 +5,7 @@ ids starting `test-`), never from the real specs' particular values."""
 from __future__ import annotations
 
 import datetime
+import html
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import real_files
 
 from generator.diagnostics import Diagnostic
@@ -205,6 +208,40 @@ def test_escaping_of_hostile_text() -> None:
     assert all(len(re.findall(r"(?<!\\)\|", line)) == 8 for line in table)
     assert "<script" not in text and "](" not in text.replace("\\](", "")
     assert len(text.splitlines()) == len(to_markdown(diff, "a", "HEAD").splitlines())
+
+
+_LINKISH = st.sampled_from(["http://", "HTTPS://", "ftp://", "www.", "WwW.", "@", "a@b.example", "mailto:", "xmpp:",
+                             "<", ">", "&", "&lt;", "[", "](", ")", "!", "`", "\\", ":", "/", ".", " ", "x", "é"])
+
+
+def _read_back(cell: str) -> str:
+    """What a Markdown reader shows of `md`'s output: backslash escapes and entities read, and a
+    code span's text (`md` writes only those around `@`)."""
+    out, at = [], 0
+    while at < len(cell):
+        if cell[at] == "\\":
+            out.append(cell[at + 1])
+            at += 2
+        elif cell[at] == "`":
+            end = cell.index("`", at + 1)
+            out.append(cell[at + 1:end])
+            at = end + 1
+        else:
+            out.append(cell[at])
+            at += 1
+    return html.unescape("".join(out))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINKISH, max_size=12).map("".join))
+def test_no_address_is_left_for_github_to_link(text: str) -> None:
+    """Whatever address-like text a spec holds, `md` leaves GitHub's autolinker nothing: every
+    scheme's `:` before `//` and every `www.`'s dot backslash-escaped, every `@` in a code span of
+    its own; and a reader still sees the text as written."""
+    cell = md(text)
+    assert not re.search(r"(?<!\\)://|(?<!\\)www\.", cell, re.IGNORECASE), cell
+    assert "@" not in re.sub("`@+`", "", cell), cell
+    assert _read_back(cell) == " ".join(text.split())
 
 
 def test_json_keys() -> None:

@@ -1,49 +1,86 @@
-"""`python -m generator recommend` prints spec text to a terminal: no control character from a
-spec (an ANSI escape that clears the screen, moves the cursor or retitles the window) reaches it,
-in text or JSON output, and the printable rest is kept."""
+"""What the command line prints goes through one escape (`render.escape.terminal`, applied to
+standard output and error by generator/edge/output.py): no control character from a spec (an
+ANSI escape that clears the screen, moves the cursor or retitles the window), bidi control or
+lone surrogate reaches the terminal, in text or JSON output; each is shown as `\\uXXXX` instead,
+and the rest is kept."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from kbgen import assemble, base_tree, retext
+from support import ROOT
 
-from generator.edge.recommend import run
-from generator.render.escape import json_terminal, terminal
-from generator.validate import validate
+from generator.render.escape import terminal
 
 ANSI = "\x1b[2J\x1b]0;pwned\x07\x9b31m\x7f\r\b"
-_CONTROL = {*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)}
+# C0 but tab and newline, DEL, C1, bidi embeddings, overrides and isolates, surrogates.
+_ESCAPED = {*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F),
+            *range(0x2066, 0x206A), *range(0xD800, 0xE000)}
+_AWKWARD = st.sampled_from([*ANSI, "\t", "\n", "\u202e", "\u2066", "\u200d", "\ud800", "\udcff", "\\", '"', "é", "选"])
+_CHARACTERS = st.one_of(st.characters(), _AWKWARD, st.integers(0xD800, 0xDFFF).map(chr))
 
 
-def _has_control(text: str) -> bool:
-    return any(ord(ch) in _CONTROL for ch in text)
+def _has_escaped(text: str) -> bool:
+    return any(ord(ch) in _ESCAPED for ch in text)
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\u([0-9a-f]{4})", lambda m: chr(int(m.group(1), 16)), text)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",))))
-def test_terminal_keeps_printable_text_only(text: str) -> None:
+@given(st.text(alphabet=_CHARACTERS))
+def test_terminal_escapes_what_a_terminal_acts_on(text: str) -> None:
+    """Each escaped character becomes `\\uXXXX`, every other one is kept in place (undoing the
+    escapes gives the text back when it had no backslash of its own), escaping twice changes
+    nothing (a stream may be handed escaped text), and the output always encodes as UTF-8."""
     out = terminal(text)
-    assert not _has_control(out)
-    assert out == "".join(ch for ch in text if ord(ch) not in _CONTROL)
-    assert json.loads(json_terminal(json.dumps(text, ensure_ascii=False))) == text
-    assert not _has_control(json_terminal(json.dumps(text, ensure_ascii=False)))
+    assert not _has_escaped(out)
+    out.encode("utf-8")
+    assert terminal(out) == out
+    if "\\" not in text:
+        assert _unescape(out) == text
 
 
-def test_recommend_prints_no_escape_sequence_from_specs() -> None:
-    """Every text of the fixture tree ends with escape sequences; the command's output (text and
-    JSON) holds none of their control characters, and JSON still reads back the spec text."""
-    files = assemble(retext(base_tree(), lambda limit: ("选型" + ANSI)[:limit]))
-    result = validate(files)
-    assert result.ok and result.kb is not None and result.figures is not None, \
-        [d.as_text() for d in result.diagnostics][:3]
-    argv = ["--gpus", "16", "--budget", "low", "--model-size", "70B", "--market", "test-restricted"]
-    accuracy = {"statement": "选型" + ANSI, "runs": 0, "mean_abs_error": None}
-    text = run(result.kb, result.figures, argv, "text", dt.date(2026, 12, 4), accuracy)
-    assert "选型[2J" in text and not _has_control(text)
-    raw = run(result.kb, result.figures, argv, "json", dt.date(2026, 12, 4), accuracy)
-    assert not _has_control(raw)
-    assert json.loads(raw)["title"].endswith(ANSI)
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabet=_CHARACTERS),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet=_CHARACTERS), inner,
+                                                                                max_size=4), max_leaves=12))
+def test_terminal_keeps_json_valid_and_exact(data: object) -> None:
+    """JSON as the commands print it (`json.dumps` without ASCII escapes), escaped: no escaped
+    character left, and it reads back to the same data, surrogates included (but a high one
+    just before a low one, which JSON reads as the character the pair encodes; a file name's
+    undecodable bytes are low surrogates only)."""
+    printed = json.dumps(data, ensure_ascii=False, indent=2)
+    assume(not re.search("[\ud800-\udbff][\udc00-\udfff]", printed))
+    out = terminal(printed)
+    assert not _has_escaped(out)
+    assert json.loads(out) == data
+
+
+def test_recommend_prints_no_escape_sequence_from_specs(tmp_path: Path) -> None:
+    """Every text of the fixture tree ends with escape sequences (YAML escapes in the files the
+    command reads): the command's output, text and JSON, holds none of their control characters,
+    shows them as escapes, and JSON still reads back the spec text."""
+    for spec in assemble(retext(base_tree(), lambda limit: ("选型" + ANSI)[:limit])):
+        target = tmp_path / spec.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(spec.raw)
+    argv = [sys.executable, "-m", "generator", "recommend", "--specs", str(tmp_path / "specs"), "--gpus", "16",
+            "--budget", "low", "--model-size", "70B", "--market", "test-restricted"]
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    text = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert text.returncode == 0, text.stderr
+    assert "选型\\u001b[2J" in text.stdout and not _has_escaped(text.stdout + text.stderr)
+    raw = subprocess.run([*argv, "--format", "json"], env=env, capture_output=True, text=True, timeout=120,
+                         check=False)
+    assert raw.returncode == 0 and not _has_escaped(raw.stdout), raw.stderr
+    assert json.loads(raw.stdout)["title"].endswith(ANSI)

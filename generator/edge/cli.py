@@ -18,6 +18,7 @@ from ..diagnostics import Diagnostic, format_all
 from ..repository import Repository, from_settings
 from ..validate import Result, SpecFile, validate
 from .counts import count
+from .output import CLOSED_PIPE, discard, streams
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 
 if TYPE_CHECKING:  # imported where used: `check` need not load the cost model
@@ -353,7 +354,6 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from ..estimates.calibration import calibrate
-    from ..render.escape import json_terminal, terminal
     from .calibrate import to_json, to_text
     result = run_check(Path(args.specs))
     if not result.ok or result.kb is None:
@@ -362,14 +362,12 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.scan:
         return _scan(args, result.kb)
     report = calibrate(result.kb)
-    # Run names and source titles come from specs: no escape sequence of theirs may reach a terminal.
-    print(json_terminal(to_json(report)) if args.format == "json" else terminal(to_text(report, args.worst)))
+    print(to_json(report) if args.format == "json" else to_text(report, args.worst))
     return 0
 
 
 def _scan(args: argparse.Namespace, kb: KnowledgeBase) -> int:
     from ..estimates.fit import scan
-    from ..render.escape import json_terminal, terminal
     from .calibrate import scan_json, scan_text
     grid: dict[str, list[float]] = {}
     for item in args.scan:
@@ -383,7 +381,7 @@ def _scan(args: argparse.Namespace, kb: KnowledgeBase) -> int:
     if isinstance(found, str):
         print(f"calibrate: {found}", file=sys.stderr)
         return 2
-    print(json_terminal(scan_json(found)) if args.format == "json" else terminal(scan_text(found)))
+    print(scan_json(found) if args.format == "json" else scan_text(found))
     return 0
 
 
@@ -505,6 +503,19 @@ when HEAD does not validate (its first diagnostics are printed), 2 when a side c
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`python -m generator`: the command's exit status; 130 on Ctrl-C, and CLOSED_PIPE, without a
+    traceback, when the reader of its output stops reading (`| head -1`)."""
+    try:
+        with streams():
+            return _run(argv)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        discard()
+        return CLOSED_PIPE
+
+
+def _run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m generator", description="GPU cluster knowledge base tools")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="validate the spec files and print every problem")
@@ -549,11 +560,4 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "recommend" and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.answers = extra
-    try:
-        return int(args.func(args))
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # The reader stopped reading (`| head`): nothing more to say, and no traceback to say it with.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - closed by the interpreter at exit
-        return 141
+    return int(args.func(args))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -21,14 +22,30 @@ MAX_DIAGNOSTICS = 10
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;",
                           **{c: "\\" + c for c in "\\`*_[]|~!#$"}})
+# GitHub's Markdown (cmark-gfm) also links bare addresses, which the escapes above leave alone: a
+# URL (`http://`, `https://`, `ftp://`, also inside `<...>` or `[x](...)` once those are inert), a
+# `www.` host, and an e-mail address (with `mailto:` or `xmpp:` before it, or not).
+_SCHEME_OR_WWW = re.compile(r":(?=//)|(?<=www)\.", re.IGNORECASE)
+_AT = re.compile("@+")
 
 
 def md(text: str) -> str:
     """Plain text for one Markdown table cell or list item: no line breaks, no control or
     bidirectional-override characters, nothing that starts a link, an emphasis, a code span,
-    HTML or math."""
+    HTML or math, and no address GitHub would link by itself (`unlink`)."""
     flat = " ".join("".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf") or c.isspace()).split())
-    return flat.translate(_ESCAPES)
+    return unlink(flat.translate(_ESCAPES))
+
+
+def unlink(escaped: str) -> str:
+    """Markdown (escaped as `md` does) in which GitHub finds no address to link. A URL's scheme
+    and a `www.` host are found in the source text, so a backslash before their `:` or `.` (which
+    shows as the plain character) hides them; an e-mail address is found in the text after the
+    escapes are read, so the `@` goes into a code span of its own, in which GitHub links nothing,
+    not even an @mention. Everything stays visible and copies as the spec wrote it, which an
+    invisible joiner inside the address would not (and such characters are what the text rules
+    refuse in specs)."""
+    return _AT.sub(lambda at: f"`{at.group()}`", _SCHEME_OR_WWW.sub(lambda m: "\\" + m.group(), escaped))
 
 
 def number(value: Fraction) -> str:

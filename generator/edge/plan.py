@@ -11,12 +11,11 @@ from ..knowledge import KnowledgeBase
 from ..labels import BOTTLENECK_ZH, GOAL_ZH, RECOMPUTE_ZH
 from ..planner.plan import Plan
 from ..planner.report import as_data
-from ..render.escape import json_terminal, terminal
 
 
 def to_json(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
             ladder: list[Plan] | None = None) -> str:
-    return json_terminal(json.dumps(as_data(kb, found, as_of, accuracy, ladder), ensure_ascii=False, indent=2))
+    return json.dumps(as_data(kb, found, as_of, accuracy, ladder), ensure_ascii=False, indent=2)
 
 
 def _days(seconds: float) -> str:
@@ -95,5 +94,5 @@ def to_text(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, 
         lines.append("其余未入选的：")
         lines += [f"  - {e.id}：{e.why_zh}" for e in others]
     lines.append(f"模型的精度：{accuracy['statement']}")
-    return terminal("\n".join(lines))
+    return "\n".join(lines)
 

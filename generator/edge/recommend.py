@@ -22,7 +22,6 @@ from ..model.costs import Workload as WorkloadSpec
 from ..model.markets import Market
 from ..model.selection import Selection, Variable
 from ..planner.plan import GOALS, Plan, PlanError, Request, plan
-from ..render.escape import json_terminal, terminal
 from ..selection.advice import answer_data
 from ..selection.answers import BILLION, GOAL, GPUS, MODEL_SIZE
 from ..selection.tree import NoAnswer, Value, parse_value, recommend
@@ -142,7 +141,6 @@ def run(kb: KnowledgeBase, figures: FigureIndex, argv: list[str], fmt: str, as_o
     found = recommend(sel, asked.values)
     planned = planned_for(kb, asked)
     data = answer_data(kb, figures, sel, found, planned, as_of, accuracy)
-    # Spec text goes to a terminal: no escape sequence from a spec may reach it.
     if fmt == "json":
-        return json_terminal(json.dumps(data, ensure_ascii=False, indent=2))
-    return terminal(as_text(data, plan_text(kb, planned, as_of, accuracy)))
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    return as_text(data, plan_text(kb, planned, as_of, accuracy))

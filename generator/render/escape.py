@@ -84,18 +84,28 @@ md = md_inline
 inert = html_text
 
 
-# C0 controls but tab and newline, DEL, and C1 controls (U+009B is a one-character CSI on some
-# terminals): what lets text move the cursor, clear the screen or retitle the window.
-_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+# What a terminal acts on instead of showing, or what a stream cannot encode:
+# - C0 controls but tab and newline (ESC opens every ANSI sequence, BEL ends an OSC one that
+#   retitles the window, CR and BS overwrite what is already on the line), DEL, and C1 controls
+#   (U+009B is a one-character CSI on some terminals), however a spec wrote them: YAML's escapes
+#   ("\e", "\x9b", "\a") pass the byte check of the file and give the same characters;
+# - bidi embeddings, overrides and isolates, which reorder what a terminal shows ("Trojan Source");
+# - surrogates: a file name's undecodable bytes (os.listdir's surrogateescape lists the file
+#   b"\xff.yaml" as "\udcff.yaml"), which a UTF-8 stream with strict errors refuses to write.
+_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def terminal(text: str) -> str:
-    """Text for a terminal (`python -m generator recommend`): control characters, and so every
-    ANSI escape sequence's introducer, removed; the rest of a sequence is shown as harmless text."""
-    return _TERMINAL.sub("", text)
+    """Text for standard output or error, the one escape everything the command line prints goes
+    through (generator/edge/output.py): each character of `_TERMINAL` written as `\\uXXXX`,
+    visible and inert. The same escape serves text and JSON alike: in the JSON the commands print
+    (`json.dumps`, which already writes C0 controls as `\\u00XX`) such a character can only stand
+    inside a string, where `\\uXXXX` is its own JSON escape, so the output stays valid JSON and
+    reads back to the same text: a surrogate to the same surrogate, which os.fsencode turns back
+    into the file name's bytes (but a high surrogate just before a low one, which JSON reads as
+    the one character the pair encodes; surrogateescape only ever gives low ones)."""
+    return _TERMINAL.sub(_unicode_escape, text)
 
 
-def json_terminal(text: str) -> str:
-    """JSON for a terminal: `json.dumps` leaves C1 controls and DEL raw; written as \\u escapes
-    they read back the same and do nothing on screen."""
-    return re.sub(r"[\x7f\x80-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
+def _unicode_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
