@@ -3,8 +3,8 @@ characters a spec wrote as YAML escapes, file names that are not UTF-8 under a s
 that encodes strictly, and addresses from specs in the Markdown `diff` writes for a pull
 request's job summary. Every command goes through the real interpreter (`python -m generator`),
 on the fixture base or a copy of it, as a reader runs it. There is no new case for
-tests/invalid/: the tree with escapes passes `check`, and the odd file names and malformed
-references fail it by rules that have their cases already; what is tested is what is printed."""
+tests/invalid/ here: the escapes have theirs (text-control-*), and the odd file names and malformed
+references fail `check` by rules that have their cases already; what is tested is what is printed."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from gitrepo import commit_all, git
 from support import BASE, ROOT
 
 from generator.edge.output import CLOSED_PIPE
+from generator.render.escape import terminal
 
 # Without PYTHONUNBUFFERED: a short output then waits in the stream's buffer until the
 # interpreter flushes it at exit, the case where a closed pipe used to fail after `main` returned.
@@ -112,7 +113,8 @@ def test_open_pipe_is_untouched(tmp_path: Path) -> None:
 
 # The issue's escapes, as a spec writes them inside a double-quoted YAML string: a one-character
 # CSI that clears the screen, an OSC that retitles the window (ESC ... BEL), and DEL. The file
-# holds only printable ASCII, so the byte check of the file lets them through, and `check` passes.
+# holds only printable ASCII, so the byte check of the file lets them through; text-control then
+# refuses the decoded text.
 YAML_ESCAPES = r"\x9b2J\e]0;title\a\x7f"
 DECODED = "\x9b2J\x1b]0;title\x07\x7f"
 SHOWN = r"\u009b2J\u001b]0;title\u0007\u007f"  # what a reader sees instead
@@ -158,41 +160,46 @@ def strings(data: object) -> list[str]:
     return [data] if isinstance(data, str) else []
 
 
-def test_check_lets_yaml_escapes_through(escaped_tree: Path) -> None:
-    """The premise: `check` passes the tree, so what follows reaches every command's output."""
+def test_check_refuses_yaml_escapes(escaped_tree: Path) -> None:
+    """`check` refuses each escaped text (text-control, at its line), so no command prints one;
+    its own report shows them inert."""
     done = run("check", str(escaped_tree))
-    assert done.returncode == 0, done.stderr.decode()
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 1 and "Traceback" not in err, err
+    assert "[text-control]" in err and not RAW_CONTROL.search(err)
+    escaped = sum(len(re.findall(r"^(?:name|title|publisher|summary): ", p.read_text(encoding="utf-8"), re.M))
+                  for p in escaped_tree.rglob("*.yaml"))
+    assert err.count("[text-control]") == escaped
 
 
-ESCAPED = {  # each command that prints spec text, with the flags it needs on the escaped tree
-    "estimate": ["--workload", "test-llama-70b", "--gpu", "test-a100-sxm4", "--gpus", "64", "--network",
-                 "test-ib-ndr", "--tp", "8", "--pp", "2"],
-    "plan": ["--workload", "test-llama-70b", "--gpus", "64", "--market", "test-restricted"],
-    "recommend": ["--gpus", "16", "--budget", "low", "--model-size", "70B", "--market", "test-restricted"],
-    "calibrate": [],
+ARGUMENT = "\x9b2J\x1b]0;title\x07\x7f"  # the same controls, typed on the command line
+ECHOED = {  # each command, with an argument it repeats in its one-line refusal
+    "estimate": ["--workload", "x" + ARGUMENT, "--gpu", "test-a100-sxm4", "--gpus", "8", "--network", "test-ib-ndr"],
+    "plan": ["--workload", "x" + ARGUMENT, "--gpus", "64", "--market", "test-restricted"],
+    "recommend": ["--gpus", "16", "--market", "x" + ARGUMENT],
+    "calibrate": ["--scan", "x" + ARGUMENT + "=1"],
 }
 
 
-@pytest.mark.parametrize("command", ESCAPED)
-def test_text_output_shows_escapes_inert(escaped_tree: Path, command: str) -> None:
-    """Text output: exit 0, no traceback, no control character on either stream; the names
-    (all but calibrate's text, which shows ids only) show each escaped character as \\uXXXX."""
-    done = run(command, "--specs", str(escaped_tree), *ESCAPED[command])
+@pytest.mark.parametrize("command", ECHOED)
+def test_refusals_show_control_characters_inert(command: str) -> None:
+    """What a command repeats of its arguments reaches neither stream as a control character: a
+    one-line refusal, no traceback, the argument shown (as its repr, \\xNN, or through the one
+    escape, \\uXXXX)."""
+    done = run(command, "--specs", str(BASE), *ECHOED[command])
     out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
-    assert done.returncode == 0 and "Traceback" not in err, err
+    assert done.returncode == 2 and "Traceback" not in err, err
     assert not RAW_CONTROL.search(out + err)
-    assert (SHOWN in out) == (command != "calibrate")
+    assert "]0;title" in err and len(err.strip().splitlines()) == 1, err
 
 
-@pytest.mark.parametrize("command", ESCAPED)
-def test_json_output_stays_valid_and_exact(escaped_tree: Path, command: str) -> None:
-    """JSON output: no control character, valid JSON, and the spec's text read back exactly,
-    escapes and all (each written \\u00XX inside its string)."""
-    done = run(command, "--specs", str(escaped_tree), *ESCAPED[command], "--format", "json")
-    out = done.stdout.decode("utf-8")
-    assert done.returncode == 0 and "Traceback" not in done.stderr.decode(), done.stderr.decode()
-    assert not RAW_CONTROL.search(out)
-    assert any(text.endswith(DECODED) for text in strings(json.loads(out)))
+def test_json_through_the_escape_stays_valid_and_exact() -> None:
+    """JSON through the one escape: no control character, valid JSON, the text read back exactly
+    (a specs text can no longer carry one; an argument, a path or a future field still could)."""
+    text = "Test " + DECODED + " \udcff"
+    shown = terminal(json.dumps({"name": text}, ensure_ascii=False))
+    assert not RAW_CONTROL.search(shown)
+    assert json.loads(shown)["name"] == text
 
 
 def test_a_crash_is_escaped_too(tmp_path: Path) -> None:

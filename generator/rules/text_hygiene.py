@@ -3,6 +3,9 @@
 - text-invisible: bidi controls (they reorder what an editor and a diff show, "Trojan Source",
   CVE-2021-42574) and zero-width or otherwise invisible characters (they split a number or an id
   without showing) anywhere in a key or a value;
+- text-control: a control character written as a YAML escape (`"\\x9b2J"`, `"\\e]0;title\\a"`): the
+  YAML reader refuses the raw byte (yaml-encoding), but an escape decodes to it; C0 controls but
+  tab and line feed, DEL and C1 controls are refused, whatever would print them;
 - text-blank: a text value that is empty or only white space (a name `" "`, a note of one
   ideographic space): it passes a schema's minimum length and shows as nothing;
 - text-confusable: characters that look like ASCII but are not, where ASCII is meant: Cyrillic or
@@ -26,10 +29,13 @@ from ..load.parse import ParsedFile
 from .base import Check
 
 INVISIBLE = Rule("text-invisible", "schema", "键和值里不能有双向控制字符或零宽等不可见字符（它们会改变编辑器和差异里显示的内容）。")
+CONTROL = Rule("text-control", "schema", "键和值里不能有控制字符（C0、DEL、C1；制表符与换行除外），写成 YAML 转义（如 \\x9b、\\e）也不行。")
 BLANK = Rule("text-blank", "schema", "文本值不能为空或只有空白（包括全角空格）：这样的名称、说明在页面上什么也不显示。")
 CONFUSABLE = Rule("text-confusable", "schema",
                   "该写 ASCII 的地方不能混入形似的字符：拉丁字母串里的西里尔或希腊字母、全角字母和数字、数学字母。")
 
+# C0 controls but tab and line feed, DEL, C1 controls: what a terminal acts on (ESC, CSI U+009B).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _FULLWIDTH_OR_MATH = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff]")
 # A run of letters and digits with the punctuation of ids, units and figure references.
 _RUN = re.compile("[A-Za-z0-9\u0370-\u03ff\u0400-\u04ff._#/+-]+")
@@ -73,6 +79,9 @@ def _blank(text: str) -> tuple[Rule, str] | None:
 
 
 def _problem(text: str) -> tuple[Rule, str] | None:
+    control = _CONTROL.search(text)
+    if control is not None:
+        return CONTROL, f"{_where(text, control.start())} is a control character ({_name(control.group())}): delete it"
     if text.isascii():
         return None
     invisible = _INVISIBLE.search(text)
@@ -97,8 +106,9 @@ def _where(text: str, index: int) -> str:
 
 
 def _name(char: str) -> str:
-    return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed')}"
+    name = unicodedata.name(char, "")  # controls have no name in the Unicode database
+    return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X}"
 
 
-RULES = (INVISIBLE, BLANK, CONFUSABLE)
+RULES = (INVISIBLE, CONTROL, BLANK, CONFUSABLE)
 CHECKS: tuple[Check, ...] = ()  # generator/validate.py scans each parsed file
