@@ -21,6 +21,7 @@ from support import REPOSITORY, parse_pages, real_files
 from generator.figure_format import in_unit, with_unit
 from generator.knowledge import KnowledgeBase
 from generator.labels import DIRECTION_ZH
+from generator.model.costs import PARAMETERS, Assumption
 from generator.model.entities import Claim, Pitfall, PublisherRole, Recommendation, Source, TierTable
 from generator.provenance import FIGURE_KINDS, access, entity_sources, summarize
 from generator.render.trust import SOURCE_GROUPS, source_page
@@ -395,3 +396,19 @@ def test_sources_are_listed_by_kind_of_publisher_without_a_table_of_contents(sit
         assert f'"location":"{page}/' not in search, page
     assert sources and all(f'id="src-{i}"' in index for i in sources)  # old /sources/#src-… links still land
     assert 'data-md-component="toc"' in _html(site, "contributing/index.html")  # other pages keep theirs
+
+
+def test_assumptions_read_in_their_units(site: Path, real: Result) -> None:
+    """The cost model page and the calculator's data show each assumption in its unit, as a reader
+    reads it (a latency of 1e-05 s as "10 µs"): never in an exponent."""
+    page = _html(site, "costmodel/index.html")
+    data = json.loads((site / "data" / "costmodel.json").read_text(encoding="utf-8"))["assumptions"]
+    for entity in _kb(real).of_type(Assumption):
+        a = entity.model
+        row = re.search(rf'<tr id="{entity.id}">(.*?)</tr>', page, re.S)
+        assert row is not None, entity.id
+        shown = PARAMETERS[a.parameter].shown(a.value)
+        cells = [html_lib.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)]
+        assert cells[1] == shown and not re.search(r"\de[-+]?\d", shown), (entity.id, cells[1], shown)
+        if a.parameter in data["values"]:
+            assert data["shown"][a.parameter] == shown

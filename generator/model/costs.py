@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from ..units import fmt_number
 from .common import NUMBER_OUT, Entity, SourceRef, Strict, Text
 
 Parameter = Literal[
@@ -39,6 +40,14 @@ class Domain:
         above = value > self.low if self.low_open else value >= self.low
         below = self.high is None or (value < self.high if self.high_open else value <= self.high)
         return above and below
+
+    def shown(self, value: float) -> str:
+        """`value` as a reader reads it, in its unit: a latency of 1e-05 s as "10 µs", bytes as
+        "2 B", a plain number or fraction as itself ("0.85")."""
+        if self.unit == "s" and 0 < abs(value) < 1:
+            scaled, unit = (value * 1e6, "µs") if abs(value) < 1e-3 else (value * 1e3, "ms")
+            return f"{fmt_number(scaled)} {unit}"
+        return fmt_number(value) if self.unit == "1" else f"{fmt_number(value)} {self.unit}"
 
     def label(self) -> str:
         high = "∞)" if self.high is None else f"{self.high:g}{')' if self.high_open else ']'}"

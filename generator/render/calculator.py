@@ -14,6 +14,7 @@ from ..estimates.export import export
 from ..estimates.records import assumption_entities
 from ..estimates.records import workloads as workload_entities
 from ..knowledge import KnowledgeBase
+from ..model.costs import PARAMETERS
 from ..model.entities import ComputeNode, Gpu, Network
 from ..model.markets import Market
 from ..planner.availability import standing
@@ -73,8 +74,12 @@ def data(site: Site) -> dict[str, object]:
     ids = assumptions.get("ids")
     if isinstance(ids, dict):
         names = {e.model.parameter: zh(e.model.name) for e in assumption_entities(site.kb)}
+        values = assumptions.get("values")
+        shown = {} if not isinstance(values, dict) else {
+            name: PARAMETERS[name].shown(value) for name, value in values.items() if name in PARAMETERS}
         out["assumptions"] = {**assumptions, "hrefs": {name: site.href(i) for name, i in ids.items()},
-                              "labels": {name: names.get(name, i) for name, i in ids.items()}}
+                              "labels": {name: names.get(name, i) for name, i in ids.items()},
+                              "shown": shown}
     defaults = out["defaults"]
     assert isinstance(defaults, dict)
     out["defaults"] = {**defaults, **planned_defaults(site)}

@@ -6,15 +6,14 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ..estimates.records import assumption_entities, workloads
-from ..model.costs import PARAMETERS, Workload
+from ..model.costs import PARAMETERS, Domain, Workload
 from .context import Site
 from .table import Cell, Row, Table
 from .text import zh
 
 
-def _number(value: float, unit: str) -> Cell:
-    shown = f"{value:g}" if unit == "1" else f"{value:g} {unit}"
-    return Cell.text(shown)
+def _number(value: float, domain: Domain) -> Cell:
+    return Cell(Cell.text(domain.shown(value)).html, f"{value!r}", numeric=True)
 
 
 def _experts(w: Workload) -> str:
@@ -47,10 +46,9 @@ def costmodel(site: Site) -> dict[str, object]:
     notes = []
     for entry in assumption_entities(site.kb):
         a, domain = entry.model, PARAMETERS[entry.model.parameter]
-        unit = domain.unit
         sources = Markup(" · ").join(site.link(s) for s in (a.source, *a.also))
-        table.rows.append(Row([Cell.text(zh(a.name)), _number(a.value, unit),
-                               Cell.text(f"{a.range.low:g} – {a.range.high:g}" + ("" if unit == "1" else f" {unit}")),
+        table.rows.append(Row([Cell.text(zh(a.name)), _number(a.value, domain),
+                               Cell.text(f"{domain.shown(a.range.low)} – {domain.shown(a.range.high)}"),
                                Cell.text("估计值" if a.estimate else "来源给出"), Cell(sources)],
                               anchor=entry.id, spec=site.spec(entry.id)))
         notes.append((zh(a.name), zh(a.why)))

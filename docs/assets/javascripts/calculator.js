@@ -432,7 +432,8 @@
       var link = el("a", a.labels[name]);
       link.href = href(a.hrefs[name]);
       item.appendChild(link);
-      item.appendChild(document.createTextNode("：" + a.values[name]));
+      // the value in its unit, as the cost model page writes it ("10 µs", not 0.00001)
+      item.appendChild(document.createTextNode("：" + (a.shown && a.shown[name] != null ? a.shown[name] : a.values[name])));
       list.appendChild(item);
     });
     box.hidden = false;
