@@ -38,5 +38,5 @@ def spec_schemas() -> dict[str, dict[str, Any]]:
 
 def schema_files() -> dict[str, str]:
     """`<kind>.schema.json` -> its text, as written to schema/ and offered for download."""
-    return {f"{kind}.schema.json": json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    return {f"{kind}.schema.json": json.dumps(schema, ensure_ascii=False, allow_nan=False, indent=2, sort_keys=True) + "\n"
             for kind, schema in spec_schemas().items()}

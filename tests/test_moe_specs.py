@@ -76,7 +76,8 @@ measured:
 note: {zh: 夹具：按每万亿 token 的 GPU 小时给出的实测。}
 """
 ASSUMPTIONS = {
-    "specs/assumptions/test-ep-overlap.yaml": """id: test-ep-overlap
+    # in place of the fixture base's own (same files), with values of this test's
+    "specs/assumptions/test-moe-all-to-all-overlap.yaml": """id: test-moe-all-to-all-overlap
 last_verified: 2026-12-01
 parameter: ep_overlap_fraction
 name: {zh: 专家并行全互联可重叠比例}
@@ -86,7 +87,7 @@ estimate: true
 source: test-topology-paper
 why: {zh: 夹具。}
 """,
-    "specs/assumptions/test-expert-imbalance.yaml": """id: test-expert-imbalance
+    "specs/assumptions/test-moe-expert-imbalance.yaml": """id: test-moe-expert-imbalance
 last_verified: 2026-12-01
 parameter: expert_imbalance
 name: {zh: 专家负载不均衡系数}
@@ -98,13 +99,20 @@ why: {zh: 夹具。}
 """}
 
 
-def _kb(run: str = RUN_TEXT, *, with_assumptions: bool = True) -> KnowledgeBase:
+def _files(run: str = RUN_TEXT, *, with_assumptions: bool = True) -> list[SpecFile]:
     added = {MOE: WORKLOAD, RUN: run, **(ASSUMPTIONS if with_assumptions else {})}
-    files = [f for f in base_files() if f.path not in added]
+    files = [f for f in base_files() if f.path not in added and (with_assumptions or f.path not in ASSUMPTIONS)]
     files += [SpecFile(path, path.split("/")[1], path.rsplit("/", 1)[1].removesuffix(".yaml"), text.encode())
               for path, text in added.items()]
-    result = validate(files, today=BUILD_DATE)
-    assert result.passes(strict=True) and result.kb is not None, [d.as_text() for d in result.diagnostics]
+    return files
+
+
+def _kb(run: str = RUN_TEXT) -> KnowledgeBase:
+    result = validate(_files(run), today=BUILD_DATE)
+    # The fixture's run is not a measurement the model is held to: the calibration may warn (the
+    # fixture base's threshold), nothing else may.
+    others = [d.as_text() for d in result.diagnostics if d.rule != "model-calibration-error"]
+    assert result.ok and result.kb is not None and not others, others
     return result.kb
 
 
@@ -196,11 +204,14 @@ def test_balanced_routing_and_other_schedules_take_neither_assumption() -> None:
     assert (got.layout.ep_overlap, got.layout.expert_imbalance) == (0.0, 1.0)
 
 
-def test_without_the_assumptions_dualpipe_and_learned_routing_are_priced_plainly() -> None:
-    kb = _kb(with_assumptions=False)
-    got = run_inputs(kb, _run(kb))
-    assert isinstance(got, RunInputs), got
-    assert (got.layout.ep_overlap, got.layout.expert_imbalance) == (0.0, 1.0)
+def test_without_the_assumptions_a_moe_knowledge_base_is_refused() -> None:
+    """A workload with experts reads both assumptions: without them the knowledge base does not
+    pass (model-assumption-missing, once each), rather than pricing DualPipe and learned routing
+    with silent defaults."""
+    result = validate(_files(with_assumptions=False), today=BUILD_DATE)
+    assert sorted((d.rule, d.path) for d in result.diagnostics) == [
+        ("model-assumption-missing", "specs/assumptions/ep-overlap-fraction.yaml"),
+        ("model-assumption-missing", "specs/assumptions/expert-imbalance.yaml")]
 
 
 def test_unstated_routing_is_a_reason_unless_assumed() -> None:

@@ -66,10 +66,10 @@ def test_terminal_keeps_json_valid_and_exact(data: object) -> None:
     assert json.loads(out) == data
 
 
-def test_recommend_prints_no_escape_sequence_from_specs(tmp_path: Path) -> None:
+def test_recommend_refuses_escape_sequences_in_specs(tmp_path: Path) -> None:
     """Every text of the fixture tree ends with escape sequences (YAML escapes in the files the
-    command reads): the command's output, text and JSON, holds none of their control characters,
-    shows them as escapes, and JSON still reads back the spec text."""
+    command reads): text-control refuses each where it stands, so the command prints no spec
+    text, and its report, text or JSON requested alike, holds none of their control characters."""
     for spec in assemble(retext(base_tree(), lambda limit: ("选型" + ANSI)[:limit])):
         target = tmp_path / spec.path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -77,10 +77,8 @@ def test_recommend_prints_no_escape_sequence_from_specs(tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "generator", "recommend", "--specs", str(tmp_path / "specs"), "--gpus", "16",
             "--budget", "low", "--model-size", "70B", "--market", "test-restricted"]
     env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    text = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, check=False)
-    assert text.returncode == 0, text.stderr
-    assert "选型\\u001b[2J" in text.stdout and not _has_escaped(text.stdout + text.stderr)
-    raw = subprocess.run([*argv, "--format", "json"], env=env, capture_output=True, text=True, timeout=120,
-                         check=False)
-    assert raw.returncode == 0 and not _has_escaped(raw.stdout), raw.stderr
-    assert json.loads(raw.stdout)["title"].endswith(ANSI)
+    for extra in ([], ["--format", "json"]):
+        done = subprocess.run([*argv, *extra], env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 1 and done.stdout == "", done.stdout[:300]
+        assert "[text-control]" in done.stderr and "U+001B" in done.stderr
+        assert not _has_escaped(done.stdout + done.stderr)

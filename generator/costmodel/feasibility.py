@@ -18,6 +18,7 @@ differ by one layer (`compute.paced_layers`). Whether the memory fits is an outp
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import get_args
@@ -44,14 +45,27 @@ def check(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Ass
     return tuple(_placement(workload, cluster, layout))
 
 
+MAX_COUNT = 2**53 - 1
+"""The largest count the model takes (JavaScript's Number.MAX_SAFE_INTEGER, so that the browser's
+port refuses the same counts): every count becomes a float before any arithmetic, a double holds
+whole numbers exactly only up to 2^53, and a count beyond a double (10^320) would raise."""
+
+
 def _at_least_one(field: str, value: int) -> Iterator[Problem]:
     if value < 1:
         yield Problem("count-below-one", field, f"{field} is {value}; it must be a whole number of at least 1")
+    elif value > MAX_COUNT:
+        yield Problem("count-too-large", field, f"{field} has {len(str(value))} digits; the model takes counts "
+                      f"up to 2^53 − 1 ({MAX_COUNT:,})")
 
 
 def _positive(field: str, value: float) -> Iterator[Problem]:
     if not value > 0.0:
         yield Problem("not-positive", field, f"{field} is {value}; it must be greater than 0")
+    elif not math.isfinite(value) or value < sys.float_info.min:
+        # a denormal (1e-320) divides to infinity; an infinite rate or size has no meaning
+        yield Problem("not-normal", field, f"{field} is {value}; it must be a finite number of at least "
+                      f"{sys.float_info.min:g}")
 
 
 def _fraction(field: str, value: float, *, zero_ok: bool, one_ok: bool) -> Iterator[Problem]:
@@ -185,6 +199,13 @@ def _assumption_domain(assumptions: Assumptions) -> Iterator[Problem]:
         value = getattr(assumptions, name)
         if not value >= 0.0:
             yield Problem("negative", f"assumptions.{name}", f"assumptions.{name} is {value}; it must not be negative")
+        elif value != 0.0:
+            yield from _positive(f"assumptions.{name}", value)
+    for name in ("gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"):
+        value = getattr(assumptions, name)
+        if 0.0 < value < sys.float_info.min:
+            yield Problem("not-normal", f"assumptions.{name}", f"assumptions.{name} is {value}; a share the model "
+                          f"divides by must be at least {sys.float_info.min:g}")
 
 
 def _placement(workload: Workload, cluster: Cluster, layout: Layout) -> Iterator[Problem]:

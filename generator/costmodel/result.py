@@ -8,7 +8,8 @@ operations is the one written in each formula.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 
 from . import compute as cp
 from . import memory as me
@@ -41,12 +42,35 @@ class Result:
     estimate: Estimate | None
 
 
+def _not_finite(part: str, values: object) -> tuple[Problem, ...]:
+    """A problem for the first output of `values` (a dataclass of floats) that is infinite or NaN."""
+    for field in fields(values):  # type: ignore[arg-type]
+        value = getattr(values, field.name)
+        if isinstance(value, float) and not math.isfinite(value):
+            return (NOT_FINITE(f"{part}.{field.name}", value),)
+    return ()
+
+
+def NOT_FINITE(output: str, value: float) -> Problem:  # noqa: N802 - reads as the problem's name
+    # The field is the estimate as a whole: no one input is to blame (costmodel.js says the same).
+    return Problem("not-finite", "estimate", f"the estimate is not finite ({output} comes out {value}): a count or "
+                   "figure of the configuration is beyond what the model can compute with")
+
+
 def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> Result:
-    """Estimate one configuration, or say why it cannot be estimated."""
+    """Estimate one configuration, or say why it cannot be estimated: as for a layout that does not
+    divide, an estimate whose outputs are not all finite is refused, never returned."""
     problems = check(workload, cluster, layout, assumptions)
     if problems:
         return Result(problems, None)
-    out = run(FLOATS, workload, cluster, layout, assumptions)
+    try:
+        out = run(FLOATS, workload, cluster, layout, assumptions)
+    except ArithmeticError:  # a product of normal figures that underflows to 0 and is divided by
+        return Result((NOT_FINITE("a quotient", math.inf),), None)
+    problems = (_not_finite("memory", out.memory) or _not_finite("compute", out.compute)
+                or _not_finite("step", out.step))
+    if problems:
+        return Result(problems, None)
     memory, step = out.memory, out.step
     choke = st.bottleneck(memory.fits, step.compute_s, step.intra_node_s, step.network_s)
     return Result((), Estimate(memory, out.compute, step, choke, out.scaling_efficiency, out.scaling_note))
@@ -58,4 +82,11 @@ def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: As
     problems = check(workload, cluster, layout, assumptions)
     if problems:
         return problems
-    return _screen(FLOATS, workload, cluster, layout, assumptions)
+    try:
+        found = _screen(FLOATS, workload, cluster, layout, assumptions)
+    except ArithmeticError:  # as in `estimate`
+        return (NOT_FINITE("a quotient", math.inf),)
+    for name, value in (("memory.total_bytes", found.total_bytes), ("step.step_s", found.step_s)):
+        if value is not None and not math.isfinite(value):
+            return (NOT_FINITE(name, value),)
+    return found

@@ -40,7 +40,7 @@ def to_json(cal: Calibration) -> str:
         "worst": [r.id for r in cal.worst()],
         "runs": [_run_json(r) for r in cal.runs],
     }
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2)
 
 
 def to_text(cal: Calibration, worst: int = 10) -> str:
@@ -109,4 +109,4 @@ def scan_json(scan: Scan) -> str:
         "held_out": [{"source": h.source, "fitted": dict(zip(scan.names, h.fitted.values, strict=True)),
                       **_summary_json(h.summary)} for h in scan.held_out()],
     }
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2)

@@ -75,7 +75,7 @@ def _schema(args: argparse.Namespace) -> int:
             print(f"nothing written: {problem}", file=sys.stderr)
             return 1
     else:
-        sys.stdout.write(json.dumps(spec_schemas(), ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+        sys.stdout.write(json.dumps(spec_schemas(), ensure_ascii=False, allow_nan=False, indent=2, sort_keys=True) + "\n")
     return 0
 
 

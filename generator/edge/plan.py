@@ -15,7 +15,7 @@ from ..planner.report import as_data
 
 def to_json(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
             ladder: list[Plan] | None = None) -> str:
-    return json.dumps(as_data(kb, found, as_of, accuracy, ladder), ensure_ascii=False, indent=2)
+    return json.dumps(as_data(kb, found, as_of, accuracy, ladder), ensure_ascii=False, allow_nan=False, indent=2)
 
 
 def _days(seconds: float) -> str:

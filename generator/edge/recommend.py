@@ -142,5 +142,5 @@ def run(kb: KnowledgeBase, figures: FigureIndex, argv: list[str], fmt: str, as_o
     planned = planned_for(kb, asked)
     data = answer_data(kb, figures, sel, found, planned, as_of, accuracy)
     if fmt == "json":
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2)
     return as_text(data, plan_text(kb, planned, as_of, accuracy))

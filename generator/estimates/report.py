@@ -95,7 +95,7 @@ def to_json(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
     data = summary(resolved, result)
     if accuracy is not None:
         data["accuracy"] = accuracy
-    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True)
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2, sort_keys=True)
 
 
 def _knobs(layout: Layout) -> str:

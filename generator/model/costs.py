@@ -9,6 +9,7 @@ Only generator/estimates/ reads these fields for the model.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -27,7 +28,12 @@ Parameter = Literal[
 @dataclass(frozen=True)
 class Domain:
     """Where a parameter's value may lie at all (the model's own domain, see
-    costmodel/feasibility.py), its unit as the pages show it, and its name on the pages."""
+    costmodel/feasibility.py), its unit as the pages show it, and its name on the pages.
+
+    Bounds, not only the interval: a value other than 0 must be at least `least` and at most
+    `most`. The interval alone lets through a positive, finite value such as 1.0e-320 (a denormal)
+    that the model divides by, and every estimate then comes out infinite or NaN; each bound is
+    far outside what any source states, so it refuses only values no hardware or run has."""
 
     unit: str
     low: float
@@ -35,11 +41,13 @@ class Domain:
     low_open: bool
     high_open: bool
     zh: str
+    least: float = 0.0
+    most: float = math.inf
 
     def holds(self, value: float) -> bool:
         above = value > self.low if self.low_open else value >= self.low
         below = self.high is None or (value < self.high if self.high_open else value <= self.high)
-        return above and below
+        return above and below and (value == 0 or self.least <= abs(value) <= self.most)
 
     def shown(self, value: float) -> str:
         """`value` as a reader reads it, in its unit: a latency of 1e-05 s as "10 µs", bytes as
@@ -51,37 +59,44 @@ class Domain:
 
     def label(self) -> str:
         high = "∞)" if self.high is None else f"{self.high:g}{')' if self.high_open else ']'}"
-        return f"{'(' if self.low_open else '['}{self.low:g}, {high}"
+        if self.most < (math.inf if self.high is None else self.high):
+            high = f"{self.most:g}]"
+        low = f"{'(' if self.low_open else '['}{self.low:g}"
+        if self.least > self.low:
+            low = f"{{0}} ∪ [{self.least:g}" if not self.low_open and self.low == 0 else f"[{self.least:g}"
+        return f"{low}, {high}"
 
 
 _FRACTION = ("1", 0.0, 1.0, True, False)
+_SHARE = 1e-3  # a share of a peak, or a threshold, below 0.1 %: no device or run is that slow
+_LATENCY = {"least": 1e-9, "most": 1.0}  # 1 ns to 1 s a step: below a wire's delay, above a timeout
 PARAMETERS: dict[str, Domain] = {
-    "gemm_efficiency_max": Domain(*_FRACTION, "矩阵乘法效率上限"),
-    "gemm_half_intensity": Domain("1", 0.0, None, False, True, "矩阵乘法半效强度比"),
-    "memory_bound_bytes": Domain("B", 0.0, None, False, True, "访存受限字节数"),
-    "intra_node_collective_efficiency": Domain(*_FRACTION, "机内集合通信效率"),
-    "network_collective_efficiency": Domain(*_FRACTION, "网络集合通信效率"),
-    "intra_node_step_latency_s": Domain("s", 0.0, None, False, True, "机内每步延迟 α"),
-    "network_step_latency_s": Domain("s", 0.0, None, False, True, "网络每步延迟 α"),
-    "tensor_sync_rank_overhead_s": Domain("s", 0.0, None, False, True, "逐张量收集时每个 rank 的主机开销"),
+    "gemm_efficiency_max": Domain(*_FRACTION, "矩阵乘法效率上限", least=_SHARE),
+    "gemm_half_intensity": Domain("1", 0.0, None, False, True, "矩阵乘法半效强度比", least=1e-3, most=1e3),
+    "memory_bound_bytes": Domain("B", 0.0, None, False, True, "访存受限字节数", least=1e-3, most=1e4),
+    "intra_node_collective_efficiency": Domain(*_FRACTION, "机内集合通信效率", least=_SHARE),
+    "network_collective_efficiency": Domain(*_FRACTION, "网络集合通信效率", least=_SHARE),
+    "intra_node_step_latency_s": Domain("s", 0.0, None, False, True, "机内每步延迟 α", **_LATENCY),
+    "network_step_latency_s": Domain("s", 0.0, None, False, True, "网络每步延迟 α", **_LATENCY),
+    "tensor_sync_rank_overhead_s": Domain("s", 0.0, None, False, True, "逐张量收集时每个 rank 的主机开销", **_LATENCY),
     "dp_overlap_fraction": Domain("1", 0.0, 1.0, False, False, "数据并行通信可重叠比例"),
     "memory_reserve_fraction": Domain("1", 0.0, 1.0, False, True, "显存预留比例"),
-    "weight_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数权重字节数"),
-    "gradient_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数梯度字节数"),
-    "optimizer_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数优化器状态字节数"),
+    "weight_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数权重字节数", most=1e3),
+    "gradient_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数梯度字节数", most=1e3),
+    "optimizer_bytes_per_parameter": Domain("B", 0.0, None, False, True, "每参数优化器状态字节数", most=1e3),
     # Not an input of the estimate: the share of a step above which the planner's answer comes
     # with a communication warning (generator/selection/advice.py `comm_warning`).
-    "leaf_comm_share_threshold": Domain(*_FRACTION, "选型叶子的通信占比警戒线"),
+    "leaf_comm_share_threshold": Domain(*_FRACTION, "选型叶子的通信占比警戒线", least=_SHARE),
     # Not inputs either: the mean absolute error of the step time over the published runs
     # (specs/runs/), overall and per source, above which `check` warns (rules/calibration.py).
-    "calibration_error_threshold": Domain(*_FRACTION, "成本模型在已发表实测上的平均误差上限"),
-    "calibration_source_error_threshold": Domain(*_FRACTION, "成本模型在每个来源的实测上的平均误差上限"),
+    "calibration_error_threshold": Domain(*_FRACTION, "成本模型在已发表实测上的平均误差上限", least=_SHARE),
+    "calibration_source_error_threshold": Domain(*_FRACTION, "成本模型在每个来源的实测上的平均误差上限", least=_SHARE),
     # Not fields of the model's `Assumptions` either, but defaults of its layout for a
     # mixture-of-experts workload (`Layout.ep_overlap`, `Layout.expert_imbalance`), read with
     # estimates/records.py `assumption_value`: the share of the expert all-to-all a DualPipe-style
     # schedule hides behind compute, and the busiest GPU's routed tokens ÷ the mean (1: balanced).
     "ep_overlap_fraction": Domain("1", 0.0, 1.0, False, False, "专家并行全互联可重叠比例"),
-    "expert_imbalance": Domain("1", 1.0, None, False, True, "专家负载不均衡系数"),
+    "expert_imbalance": Domain("1", 1.0, None, False, True, "专家负载不均衡系数", most=1e3),
 }
 
 Number = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]

@@ -108,7 +108,7 @@ def _html_filter(ctx: Context, text: object) -> Markup:
 def yaml_str(text: object) -> Markup:
     """A front-matter value: a JSON string is a valid YAML double-quoted scalar; <, > and & are
     written as escapes so the value is also inert as HTML."""
-    quoted = json.dumps(str(text), ensure_ascii=False)
+    quoted = json.dumps(str(text), ensure_ascii=False, allow_nan=False)
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 

@@ -150,7 +150,7 @@ def planned_defaults(site: Site) -> dict[str, object]:
 
 
 def data_files(site: Site) -> dict[str, str]:
-    return {DATA: json.dumps(data(site), ensure_ascii=False, sort_keys=True, indent=1) + "\n"}
+    return {DATA: json.dumps(data(site), ensure_ascii=False, allow_nan=False, sort_keys=True, indent=1) + "\n"}
 
 
 def calculator(site: Site) -> dict[str, object]:

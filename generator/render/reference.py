@@ -226,7 +226,7 @@ def _json_lines(records: list[dict[str, object]]) -> str:
     by entity."""
     if not records:
         return "[]\n"
-    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records) + "\n]\n"
+    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, allow_nan=False, sort_keys=True) for r in records) + "\n]\n"
 
 
 def _csv(records: list[dict[str, object]]) -> str:

@@ -127,5 +127,5 @@ def data_files(site: Site) -> dict[str, str]:
     trees = site.kb.of_type(Selection)
     if not trees:
         return {}
-    text = json.dumps(tree_data(site, trees[0].model), ensure_ascii=False, sort_keys=True, indent=1)
+    text = json.dumps(tree_data(site, trees[0].model), ensure_ascii=False, allow_nan=False, sort_keys=True, indent=1)
     return {"data/tree.json": text + "\n"}

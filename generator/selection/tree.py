@@ -167,6 +167,8 @@ def parse_value(variable: Variable, text: str) -> Value:
     except ValueError:
         raise NoAnswer(f"--{variable.id} takes a number{' like 70' + variable.suffix if variable.suffix else ''}, "
                        f"not {text!r}") from None
-    if number != number or number in (float("inf"), float("-inf")) or number < (variable.min or 0):
+    if number != number or number in (float("inf"), float("-inf")):
+        raise NoAnswer(f"--{variable.id} takes a finite number, not {text!r}")
+    if number < (variable.min or 0):
         raise NoAnswer(f"--{variable.id} must be at least {variable.min or 0}")
     return int(number) if number.is_integer() else number

@@ -192,11 +192,19 @@
 
   // ---- feasibility.py (codes and fields as in Python; messages in Chinese) ------------------
   function problem(code, field, message) { return {code: code, field: field, message: message}; }
+  // feasibility.py MAX_COUNT (Number.MAX_SAFE_INTEGER): a double holds whole numbers exactly up to 2^53
+  var MAX_COUNT = 9007199254740991, MIN_NORMAL = 2.2250738585072014e-308;
   function atLeastOne(out, field, value) {
     if (value < 1) { out.push(problem("count-below-one", field, field + " 为 " + value + "，应为不小于 1 的整数")); }
+    else if (!(value <= MAX_COUNT)) {
+      out.push(problem("count-too-large", field, field + " 过大：模型接受的计数最多为 2^53 − 1（9,007,199,254,740,991）"));
+    }
   }
   function positive(out, field, value) {
     if (!(value > 0.0)) { out.push(problem("not-positive", field, field + " 为 " + value + "，应大于 0")); }
+    else if (!isFinite(value) || value < MIN_NORMAL) {
+      out.push(problem("not-normal", field, field + " 为 " + value + "，应为不小于 " + MIN_NORMAL + " 的有限数"));
+    }
   }
   function fraction(out, field, value, zeroOk, oneOk) {
     var low = zeroOk ? value >= 0.0 : value > 0.0;
@@ -282,6 +290,12 @@
      "tensor_sync_rank_overhead_s",
      "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"].forEach(function (k) {
       if (!(a[k] >= 0.0)) { out.push(problem("negative", "assumptions." + k, "assumptions." + k + " 不能为负")); }
+      else if (a[k] !== 0.0) { positive(out, "assumptions." + k, a[k]); }
+    });
+    ["gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
+      if (a[k] > 0.0 && a[k] < MIN_NORMAL) {
+        out.push(problem("not-normal", "assumptions." + k, "assumptions." + k + " 为 " + a[k] + "，作除数的比例过小"));
+      }
     });
     return out;
   }
@@ -747,6 +761,15 @@
     var work = compute(w, cluster, layout, a);
     var st = stepTime(w, cluster, layout, a, work, dp, m);
     var scaling = oneNodeScaling(w, cluster, layout, a, st);
+    // result.py: an estimate whose outputs are not all finite is refused, never returned
+    var outputs = [mem.weights, mem.gradients, mem.optimizer, mem.activations, mem.total, mem.usable, mem.headroom,
+                   st.step, st.tokens, st.commShare, st.achievedMfu, st.compute, st.bubble, st.intra, st.net,
+                   st.exposedComm, st.dpExposed];
+    for (var i = 0; i < outputs.length; i++) {
+      if (typeof outputs[i] === "number" && !isFinite(outputs[i])) {
+        return {problems: [problem("not-finite", "estimate", "估算结果不是有限数：配置里的某个计数或数字超出了模型能计算的范围")]};
+      }
+    }
     return {
       fits: mem.fits,
       memory_per_gpu_gb: {

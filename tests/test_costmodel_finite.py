@@ -1,0 +1,116 @@
+"""Finite by construction: fed extreme values (counts up to and beyond a double's integers,
+denormal and huge assumptions and hardware figures), the model gives an estimate whose every
+output is finite, or a refusal; never NaN or infinity, never an exception. The browser's port
+refuses the same cases with the same codes, and the command line prints one line for them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import subprocess
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import ROOT
+from test_costmodel_js import run_js
+
+from generator.costmodel import Layout, estimate
+from generator.costmodel.grid import illustrative_assumptions, synthetic_nodes, synthetic_workloads
+from generator.costmodel.inputs import Cluster
+from generator.estimates.report import outputs
+
+HUGE = (2**53, 2**53 + 1, 10**18, 10**320)
+COUNTS = st.one_of(st.integers(1, 64), st.sampled_from(HUGE), st.integers(1, 10**30))
+TINY_OR_HUGE = st.sampled_from((5e-324, 1e-320, 2.2e-308, 1e-300, 1e-30, 1e30, 1e300, 1.7e308, math.inf, math.nan))
+SHARE = st.one_of(st.floats(0.0, 1.0), st.sampled_from((5e-324, 1e-320, 1e-300)))
+
+
+@st.composite
+def extreme(draw: st.DrawFn) -> tuple[object, Cluster, Layout, object]:
+    workload = draw(st.sampled_from(synthetic_workloads()))
+    node = draw(st.sampled_from(synthetic_nodes()))
+    gpu = dataclasses.replace(node.gpu, **draw(st.fixed_dictionaries({}, optional={
+        "memory_bandwidth_bytes_per_s": TINY_OR_HUGE, "dense_bf16_flop_per_s": TINY_OR_HUGE,
+        "memory_capacity_bytes": TINY_OR_HUGE})))
+    node = dataclasses.replace(node, gpu=gpu, **draw(st.fixed_dictionaries({}, optional={
+        "scale_up_per_direction_bytes_per_s": TINY_OR_HUGE, "nic_port_per_direction_bytes_per_s": TINY_OR_HUGE})))
+    layout = Layout(tensor_parallel=1, pipeline_parallel=1, zero_stage=draw(st.sampled_from((0, 1, 3))),
+                    micro_batch_size=draw(COUNTS), sequence_length=draw(COUNTS), global_batch_size=draw(COUNTS))
+    assumptions = dataclasses.replace(illustrative_assumptions(), **draw(st.fixed_dictionaries({}, optional={
+        "gemm_efficiency_max": SHARE, "network_collective_efficiency": SHARE, "gemm_half_intensity": TINY_OR_HUGE,
+        "memory_bound_bytes": TINY_OR_HUGE, "network_step_latency_s": TINY_OR_HUGE,
+        "weight_bytes_per_parameter": TINY_OR_HUGE})))
+    return workload, Cluster(node, draw(st.sampled_from((1, 2, 4, 2**53 + 1)))), layout, assumptions
+
+
+def _finite(value: object) -> bool:
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(extreme())
+def test_an_estimate_is_finite_or_refused(case: tuple[object, Cluster, Layout, object]) -> None:
+    result = estimate(*case)  # type: ignore[arg-type]
+    assert (result.estimate is None) == bool(result.problems)
+    out = outputs(result)
+    assert _finite(out), out
+    json.dumps(out, allow_nan=False)  # what every writer does
+
+
+def test_the_browser_refuses_what_python_refuses() -> None:
+    """A fixed sample of extreme cases through costmodel.js: the same problem codes (or the same
+    finite estimate) as Python; in particular every refusal is one."""
+    w, n = synthetic_workloads()[0], synthetic_nodes()[0]
+    a = illustrative_assumptions()
+    plain = Layout(1, 1, 1, micro_batch_size=1, sequence_length=2048, global_batch_size=64)
+    cases = [
+        (w, Cluster(n, 1), dataclasses.replace(plain, sequence_length=2**53 + 1), a),
+        (w, Cluster(n, 1), dataclasses.replace(plain, global_batch_size=2**60), a),
+        (w, Cluster(n, 1), plain, dataclasses.replace(a, network_step_latency_s=1e-320)),
+        (w, Cluster(n, 1), plain, dataclasses.replace(a, gemm_efficiency_max=1e-320)),
+        (w, Cluster(dataclasses.replace(n, gpu=dataclasses.replace(n.gpu, dense_bf16_flop_per_s=5e-324)), 1), plain, a),
+        (w, Cluster(dataclasses.replace(n, gpu=dataclasses.replace(n.gpu, memory_bandwidth_bytes_per_s=1e-300)), 1),
+         plain, a),
+        (w, Cluster(n, 1), dataclasses.replace(plain, sequence_length=2**52), a),
+    ]
+    python = [outputs(estimate(*c)) for c in cases]
+    js = run_js([{"workload": dataclasses.asdict(w), "cluster": dataclasses.asdict(c),
+                  "layout": dataclasses.asdict(layout), "assumptions": dataclasses.asdict(x)}
+                 for w, c, layout, x in cases])
+    codes = [[p["code"] for p in out["problems"]] if "problems" in out else None for out in python]
+    assert codes[:4] == [["count-too-large"], ["count-too-large"], ["not-normal"], ["not-normal"]]
+    assert codes == [[p["code"] for p in out["problems"]] if "problems" in out else None for out in js]  # type: ignore[index, union-attr]
+    assert all(_finite(out) for out in python + js)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+BASE = ["estimate", "--workload", "llama-3-1-8b", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--network", "ib-ndr"]
+
+
+def test_the_command_line_refuses_counts_beyond_a_double_in_one_line() -> None:
+    """A 301-digit --seq, and a global batch of 10^320: exit 2, one line, no traceback, text or JSON."""
+    for extra in (["--seq", "9" * 301], ["--global-batch", "1" + "0" * 320], ["--seq", "9" * 301, "--format", "json"]):
+        done = _cli(*BASE, *extra)
+        assert done.returncode == 2 and done.stdout == "", done.stdout[:200]
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "2^53" in done.stderr
+
+
+def test_json_output_is_strict_json() -> None:
+    """What `estimate --format json` prints parses with NaN and Infinity refused."""
+    done = _cli(*BASE, "--format", "json")
+    assert done.returncode == 0, done.stderr
+
+    def refuse(name: str) -> object:
+        raise ValueError(name)
+    json.loads(done.stdout, parse_constant=refuse)
