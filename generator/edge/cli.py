@@ -8,6 +8,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import secrets
 import subprocess
 import sys
 from collections.abc import Callable
@@ -70,6 +71,10 @@ def summary(result: Result, strict: bool, subject: str) -> str:
 def _schema(args: argparse.Namespace) -> int:
     from ..spec_schema import schema_files, spec_schemas
     if args.out:
+        if inside_specs(Path(args.out), Path(args.specs)):
+            print(f"nothing written: --out {args.out} is inside the knowledge base {args.specs}; "
+                  "write the schemas elsewhere (make schema writes schema/)", file=sys.stderr)
+            return 1
         problem = write_all(Path(args.out), schema_files())
         if problem:
             print(f"nothing written: {problem}", file=sys.stderr)
@@ -81,22 +86,30 @@ def _schema(args: argparse.Namespace) -> int:
 
 def write_all(out: Path, files: dict[str, str]) -> str | None:
     """Write the files that differ from what `out` holds (keeping mtimes for tools that watch),
-    all or none: each is first written beside its target as `.NAME.tmp`, and only when every one
-    is written are they renamed into place. Returns why nothing was written, or None."""
+    all or none: each is first written beside its target under a fresh, unpredictable name
+    (`.NAME.XXXXXXXX.tmp`, created with O_CREAT | O_EXCL | O_NOFOLLOW, so that a link planted
+    there is never followed), and only when every one is written are they renamed into place; a
+    rename replaces a link at the target itself, never what it points to. A target whose real
+    path leaves `out` (a linked folder inside it) is refused. Returns why nothing was written, or
+    None."""
     staged: list[tuple[Path, Path]] = []
     made: list[Path] = []  # folders this run created, removed again if it fails
+    root = out.resolve()
     try:
         for relative, text in sorted(files.items()):
             target, data = out / relative, text.encode("utf-8")
-            if target.exists() and not target.is_file():
+            if not target.parent.resolve().is_relative_to(root):
+                raise PermissionError(f"{target} would be written outside {out}")
+            if target.is_symlink():
+                pass  # replaced by the rename below, never followed
+            elif target.exists() and not target.is_file():
                 raise IsADirectoryError(f"{target} is in the way: it is not a file")
-            if target.is_file() and target.read_bytes() == data:
+            elif target.is_file() and target.read_bytes() == data:
                 continue
             missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
             target.parent.mkdir(parents=True, exist_ok=True)
             made += reversed(missing)
-            staged.append((target.with_name(f".{target.name}.tmp"), target))
-            staged[-1][0].write_bytes(data)
+            staged.append((_fresh_file(target, data), target))
         for temporary, target in staged:
             os.replace(temporary, target)
     except OSError as err:
@@ -107,6 +120,26 @@ def write_all(out: Path, files: dict[str, str]) -> str | None:
                 folder.rmdir()
         return str(err)
     return None
+
+
+def _fresh_file(target: Path, data: bytes) -> Path:
+    """`data` in a new file beside `target`, under a name no one can have planted a link at."""
+    for _ in range(100):
+        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        return temporary
+    raise FileExistsError(f"no free temporary name beside {target}")
+
+
+def inside_specs(out: Path, specs: Path) -> bool:
+    """Whether `out` is the knowledge base folder or lies inside it, links and `..` resolved: a
+    generated page or schema written there would become a spec file, or overwrite one."""
+    return out.resolve().is_relative_to(specs.resolve())
 
 
 def find_repository(project: Path) -> Repository | None:
@@ -137,13 +170,12 @@ def _build(args: argparse.Namespace) -> int:
     if files is None or not result.passes(args.strict):
         print(summary(result, args.strict, "nothing written: the knowledge base does not pass"), file=sys.stderr)
         return 1
+    if inside_specs(Path(args.out), specs):
+        print(f"nothing written: --out {args.out} is inside the knowledge base {args.specs}; "
+              "write the pages elsewhere (the site's docs/, or a scratch folder)", file=sys.stderr)
+        return 1
     out = Path(args.out).resolve()
-    for relative in sorted(files):
-        target = (out / relative).resolve()
-        if not target.is_relative_to(out):  # generated names are ours, but never write outside
-            print(f"refusing to write outside {out}: {relative}", file=sys.stderr)
-            return 1
-    problem = write_all(out, files)
+    problem = write_all(out, files)  # refuses a folder whose real path leaves `out`
     if problem:
         print(f"nothing written: {problem}", file=sys.stderr)
         return 1
@@ -525,6 +557,8 @@ def _run(argv: list[str] | None) -> int:
     check.set_defaults(func=_check)
     schema = sub.add_parser("schema", help="print (or write with --out) the JSON Schema of each spec folder")
     schema.add_argument("--out", help="folder to write <kind>.schema.json files into")
+    schema.add_argument("--specs", default="specs",
+                        help="the knowledge base folder, which --out may not be in (default: specs)")
     schema.set_defaults(func=_schema)
     build = sub.add_parser("build", help="validate, then write the generated pages and data files")
     build.add_argument("--out", required=True, help="output folder")
