@@ -51,10 +51,10 @@ def test_generated_files_match_goldens(case: Path, request: pytest.FixtureReques
             (expected / name).unlink()
         for name, text in files.items():
             (expected / name).parent.mkdir(parents=True, exist_ok=True)
-            (expected / name).write_text(text, encoding="utf-8")
+            (expected / name).write_bytes(text.encode("utf-8"))  # byte for byte: CSV records end in CRLF
     assert _stored(expected) == set(files), "run `pytest --update-goldens` and review the diff"
     for name, text in files.items():
-        assert (expected / name).read_text(encoding="utf-8") == text, f"{name} differs from its golden copy"
+        assert (expected / name).read_bytes().decode("utf-8") == text, f"{name} differs from its golden copy"
 
 
 def test_there_are_golden_cases() -> None:
