@@ -52,14 +52,20 @@ def shapes(draw_: st.DrawFn) -> Shape:
     def text() -> str:
         return "".join(draw_(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12)))
 
+    def label() -> str:
+        """An answer: mostly short, some a paragraph long, some one word longer than the column."""
+        return draw_(st.one_of(st.sampled_from(["1–7", "8–63", "256 及以上", "小于 13B", "预算有限"]),
+                               st.lists(st.sampled_from(WORDS), min_size=1, max_size=40).map("".join),
+                               st.integers(1, 400).map(lambda n: "InfiniBand" * n),
+                               st.integers(1, 300).map(lambda n: "很长的回答" * n)))
+
     def grow(depth: int) -> str:
         counter[0] += 1
         node_id = f"n{counter[0]}"
         if depth < 3 and draw_(st.booleans()) or depth == 0:
             nodes[node_id] = ShapeNode(node_id, "question", (Line(text(), bold=True),))
             kids = [grow(depth + 1) for _ in range(draw_(st.integers(1, 5)))]
-            children[node_id] = tuple((k, draw_(st.sampled_from(["1–7", "8–63", "256 及以上", "小于 13B", "预算有限"])))
-                                      for k in kids)
+            children[node_id] = tuple((k, label()) for k in kids)
         else:
             lines = tuple(Line(text(), href="#x" if i else None, bold=not i) for i in range(draw_(st.integers(1, 5))))
             nodes[node_id] = ShapeNode(node_id, "leaf", lines)
@@ -111,6 +117,20 @@ def _check(result: Layout, shape: Shape) -> None:
 def test_layout_has_no_overlaps_on_random_trees(shape: Shape) -> None:
     """No boxes overlap, labels touch nothing, edges cross no box, every node is drawn once."""
     _check(layout(shape), shape)
+
+
+@settings(max_examples=60, deadline=None)
+@given(shapes())
+def test_the_chart_stays_within_the_column_whatever_the_answers_say(shape: Shape) -> None:
+    """Answer labels wrap like box texts: however long an answer (a paragraph, a word longer than
+    the column), the drawing is no wider than the content column (these trees are at most four
+    levels deep, where every box still has its comfortable width)."""
+    result = layout(shape)
+    assert result.width <= COLUMN_W + 2, result.width
+    for edge in result.edges:
+        # every character is drawn, in order (a break eats the space it falls on)
+        assert edge.label_box[2] <= COLUMN_W + 2, edge.id
+        assert "".join(edge.lines).replace(" ", "") == edge.label.replace(" ", ""), edge.id
 
 
 @settings(max_examples=20, deadline=None)

@@ -29,7 +29,8 @@ PAD = 8  # inside a box
 COLUMN_W = 680  # px: Material's content column at 1280 px is 688 px wide (61rem grid minus both sidebars)
 INDENT = 30  # px per level: room for the trunk and the elbow into the child
 TRUNK = 14  # the trunk's offset right of its parent box's left edge
-LABEL_ROW = 20  # the answer's row above a child's box
+LABEL_ROW = 20  # the answer's row above a child's box (one line; each further line adds LINE)
+LABEL_FONT = FONT - 1  # answers are set a size smaller than the boxes' text
 ROW_GAP = 10  # between a box and the next answer row
 MAX_TEXT_W = {"question": 420, "leaf": 420}  # a comfortable line length, even where the column is wider
 MIN_TEXT_W = 150  # below this a box would be a column of single characters: a deep tree grows wider instead
@@ -44,6 +45,16 @@ def text_width(text: str, size: int = FONT) -> float:
 _NO_LINE_START = set("）)，。、；：！？」』")
 
 
+def _fits(token: str, width: float, size: int) -> int:
+    """How many leading characters of `token` fit in `width` (at least one)."""
+    used = 0.0
+    for index, ch in enumerate(token):
+        used += text_width(ch, size)
+        if used > width:
+            return max(1, index)
+    return len(token)
+
+
 def wrap(text: str, width: float, size: int = FONT) -> list[str]:
     """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit."""
     tokens = re.findall(r"[A-Za-z0-9.+/()\-]+ ?|.", text)
@@ -55,8 +66,8 @@ def wrap(text: str, width: float, size: int = FONT) -> list[str]:
         if current and text_width(current + token.rstrip(), size) > width:
             lines.append(current.rstrip())
             current = ""
-        while text_width(token, size) > width:  # a word longer than the line: cut it
-            cut = max(1, int(width / (size * 0.6)))
+        while text_width(token, size) > width:  # a word longer than the line: cut it where it fills the line
+            cut = _fits(token, width, size)
             lines.append(token[:cut])
             token = token[cut:]
         current += token
@@ -103,11 +114,17 @@ class Edge:
     points: tuple[tuple[float, float], ...]
     label: str
     label_x: float
-    label_y: float  # baseline
+    label_y: float  # the first line's baseline
+    label_lines: tuple[str, ...] = ()  # the label wrapped to what is left of the column (one line: ())
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return self.label_lines or (self.label,)
 
     @property
     def label_box(self) -> tuple[float, float, float, float]:
-        return (self.label_x, self.label_y - FONT, self.label_x + text_width(self.label, FONT - 1), self.label_y + 3)
+        width = max(text_width(line, LABEL_FONT) for line in self.lines)
+        return (self.label_x, self.label_y - FONT, self.label_x + width, self.label_y + (len(self.lines) - 1) * LINE + 3)
 
 
 @dataclass
@@ -125,8 +142,12 @@ def layout(shape: Shape) -> Layout:
     y = 1.0
     for n in order:  # depth first: a node's whole subtree comes before its next sibling
         label_y = y + FONT
+        label_lines: list[str] = []
         if n in labels:
-            y += LABEL_ROW
+            # the answer wraps like a question does, to what is left of the column right of its trunk
+            label_x = result.boxes[labels[n][2]].x + TRUNK + 6
+            label_lines = wrap(labels[n][0], max(MIN_TEXT_W, COLUMN_W - label_x - 2), LABEL_FONT)
+            y += LABEL_ROW + (len(label_lines) - 1) * LINE
         x = 1 + depth[n] * INDENT
         lines = _wrap_lines(shape.nodes[n], _text_width_at(shape.nodes[n].kind, x))
         w = max(text_width(line.text, FONT) for line in lines) + 2 * PAD
@@ -140,7 +161,8 @@ def layout(shape: Shape) -> Layout:
             mid = round(box.y + box.h / 2, 1)
             result.edges.append(Edge(f"edge-{parent}-{index}",
                                      ((trunk, round(p.y + p.h, 1)), (trunk, mid), (box.x, mid)),
-                                     label, round(trunk + 6, 1), round(label_y, 1)))
+                                     label, round(trunk + 6, 1), round(label_y, 1),
+                                     tuple(label_lines) if len(label_lines) > 1 else ()))
         y += h + ROW_GAP
     result.width = round(max([b.x + b.w for b in result.boxes.values()] +
                              [e.label_box[2] for e in result.edges]) + 2, 1)
@@ -211,7 +233,8 @@ def draw(result: Layout, title: str, desc: str) -> Markup:
     dwg.set_desc(title=title, desc=desc)
     for edge in result.edges:
         dwg.add(dwg.polyline(edge.points, id=edge.id, class_="fc-edge"))
-        dwg.add(dwg.text(edge.label, insert=(edge.label_x, edge.label_y), class_="fc-label"))
+        for row, answer in enumerate(edge.lines):
+            dwg.add(dwg.text(answer, insert=(edge.label_x, round(edge.label_y + row * LINE, 1)), class_="fc-label"))
     for box in result.boxes.values():
         group = dwg.g(id=f"node-{box.id}", class_=f"fc-node fc-{box.kind}")
         group.add(dwg.rect(insert=(box.x, box.y), size=(box.w, box.h), rx=6, ry=6))
