@@ -26,6 +26,7 @@ _TYPE_RULES = {
     "union_tag_invalid": ENUM,
     "union_tag_not_found": REQUIRED,
     "finite_number": VALUE,
+    "value_error": VALUE,  # a field's own check (model/common.py NOT_VANISHING)
     "greater_than": VALUE,
     "greater_than_equal": VALUE,
     "less_than": VALUE,
@@ -55,7 +56,7 @@ def build_entity(kind: str, parsed: ParsedFile, stem: str) -> Loaded[Identified]
 def _diagnostic(parsed: ParsedFile, kind: str, error: Any) -> Diagnostic:
     path = _data_path(parsed.data, tuple(error["loc"]))
     rule = _TYPE_RULES.get(error["type"], TYPE)
-    message = str(error["msg"])
+    message = str(error["msg"]).removeprefix("Value error, ")  # pydantic's label for a field's own check
     field = path[-1] if path else kind
     if rule is REQUIRED:
         if error["type"] == "union_tag_not_found":

@@ -24,7 +24,7 @@ from generator.diagnostics import DataPath, Severity
 from generator.knowledge import KnowledgeBase, Loaded
 from generator.load.parse import ParsedFile, parse_spec
 from generator.model import KINDS
-from generator.model.common import Allows, Dim, Direction, Plausible, Quantity, Scope
+from generator.model.common import TINY, Allows, Dim, Direction, Plausible, Quantity, Scope
 from generator.model.walk import markers, models_in
 from generator.rules.base import Context
 from generator.rules.direction_allowed import check_direction_allowed
@@ -145,7 +145,7 @@ SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[Healt
 @st.composite
 def _written(draw: st.DrawFn, plausible: Plausible, dimension: str, inside: bool) -> tuple[float, str] | None:
     """A value and unit of the field's dimension, clearly inside (or outside) the range, that a
-    spec can write (0..1e7); None when no such value exists on the side asked for."""
+    spec can write (0, or TINY..1e7); None when no such value exists on the side asked for."""
     unit = draw(st.sampled_from(units_of(dimension)))
     factor = float(UNITS[unit].factor)
     low, high = float(plausible.low_base) / factor, float(plausible.high_base) / factor
@@ -154,8 +154,11 @@ def _written(draw: st.DrawFn, plausible: Plausible, dimension: str, inside: bool
         lo, hi = low * (1 + margin), min(high * (1 - margin), MAX_WRITTEN)
     elif draw(st.booleans()):
         lo, hi = 0.0, min(low * (1 - margin), MAX_WRITTEN)
+        if lo < hi and draw(st.booleans()):
+            return 0.0, unit
     else:
         lo, hi = high * (1 + margin) + margin, MAX_WRITTEN
+    lo = max(lo, TINY)  # a spec writes 0 or at least TINY (schema-value below it)
     if not lo < hi:
         return None
     return draw(st.floats(lo, hi, allow_nan=False, allow_infinity=False)), unit
@@ -221,12 +224,16 @@ def test_directions_and_scopes_agree_with_the_schema(spec: SpecFile, path: DataP
             assert generator_ok == schema_ok == (candidate is None or candidate in allowed), (key, candidate)
 
 
-def test_a_subnormal_baseline_warns_instead_of_crashing() -> None:
-    """A single-GPU rate of 1e-308 tok/s makes a speed-up beyond any float: the derivation shows
-    it with an exponent (it raised OverflowError before), and the figure is flagged as implausible."""
+def test_a_vanishing_baseline_is_refused_and_the_smallest_one_warns() -> None:
+    """A single-GPU rate of 1e-308 tok/s (a speed-up beyond any float, which once raised
+    OverflowError) is refused where it is written; the smallest rate a spec may write, 1e-12,
+    gives a speed-up the derivation shows, flagged as implausible."""
     case = next(s for s in base_files() if s.path == "specs/cases/test-scaling-64gpu.yaml")
     raw = case.raw.replace(b"single_gpu: {value: 100,", b"single_gpu: {value: 1e-308,", 1)
     assert raw != case.raw
-    result = validate_with(case.path, raw)
+    refused = validate_with(case.path, raw)
+    assert [d.rule for d in refused.diagnostics] == ["schema-value"], refused.diagnostics
+    assert "too small to compute with" in refused.diagnostics[0].message
+    result = validate_with(case.path, raw.replace(b"1e-308", b"1e-12"))
     warned = [d for d in result.diagnostics if d.rule == PLAUSIBILITY.id]
-    assert len(warned) == 1 and "rows.ideal.single_gpu = 1e-308 tok/s is below" in warned[0].message, warned
+    assert len(warned) == 1 and "rows.ideal.single_gpu = 1e-12 tok/s is below" in warned[0].message, warned

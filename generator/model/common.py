@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, PlainSerializer, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    PlainSerializer,
+    StringConstraints,
+)
 
 from ..units import UNITS, fmt_number, to_base, units_of
 
@@ -28,6 +36,21 @@ def _number_out(value: float) -> int | float:
 # A decimal field: read as a float (a spec may write 80 or 80.5), written out in the data
 # downloads without a pointless ".0" (80, not 80.0). Checks and schemas are unaffected.
 NUMBER_OUT = PlainSerializer(_number_out, return_type=int | float)
+
+TINY = 1e-12
+"""The smallest non-zero figure a spec may state. Below it a value only underflows: a denormal
+such as 1.0e-320 divides a 1e7 figure past a double and raised OverflowError in the claims rule.
+A real figure that small is written in a smaller unit."""
+
+
+def _not_vanishing(value: float) -> float:
+    if 0 < abs(value) < TINY:
+        raise ValueError(f"{value!r} is too small to compute with: write 0, or at least {TINY:g} (in a smaller unit)")
+    return value
+
+
+NOT_VANISHING = AfterValidator(_not_vanishing)
+""""Field metadata: 0, or a magnitude of at least TINY."""
 
 MAX_TEXT = 4000
 Direction = Literal["per_direction", "bidirectional", "aggregate"]
@@ -137,7 +160,7 @@ QuotedText = Annotated[Text, Quote()]
 class Quantity(Strict):
     """One figure: value and unit, plus direction and scope for bandwidths, and its source."""
 
-    value: Annotated[float, Field(ge=0, le=1e7, allow_inf_nan=False), NUMBER_OUT]
+    value: Annotated[float, Field(ge=0, le=1e7, allow_inf_nan=False), NOT_VANISHING, NUMBER_OUT]
     unit: UnitSymbol
     direction: Direction | None = None
     scope: Scope | None = None

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ..units import fmt_number
-from .common import NUMBER_OUT, Entity, SourceRef, Strict, Text
+from .common import NOT_VANISHING, NUMBER_OUT, Entity, SourceRef, Strict, Text
 
 Parameter = Literal[
     "gemm_efficiency_max", "gemm_half_intensity", "memory_bound_bytes", "intra_node_collective_efficiency",
@@ -99,7 +99,7 @@ PARAMETERS: dict[str, Domain] = {
     "expert_imbalance": Domain("1", 1.0, None, False, True, "专家负载不均衡系数", most=1e3),
 }
 
-Number = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
+Number = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NOT_VANISHING, NUMBER_OUT]
 
 
 class StatedRange(Strict):

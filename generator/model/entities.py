@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from .common import (
+    NOT_VANISHING,
     NUMBER_OUT,
     Allows,
     Compute,
@@ -616,19 +617,19 @@ Expr = FigureRef | RatioExpr
 
 
 class StatedValue(Strict):
-    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
+    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NOT_VANISHING, NUMBER_OUT]
     unit: UnitSymbol
 
 
 class StatedRange(Strict):
-    low: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
-    high: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
+    low: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NOT_VANISHING, NUMBER_OUT]
+    high: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NOT_VANISHING, NUMBER_OUT]
     unit: UnitSymbol
 
 
 class StatedBound(Strict):
     bound: Literal["below", "above"]
-    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NUMBER_OUT]
+    value: Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NOT_VANISHING, NUMBER_OUT]
     unit: UnitSymbol
 
 

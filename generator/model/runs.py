@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .common import MAX_TEXT, NUMBER_OUT, Entity, SourceRef, Strict, Text
+from .common import MAX_TEXT, NOT_VANISHING, NUMBER_OUT, Entity, SourceRef, Strict, Text
 from .entities import GpuRef, NetworkRef, WorkloadRef
 
 Metric = Literal["step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "gpu_hours_per_trillion_tokens",
@@ -147,7 +147,7 @@ class Measured(Strict):
     metric: Metric
     # Above zero: a time, a rate or a share of zero measures nothing (and would divide by zero
     # where a rate becomes a step time). Percentages are held to 100 by the model-run-measured rule.
-    value: Annotated[float, Field(gt=0, le=1e10, allow_inf_nan=False), NUMBER_OUT]
+    value: Annotated[float, Field(gt=0, le=1e10, allow_inf_nan=False), NOT_VANISHING, NUMBER_OUT]
     convention: Convention | None = None
     where: Label | None = None
 
