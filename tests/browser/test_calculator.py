@@ -493,3 +493,19 @@ def test_a_count_beyond_a_double_is_refused_as_the_cli_refuses_it(page: Page, ba
     field = "sequence_length" if name == "seq" else "global_batch_size"
     assert ("2^53" in result and f"layout.{field}" in result) or (len(value) > 308 and "不小于 1 的整数" in result), result
     assert "NaN" not in result and "Infinity" not in result
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_result_tables_keep_labels_and_figures_apart(browser: Browser, base_url: str, width: int) -> None:
+    """Each result row's label and figure stand apart (a gap of at least 8 px between their texts)
+    with a rule line between rows, at a desktop and a phone width."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    settle(page, base_url + "/calculator/")
+    _wait_until_ready(page)
+    gaps = page.eval_on_selector_all("#calc-result table.calc-table tr", """rows => rows.map(r => {
+        const [a, b] = r.children; const text = c => { const g = document.createRange(); g.selectNodeContents(c);
+        return g.getBoundingClientRect(); };
+        return [text(b).left - text(a).right, parseFloat(getComputedStyle(a).borderTopWidth)]; })""")
+    page.close()
+    assert len(gaps) >= 5
+    assert all(gap >= 8 and line > 0 for gap, line in gaps), gaps
