@@ -106,6 +106,18 @@ def test_the_command_line_refuses_counts_beyond_a_double_in_one_line() -> None:
         assert "2^53" in done.stderr
 
 
+def test_shape_flags_beyond_a_double_are_refused_in_one_line() -> None:
+    """A custom shape with 321-digit layers (it raised OverflowError computing the parameter
+    count) is refused before any arithmetic, by estimate and by plan."""
+    huge = "1" + "0" * 320
+    shape = ["--layers", huge, "--hidden", "4096", "--heads", "32", "--vocab", "32000"]
+    for argv in (["estimate", *shape, "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--network", "ib-ndr"],
+                 ["plan", *shape, "--gpus", "8", "--market", "global"]):
+        done = _cli(*argv)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-500:]
+        assert len(done.stderr.strip().splitlines()) == 1 and "2^53" in done.stderr
+
+
 def test_json_output_is_strict_json() -> None:
     """What `estimate --format json` prints parses with NaN and Infinity refused."""
     done = _cli(*BASE, "--format", "json")

@@ -212,9 +212,11 @@ def _shape(args: argparse.Namespace) -> Shape | str | None:
     missing = [f"--{name}" for name in ("layers", "hidden", "heads", "vocab") if name not in given]
     if missing:
         return f"a shape needs {', '.join(missing)} as well (with --kv-heads, --ffn-hidden and --mlp optional)"
-    bad = [f"--{name.replace('_', '-')} {value}" for name, value in given.items() if value < 1]
+    from ..costmodel.feasibility import MAX_COUNT
+    bad = [f"--{name.replace('_', '-')} {value if value < 1 else f'of {len(str(value))} digits'}"
+           for name, value in given.items() if not 1 <= value <= MAX_COUNT]
     if bad:
-        return f"{bad[0]}: a shape's sizes are whole numbers of at least 1"
+        return f"{bad[0]}: a shape's sizes are whole numbers from 1 to 2^53 − 1"
     return Shape(args.layers, args.hidden, args.heads, args.kv_heads, args.ffn_hidden, args.vocab, args.mlp or "gelu")
 
 
