@@ -23,11 +23,11 @@ def commit_all(repo: Path, message: str) -> None:
     git(repo, "commit", "-q", "-m", message)
 
 
-def spec_repo(tmp_path: Path) -> Path:
-    """A git repository holding a copy of the real specs/, committed once."""
+def spec_repo(tmp_path: Path, specs: Path = SPECS) -> Path:
+    """A git repository holding a copy of `specs` (the real specs/ unless told), committed once."""
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
-    shutil.copytree(SPECS, repo / "specs")
+    shutil.copytree(specs, repo / "specs")
     commit_all(repo, "specs")
     return repo

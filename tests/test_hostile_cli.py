@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import commit_all, git
+from gitrepo import commit_all, spec_repo
 from support import BASE, ROOT
 
 from generator.edge.output import CLOSED_PIPE
@@ -286,11 +286,7 @@ def test_diff_json_gives_back_the_file_names(odd_tree: Path) -> None:
 
 def test_diff_of_revisions_names_odd_files_readably(tmp_path: Path) -> None:
     """The same names read from git objects (`diff HEAD~1 HEAD`, as the pull-request job runs it)."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    shutil.copytree(BASE, repo / "specs")
-    commit_all(repo, "base")
+    repo = spec_repo(tmp_path, BASE)
     add_odd_names(repo / "specs")
     commit_all(repo, "odd names")
     done = subprocess.run([sys.executable, "-m", "generator", "diff", "HEAD~1", "HEAD"], cwd=repo, env=STRICT,
