@@ -65,6 +65,7 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
     """A seeded sample of configurations: the grid's workloads and nodes, every layout knob, and
     assumptions moved around the grid's values (feasible and infeasible cases alike)."""
     rng, later, moe = random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)
+    engine = random.Random(seed + 3)  # DeepSpeed's whole-output pipeline sends, drawn apart
     base = illustrative_assumptions()
     out = []
     for _ in range(count):
@@ -119,6 +120,7 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
                 adapter_rank=layout.adapter_rank if moe.random() < 0.05 else 0,
                 base_bits=16, shard_group=layout.shard_group if moe.random() < 0.05 else 0,
                 zero_gather="layer" if moe.random() < 0.95 else layout.zero_gather)
+        layout = dataclasses.replace(layout, pp_scatter_gather=engine.random() >= 0.25)
         out.append((workload, cluster, layout, assumptions))
     return out
 

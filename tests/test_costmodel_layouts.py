@@ -85,6 +85,17 @@ def test_interleaved_bubble_and_traffic() -> None:
     assert interleaved.step.pipeline_s == pytest.approx((m + 7 / 4) * interleaved.step.slot_s)
 
 
+def test_deepspeeds_pipeline_engine_sends_the_whole_output() -> None:
+    """Megatron-LM's scatter/gather sends 1/t of a stage's output from each GPU of the tensor-
+    parallel group; DeepSpeed's pipeline engine sends the whole of it from each: t times the
+    bytes, so the same send time less its latency, times t."""
+    layout = Layout(8, 8, 1, 1, 2048, 512)
+    split, whole = _run(layout), _run(replace(layout, pp_scatter_gather=False))
+    assert split.step.pp_microbatch_s > 0
+    assert whole.step.pp_microbatch_s > split.step.pp_microbatch_s * 7  # the latency part does not grow
+    assert whole.memory == split.memory and whole.compute == split.compute
+
+
 def test_uneven_stages_pace_on_the_largest_stage() -> None:
     """Llama 3 405B: 126 layers on 16 stages run at the pace of 8-layer stages."""
     llama = Workload("llama-3-405b", 405e9, 126, 16384, 128, 128256, ffn_hidden_size=53248, kv_heads=8,

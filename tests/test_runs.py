@@ -92,6 +92,15 @@ def test_a_workload_run_uses_the_workload_and_carries_its_extras() -> None:
     assert got.workload.parameter_count == 70553706496 and got.workload.kv_heads == 8
     assert (got.layout.tensor_parallel, got.layout.pipeline_parallel, got.layout.sequence_parallel) == (8, 2, True)
     assert got.extras.fp32_gradients is True and got.ids["workload"] == "test-llama-70b"
+    assert got.layout.pp_scatter_gather is True  # absent: Megatron-LM's split sends
+
+
+def test_a_deepspeed_pipeline_run_sends_whole_outputs() -> None:
+    """`pipeline_scatter_gather: false` (DeepSpeed's pipeline engine) reaches the model's layout."""
+    kb, entity = _run("specs/runs/test-run-gpt-1-7b.yaml",
+                      ("  flash_attention: false\n", "  flash_attention: false\n  pipeline_scatter_gather: false\n"))
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs) and got.layout.pp_scatter_gather is False
 
 
 def test_eq3_tflops_become_a_step_time() -> None:

@@ -182,6 +182,10 @@ class Layout:
       al. 2021 §2.2.2), 1 for plain 1F1B;
     - `fp32_gradients`: gradients accumulated and reduced in FP32 (Megatron-LM's main grads,
       BLOOM), 4 bytes per parameter instead of the assumption's 2;
+    - `pp_scatter_gather`: each GPU of a tensor-parallel group sends its 1/t of a stage's output
+      (Megatron-LM's scatter/gather optimisation, the default); False: each sends the whole
+      output, as DeepSpeed's pipeline engine does (`_exec_send_activations` sends the stage's
+      output tensor as it is, on every rank of the group);
     - `tp_overlap`: the share of tensor-parallel communication hidden behind compute (Megatron's
       --tp-comm-overlap), 0 for none;
     - `context_parallel` c: the sequence split over c GPUs (ring attention; Megatron-LM's
@@ -229,6 +233,7 @@ class Layout:
     expert_parallel: int = 1
     ep_overlap: float = 0.0
     expert_imbalance: float = 1.0
+    pp_scatter_gather: bool = True
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,8 @@ Pipeline parallel (Narayanan et al. 2021 §2.2 and §4.1): per micro-batch, a st
 output activations forward and receives their gradients back, b·s·h 16-bit values, each GPU of
 the tensor-parallel group sending its 1/t share (the scatter/gather optimisation). Both
 transfers sit on the critical path (b·s·h for any block shape: a stage's output is the residual
-stream). They cross the network when the pipeline spans nodes; the
+stream). DeepSpeed's pipeline engine has no such split: each GPU of the group sends the whole
+output (the layout's `pp_scatter_gather` False). They cross the network when the pipeline spans nodes; the
 slowest boundary sets the pace, and each GPU then has its 1/g share of the node's NICs, as for the
 data-parallel collectives. Under the interleaved schedule (§2.2.2) each micro-batch crosses every
 stage boundary v times, so the transfers per micro-batch are v times as many.
@@ -171,6 +172,12 @@ def tp_microbatch_s(collectives: float, layers: float, pipeline: float, all_redu
 @formula("S ÷ t (scatter/gather optimisation)", "S t", "Narayanan et al. 2021 §4.1")
 def pipeline_message_bytes(size_bytes: float, tensor: float) -> float:
     return size_bytes / tensor
+
+
+@formula("S (every GPU of the tensor-parallel group sends the whole output)", "S t",
+         "DeepSpeed's pipeline engine (deepspeed/runtime/pipe/engine.py, _exec_send_activations)")
+def pipeline_whole_message_bytes(size_bytes: float, tensor: float) -> float:
+    return size_bytes
 
 
 @formula("2·min(p − 1, 1)·T_send (activation forward, gradient back)", "p T_send", "Narayanan et al. 2021 §2.2")

@@ -307,7 +307,8 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
         collectives, x.L_paced, x.p, tp_ar))
     on_network = layout.pipeline_parallel > 1 and cluster.node_count > 1
     send = ev.derive("pp_send_s", "s", co.send_recv_s)(
-        ev.derive("pipeline_message_bytes", "B", tr.pipeline_message_bytes)(message, x.t),
+        ev.derive("pipeline_message_bytes", "B", tr.pipeline_message_bytes if layout.pp_scatter_gather
+                  else tr.pipeline_whole_message_bytes)(message, x.t),
         link.b_net if on_network else link.b_intra, link.alpha_net if on_network else link.alpha_intra)
     pp = (ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_interleaved_s)(x.p, x.v, send)
           if layout.virtual_pipeline > 1 else ev.derive("step.pp_microbatch_s", "s", tr.pp_microbatch_s)(x.p, send))

@@ -320,7 +320,8 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
                     shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2",
                     zero_gather=lay.zero_gather or "layer", expert_parallel=ep,
                     ep_overlap=_ep_overlap(kb, lay.pipeline_schedule) if experts else 0.0,
-                    expert_imbalance=_expert_imbalance(kb, got.expert_routing) if experts else 1.0)
+                    expert_imbalance=_expert_imbalance(kb, got.expert_routing) if experts else 1.0,
+                    pp_scatter_gather=lay.pipeline_scatter_gather is not False)
     extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
                     lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision,
                     lay.pipeline_schedule, got.expert_routing if experts else None)

@@ -116,7 +116,9 @@ class RunLayout(Strict):
     group when sharding does not span the whole data-parallel group. `fp32_gradients`: gradients
     are accumulated and reduced in FP32 (Megatron's main grads, BLOOM's BF16 optimizer).
     `expert_parallel`: the GPUs one mixture-of-experts layer's routed experts are spread over;
-    `expert_routing` and `pipeline_schedule` as their vocabularies say."""
+    `expert_routing` and `pipeline_schedule` as their vocabularies say. `pipeline_scatter_gather`
+    false: each GPU of a tensor-parallel group sends a stage's whole output to the next stage
+    (DeepSpeed's pipeline engine), not its 1/t share (Megatron-LM; absent: true)."""
 
     tensor_parallel: Degree | None = None
     pipeline_parallel: Degree | None = None
@@ -138,6 +140,7 @@ class RunLayout(Strict):
     expert_parallel: Degree | None = None
     expert_routing: ExpertRouting | None = None
     pipeline_schedule: PipelineSchedule | None = None
+    pipeline_scatter_gather: bool | None = None
 
 
 class Measured(Strict):

@@ -635,7 +635,8 @@
     var tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), layersOf(w, layout), p, tpAr);
     if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
     var onNetwork = layout.pipeline_parallel > 1 && cluster.node_count > 1;
-    var send = sendRecvS(message / t, onNetwork ? bNet : bIntra,
+    // traffic.py: Megatron-LM's scatter/gather sends 1/t a GPU; DeepSpeed's engine the whole output
+    var send = sendRecvS(layout.pp_scatter_gather ? message / t : message, onNetwork ? bNet : bIntra,
                          onNetwork ? a.network_step_latency_s : a.intra_node_step_latency_s);
     var v = layout.virtual_pipeline;
     var pp = v > 1 ? ppMicrobatchInterleavedS(p, v, send) : ppMicrobatchS(p, send);
@@ -723,7 +724,7 @@
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
                          tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2",
                          zero_gather: "layer", adapter_rank: 0, base_bits: 16,
-                         expert_parallel: 1, ep_overlap: 0.0, expert_imbalance: 1.0};
+                         expert_parallel: 1, ep_overlap: 0.0, expert_imbalance: 1.0, pp_scatter_gather: true};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
