@@ -1,5 +1,7 @@
 """`make screenshots`: the main pages in light, dark and phone views, as PNG files in
-screenshots/ (ignored by git), so anyone can look at what a reader sees."""
+screenshots/ (ignored by git), so anyone can look at what a reader sees; and the README's
+picture, .github/readme-gpus.png (the GPU page's first screen at 1280 × 800, committed), so that
+it shows the site as it is."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, ROOT, build_site, serve  # no
 PAGES = ["", "gpus/", "interconnects/", "networks/", "flowchart/", "scaling/", "pitfalls/", "claims/"]
 VIEWS = {"light": ({"width": 1280, "height": 900}, "light"), "dark": ({"width": 1280, "height": 900}, "dark"),
          "phone": ({"width": 375, "height": 812}, "light")}
+README_PICTURE = ROOT / ".github" / "readme-gpus.png"
+
+
 def main() -> int:
     out = ROOT / "screenshots"
     out.mkdir(exist_ok=True)
@@ -35,6 +40,12 @@ def main() -> int:
                     page.screenshot(path=str(out / name), full_page=view != "phone")
                     print(out / name)
                 context.close()
+            context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light")
+            page = context.new_page()
+            page.goto(f"{base}/gpus/", wait_until="networkidle")
+            page.screenshot(path=str(README_PICTURE))
+            print(README_PICTURE)
+            context.close()
             browser.close()
     return 0
 
