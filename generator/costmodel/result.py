@@ -42,16 +42,17 @@ class Result:
     estimate: Estimate | None
 
 
-def _not_finite(part: str, values: object) -> tuple[Problem, ...]:
+def _first_not_finite(part: str, values: object) -> tuple[Problem, ...]:
     """A problem for the first output of `values` (a dataclass of floats) that is infinite or NaN."""
     for field in fields(values):  # type: ignore[arg-type]
         value = getattr(values, field.name)
         if isinstance(value, float) and not math.isfinite(value):
-            return (NOT_FINITE(f"{part}.{field.name}", value),)
+            return (_refusal(f"{part}.{field.name}", value),)
     return ()
 
 
-def NOT_FINITE(output: str, value: float) -> Problem:  # noqa: N802 - reads as the problem's name
+def _refusal(output: str, value: float) -> Problem:
+    """The `not-finite` problem for an output that came out `value`."""
     # The field is the estimate as a whole: no one input is to blame (costmodel.js says the same).
     return Problem("not-finite", "estimate", f"the estimate is not finite ({output} comes out {value}): a count or "
                    "figure of the configuration is beyond what the model can compute with")
@@ -66,9 +67,9 @@ def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: 
     try:
         out = run(FLOATS, workload, cluster, layout, assumptions)
     except ArithmeticError:  # a product of normal figures that underflows to 0 and is divided by
-        return Result((NOT_FINITE("a quotient", math.inf),), None)
-    problems = (_not_finite("memory", out.memory) or _not_finite("compute", out.compute)
-                or _not_finite("step", out.step))
+        return Result((_refusal("a quotient", math.inf),), None)
+    problems = (_first_not_finite("memory", out.memory) or _first_not_finite("compute", out.compute)
+                or _first_not_finite("step", out.step))
     if problems:
         return Result(problems, None)
     memory, step = out.memory, out.step
@@ -85,8 +86,8 @@ def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: As
     try:
         found = _screen(FLOATS, workload, cluster, layout, assumptions)
     except ArithmeticError:  # as in `estimate`
-        return (NOT_FINITE("a quotient", math.inf),)
+        return (_refusal("a quotient", math.inf),)
     for name, value in (("memory.total_bytes", found.total_bytes), ("step.step_s", found.step_s)):
         if value is not None and not math.isfinite(value):
-            return (NOT_FINITE(name, value),)
+            return (_refusal(name, value),)
     return found

@@ -15,7 +15,8 @@ made anew, and a rebuild is asked for. Files copied into a new folder before its
 are picked up by that rebuild or, at the latest, by the next edit.
 
 Asking for a rebuild uses the server's own condition (`_rebuild_cond`, `_want_rebuild`), as its
-`watch` callback does: MkDocs has no public call for it. tests/test_serve_watch.py runs a real
+`watch` callback does: MkDocs has no public call for it. tests/test_site_integration.py
+(test_serve_recovers_when_specs_is_replaced) runs a real
 `mkdocs serve` through these cases, so a MkDocs release that renames them fails there.
 """
 
