@@ -1,7 +1,8 @@
 """Whether the model can estimate a configuration at all: a list of problems, never an exception.
 
-Two kinds of problem, each with a stable code: a value outside its domain (a count below 1, a
-fraction outside [0, 1], a rate that is not positive), and a layout that cannot be placed on the
+Two kinds of problem, each with a stable code: a value outside its domain (a count below 1 or
+beyond 2^53 − 1, a fraction outside [0, 1], a rate that is not positive or not a normal float),
+and a layout that cannot be placed on the
 cluster (tensor parallelism that leaves a node or does not divide the heads, the key/value
 heads or the MLP width as Megatron-LM requires, key/value heads that do not group the heads, more
 pipeline stages (p·v) than layers and two (the embedding and the logits may each take a stage of
