@@ -26,6 +26,12 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 Config = tuple[Workload, Cluster, Layout, Assumptions]
 
 
+def _zero_or(high: float) -> st.SearchStrategy[float]:
+    """0, or a value the model's domain takes (a normal float; a denormal is refused, and halving
+    the smallest normal one in a test below would make one), up to `high`."""
+    return st.one_of(st.just(0.0), st.floats(1e-300, high))
+
+
 @st.composite
 def configs(draw: st.DrawFn) -> Config:
     """A configuration the model can estimate (placement problems are filtered out)."""
@@ -56,12 +62,12 @@ def configs(draw: st.DrawFn) -> Config:
                     recompute=draw(st.sampled_from(["none", "selective", "full"])),
                     sequence_parallel=draw(st.booleans()), precision=draw(st.sampled_from(["bf16", "fp8"])))
     assumptions = Assumptions(
-        gemm_efficiency_max=draw(st.floats(0.05, 1.0)), gemm_half_intensity=draw(st.floats(0.0, 5.0)),
-        memory_bound_bytes=draw(st.floats(0.0, 50.0)), intra_node_collective_efficiency=draw(st.floats(0.3, 1.0)),
+        gemm_efficiency_max=draw(st.floats(0.05, 1.0)), gemm_half_intensity=draw(_zero_or(5.0)),
+        memory_bound_bytes=draw(_zero_or(50.0)), intra_node_collective_efficiency=draw(st.floats(0.3, 1.0)),
         network_collective_efficiency=draw(st.floats(0.3, 1.0)),
-        intra_node_step_latency_s=draw(st.floats(0.0, 2e-5)), network_step_latency_s=draw(st.floats(0.0, 5e-5)),
+        intra_node_step_latency_s=draw(_zero_or(2e-5)), network_step_latency_s=draw(_zero_or(5e-5)),
         dp_overlap_fraction=draw(st.floats(0.0, 1.0)), memory_reserve_fraction=draw(st.floats(0.0, 0.5)),
-        tensor_sync_rank_overhead_s=draw(st.floats(0.0, 2e-5)))
+        tensor_sync_rank_overhead_s=draw(_zero_or(2e-5)))
     config = (workload, cluster, layout, assumptions)
     assume(not check(*config))
     return config
