@@ -412,3 +412,12 @@ def test_assumptions_read_in_their_units(site: Path, real: Result) -> None:
         assert cells[1] == shown and not re.search(r"\de[-+]?\d", shown), (entity.id, cells[1], shown)
         if a.parameter in data["values"]:
             assert data["shown"][a.parameter] == shown
+
+
+def test_reader_pages_show_no_repository_commands(site: Path) -> None:
+    """A reader has the site, not a checkout: no page but the contributors' guide tells them to
+    run `python -m generator` or anything under .venv/; what to do is on the site itself."""
+    shown = [page.relative_to(site).as_posix() for page in sorted(site.rglob("*.html"))
+             if page.relative_to(site).parts[0] != "contributing"
+             and re.search(r"python -m generator|\.venv/bin", page.read_text(encoding="utf-8"))]
+    assert shown == []
