@@ -16,7 +16,7 @@ from ..model.costs import PARAMETERS, Assumption, Workload
 from ..model.entities import Source
 from .base import Check, Context
 
-RANGE = Rule("model-assumption-range", "model", "成本模型假设的取值必须落在其声明范围内，范围必须落在模型允许的定义域内。")
+RANGE = Rule("model-assumption-range", "model", "成本模型假设的取值必须落在其声明范围内，取值和范围都必须落在模型允许的定义域内（定义域可以不连续）。")
 SOURCED = Rule("model-assumption-source", "model", "不是估计值的假设必须引用论文、标准、数据手册或厂商文档，不能引用文章或估算。")
 DUPLICATE = Rule("model-assumption-duplicate", "model", "每个模型参数只能由一个假设条目设定。")
 HEADS = Rule("model-workload-heads", "model",
@@ -37,15 +37,20 @@ _SOURCED_KINDS = {"paper", "standard", "datasheet", "documentation", "measuremen
 def check_assumption_ranges(ctx: Context) -> Iterator[Diagnostic]:
     for entity in ctx.kb.of_type(Assumption):
         a, domain = entity.model, PARAMETERS[entity.model.parameter]
-        for key, value in (("low", a.range.low), ("high", a.range.high)):
-            if not domain.holds(value):
-                yield RANGE.report(entity, ("range", key), f"range {key} {value:g} is outside what "
-                                   f"{a.parameter} accepts, {domain.label()}")
+        ends = [key for key, value in (("low", a.range.low), ("high", a.range.high)) if not domain.holds(value)]
+        for key in ends:
+            yield RANGE.report(entity, ("range", key), f"range {key} {getattr(a.range, key):g} is outside what "
+                               f"{a.parameter} accepts, {domain.label()}")
         if a.range.low > a.range.high:
             yield RANGE.report(entity, ("range",), f"range low {a.range.low:g} is above high {a.range.high:g}")
         elif not a.range.low <= a.value <= a.range.high:
             yield RANGE.report(entity, ("value",), f"value {a.value:g} lies outside the stated range "
                                f"[{a.range.low:g}, {a.range.high:g}]")
+        elif not ends and not domain.holds(a.value):
+            # A domain such as {0} ∪ [1e-09, 1] is not an interval: a range from 0 holds both ends
+            # and still spans the gap, where a value (1e-11 s) is finite but none the model takes.
+            yield RANGE.report(entity, ("value",), f"value {a.value:g} is outside what {a.parameter} accepts, "
+                               f"{domain.label()}, though inside the stated range")
 
 
 def check_assumption_sources(ctx: Context) -> Iterator[Diagnostic]:
