@@ -8,10 +8,10 @@ generator refuses for that reason are named in every schema's description (NUMBE
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
+from . import strict_json
 from .model import ADAPTERS
 
 NUMBER_FORMS = (
@@ -38,5 +38,5 @@ def spec_schemas() -> dict[str, dict[str, Any]]:
 
 def schema_files() -> dict[str, str]:
     """`<kind>.schema.json` -> its text, as written to schema/ and offered for download."""
-    return {f"{kind}.schema.json": json.dumps(schema, ensure_ascii=False, allow_nan=False, indent=2, sort_keys=True) + "\n"
+    return {f"{kind}.schema.json": strict_json.dumps(schema, f"{kind}.schema.json", ensure_ascii=False, indent=2, sort_keys=True) + "\n"
             for kind, schema in spec_schemas().items()}

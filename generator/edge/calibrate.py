@@ -4,9 +4,9 @@ generator/estimates/calibration.py; this module only formats them."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
+from .. import strict_json
 from ..estimates.calibration import Calibration, RunError, Summary
 from ..estimates.fit import Point, Scan
 
@@ -40,7 +40,7 @@ def to_json(cal: Calibration) -> str:
         "worst": [r.id for r in cal.worst()],
         "runs": [_run_json(r) for r in cal.runs],
     }
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2)
+    return strict_json.dumps(data, "calibrate's JSON", ensure_ascii=False, indent=2)
 
 
 def to_text(cal: Calibration, worst: int = 10) -> str:
@@ -109,4 +109,4 @@ def scan_json(scan: Scan) -> str:
         "held_out": [{"source": h.source, "fitted": dict(zip(scan.names, h.fitted.values, strict=True)),
                       **_summary_json(h.summary)} for h in scan.held_out()],
     }
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2)
+    return strict_json.dumps(data, "calibrate --scan's JSON", ensure_ascii=False, indent=2)

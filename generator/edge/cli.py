@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from ..diagnostics import Diagnostic, format_all
 from ..repository import Repository, from_settings
+from ..strict_json import NotFinite
 from ..validate import Result, SpecFile, validate
 from .counts import count
 from .output import CLOSED_PIPE, discard, streams
@@ -596,4 +597,11 @@ def _run(argv: list[str] | None) -> int:
     if args.command != "recommend" and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.answers = extra
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except NotFinite as err:
+        # A number that is not finite reached a writer (a bug, or an input past the bounds the
+        # commands check): one line and the status of a refused input, not a traceback or a
+        # document that is not JSON.
+        print(f"{args.command}: {err}", file=sys.stderr)
+        return 2

@@ -4,9 +4,9 @@ the object) or as text. Formatting only: the planner (generator/planner/) decide
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
+from .. import strict_json
 from ..knowledge import KnowledgeBase
 from ..labels import BOTTLENECK_ZH, GOAL_ZH, RECOMPUTE_ZH
 from ..planner.plan import Plan
@@ -15,7 +15,7 @@ from ..planner.report import as_data
 
 def to_json(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
             ladder: list[Plan] | None = None) -> str:
-    return json.dumps(as_data(kb, found, as_of, accuracy, ladder), ensure_ascii=False, allow_nan=False, indent=2)
+    return strict_json.dumps(as_data(kb, found, as_of, accuracy, ladder), "plan's JSON", ensure_ascii=False, indent=2)
 
 
 def _days(seconds: float) -> str:
@@ -50,6 +50,7 @@ def _option_lines(kb: KnowledgeBase, o: dict[str, Any]) -> list[str]:
 def to_text(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, object],
             ladder: list[Plan] | None = None) -> str:
     data = as_data(kb, found, as_of, accuracy, ladder)
+    strict_json.require_finite(data, "plan's answer")  # the figures the JSON would refuse, refused here too
     req = data["request"]
     goal = GOAL_ZH[req["goal"]]
     lines = [f"{req['workload_name'] or '（无可估算的模型）'}，{req['gpus']} 块 GPU，{goal}，市场：{data['market']['name']}"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from .. import strict_json
 from ..derive import FigureIndex
 from ..estimates.choice import Choice
 from ..estimates.records import workloads
@@ -142,5 +142,6 @@ def run(kb: KnowledgeBase, figures: FigureIndex, argv: list[str], fmt: str, as_o
     planned = planned_for(kb, asked)
     data = answer_data(kb, figures, sel, found, planned, as_of, accuracy)
     if fmt == "json":
-        return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2)
+        return strict_json.dumps(data, "recommend's JSON", ensure_ascii=False, indent=2)
+    strict_json.require_finite(data, "recommend's answer")  # as the JSON would: no "inf" in a text answer
     return as_text(data, plan_text(kb, planned, as_of, accuracy))

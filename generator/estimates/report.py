@@ -6,8 +6,7 @@ GB here is 10⁹ bytes. `model_states_gb` = weights + gradients + optimizer stat
 
 from __future__ import annotations
 
-import json
-
+from .. import strict_json
 from ..costmodel.chain import explain_lines
 from ..costmodel.explain import explain
 from ..costmodel.inputs import Layout
@@ -95,7 +94,7 @@ def to_json(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
     data = summary(resolved, result)
     if accuracy is not None:
         data["accuracy"] = accuracy
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=2, sort_keys=True)
+    return strict_json.dumps(data, "estimate's JSON", ensure_ascii=False, indent=2, sort_keys=True)
 
 
 def _knobs(layout: Layout) -> str:

@@ -6,7 +6,6 @@ and `python -m generator build` produce exactly the same bytes, and golden tests
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import cache, partial
 
@@ -14,6 +13,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from .. import strict_json
 from ..derive import FigureIndex
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
@@ -108,7 +108,7 @@ def _html_filter(ctx: Context, text: object) -> Markup:
 def yaml_str(text: object) -> Markup:
     """A front-matter value: a JSON string is a valid YAML double-quoted scalar; <, > and & are
     written as escapes so the value is also inert as HTML."""
-    quoted = json.dumps(str(text), ensure_ascii=False, allow_nan=False)
+    quoted = strict_json.dumps(str(text), "a page's front matter", ensure_ascii=False)
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 

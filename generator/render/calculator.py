@@ -6,8 +6,7 @@ says what it needs and how to get the same numbers from the command line."""
 
 from __future__ import annotations
 
-import json
-
+from .. import strict_json
 from ..estimates.calibration import statement
 from ..estimates.choice import Choice
 from ..estimates.export import export
@@ -150,7 +149,7 @@ def planned_defaults(site: Site) -> dict[str, object]:
 
 
 def data_files(site: Site) -> dict[str, str]:
-    return {DATA: json.dumps(data(site), ensure_ascii=False, allow_nan=False, sort_keys=True, indent=1) + "\n"}
+    return {DATA: strict_json.dumps(data(site), DATA, ensure_ascii=False, sort_keys=True, indent=1) + "\n"}
 
 
 def calculator(site: Site) -> dict[str, object]:

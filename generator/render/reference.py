@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from urllib.parse import urlsplit
 
 from markupsafe import Markup, escape
 
+from .. import strict_json
 from ..knowledge import Loaded
 from ..labels import DIAGNOSTIC_SEVERITY_ZH, FAMILY_ZH, PUBLISHER_ROLE_ZH, SOURCE_KIND_ZH, SPEC_KIND_ZH
 from ..load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
@@ -216,17 +216,18 @@ def data_files(site: Site) -> dict[str, str]:
     files: dict[str, str] = {}
     for kind in KINDS:
         records = [e.model.model_dump(mode="json", exclude_none=True) for e in site.kb.of_kind(kind)]
-        files[f"data/{kind}.json"] = _json_lines(records)
+        files[f"data/{kind}.json"] = _json_lines(records, f"data/{kind}.json")
         files[f"data/{kind}.csv"] = _csv(records)
     return files
 
 
-def _json_lines(records: list[dict[str, object]]) -> str:
+def _json_lines(records: list[dict[str, object]], what: str) -> str:
     """A JSON array with one entity per line: still one JSON document, and easy to diff entity
     by entity."""
     if not records:
         return "[]\n"
-    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, allow_nan=False, sort_keys=True) for r in records) + "\n]\n"
+    return "[\n" + ",\n".join(strict_json.dumps(r, what, ensure_ascii=False, sort_keys=True)
+                                 for r in records) + "\n]\n"
 
 
 FORMULA_SIGNS = ("=", "+", "-", "@", "\t", "\r", "\n")

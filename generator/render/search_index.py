@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 
+from .. import strict_json
+
 
 def as_utf8(index: str) -> str:
     """The same JSON document, without ASCII escapes and without spaces between tokens."""
-    return json.dumps(json.loads(index), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    # json.loads reads NaN and Infinity, which are not JSON: dumps refuses them by name
+    return strict_json.dumps(json.loads(index), "search/search_index.json", ensure_ascii=False, separators=(",", ":"))

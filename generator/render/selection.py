@@ -7,10 +7,9 @@ gives for the same flags."""
 
 from __future__ import annotations
 
-import json
-
 from markupsafe import Markup
 
+from .. import strict_json
 from ..estimates.records import leaf_threshold, sound, workloads
 from ..figure_format import plain_text
 from ..labels import GOAL_ZH, PARALLELISM_ZH, PICK_ZH
@@ -127,5 +126,6 @@ def data_files(site: Site) -> dict[str, str]:
     trees = site.kb.of_type(Selection)
     if not trees:
         return {}
-    text = json.dumps(tree_data(site, trees[0].model), ensure_ascii=False, allow_nan=False, sort_keys=True, indent=1)
+    text = strict_json.dumps(tree_data(site, trees[0].model), "data/tree.json", ensure_ascii=False, sort_keys=True,
+                             indent=1)
     return {"data/tree.json": text + "\n"}
