@@ -47,6 +47,12 @@ def _escape(match: re.Match[str]) -> str:
     return named or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
 
 
+def quoted(text: str, keep: int = 24) -> str:
+    """A value as a message repeats it: quoted whole when short, else its start and its length,
+    so that a 301-digit flag or a pasted page does not become the message."""
+    return repr(text) if len(text) <= keep else f"{text[:8]!r}… ({len(text)} characters)"
+
+
 class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"

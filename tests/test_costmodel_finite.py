@@ -5,20 +5,25 @@ refuses the same cases with the same codes, and the command line prints one line
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import math
 import subprocess
 import sys
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import ROOT
 from test_costmodel_js import run_js
 
 from generator.costmodel import Layout, estimate
+from generator.costmodel.feasibility import MAX_COUNT
 from generator.costmodel.grid import illustrative_assumptions, synthetic_nodes, synthetic_workloads
 from generator.costmodel.inputs import Cluster
+from generator.edge.cli import main
+from generator.edge.counts import count, whole
 from generator.estimates.report import outputs
 
 HUGE = (2**53, 2**53 + 1, 10**18, 10**320)
@@ -126,3 +131,68 @@ def test_json_output_is_strict_json() -> None:
     def refuse(name: str) -> object:
         raise ValueError(name)
     json.loads(done.stdout, parse_constant=refuse)
+
+
+HUGE_TEXT = "1" + "0" * 320
+ESTIMATE = [*BASE[1:], "--specs", str(ROOT / "specs")]
+PLAN = ["plan", "--workload", "llama-3-1-8b", "--gpus", "8", "--market", "global", "--specs", str(ROOT / "specs")]
+RECOMMEND = ["recommend", "--market", "global", "--specs", str(ROOT / "specs")]
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["estimate", *ESTIMATE, "--seq", "9" * 301], "a number of 301 digits is beyond 2^53 − 1"),
+    (["estimate", *ESTIMATE, "--global-batch", HUGE_TEXT], "argument --global-batch: a number of 321 digits"),
+    (["estimate", *ESTIMATE, "--gpus", HUGE_TEXT], "argument --gpus: a number of 321 digits"),
+    (["estimate", *ESTIMATE, "--gpus-per-node", HUGE_TEXT], "argument --gpus-per-node"),
+    (["estimate", *ESTIMATE, "--nics-per-node", HUGE_TEXT], "argument --nics-per-node"),
+    (["estimate", *ESTIMATE, "--lora-rank", HUGE_TEXT], "argument --lora-rank"),
+    (["estimate", *ESTIMATE, "--shard-group", "-" + HUGE_TEXT], "below −(2^53 − 1)"),
+    (["estimate", *ESTIMATE, "--seq", str(2**53)], "9007199254740992 is beyond 2^53 − 1"),
+    (["estimate", *ESTIMATE, "--seq", "9" * 5000], "a number of 5000 digits"),  # past int()'s own 4,300-digit limit
+    (["estimate", *ESTIMATE, "--params", "1e308B"], "'1e308B' is beyond 2^53 − 1"),  # 1e308 × 10^9 is infinite
+    (["estimate", *ESTIMATE, "--params", "9" * 400], "(400 characters) is beyond 2^53 − 1"),
+    ([*PLAN, "--tokens", "1e300T"], "--tokens '1e300T' is beyond 2^53 − 1"),  # JSON writer raised on inf
+    ([*PLAN, "--tokens", "1e300T", "--format", "json"], "--tokens '1e300T' is beyond 2^53 − 1"),
+    ([*PLAN, "--seq", HUGE_TEXT], "argument --seq: a number of 321 digits"),
+    ([*PLAN, "--ep", HUGE_TEXT], "argument --ep"),
+    ([*RECOMMEND, "--gpus", "64", "--model-size", "1e308"], "--model-size '1e308' is beyond 2^53 − 1"),  # math domain error
+    ([*RECOMMEND, "--gpus", "1e308", "--model-size", "70B"], "--gpus '1e308' is beyond 2^53 − 1"),
+    ([*RECOMMEND, "--gpus", "64", "--workload", "llama-3-1-70b", "--tokens", "1e308", "--format", "json"],
+     "--tokens '1e308' is beyond 2^53 − 1"),
+    ([*RECOMMEND, "--gpus", "-inf", "--model-size", "70B"], "argument --gpus: expected one argument"),
+    (["calibrate", "--worst", HUGE_TEXT, "--specs", str(ROOT / "specs")], "argument --worst: a number of 321 digits"),
+])
+def test_numbers_past_the_bounds_are_one_line(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every number flag past what the model takes, as text or JSON: exit 2, nothing on standard
+    output, one line on standard error that names the flag's problem; no traceback (the run is
+    in-process, so an exception would fail this test; argparse's refusals exit by SystemExit)."""
+    try:
+        status = main(argv)
+    except SystemExit as done:
+        status = done.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "", out[:300]
+    assert err.count("\n") == 1 and says in err, err[:500]
+    assert len(err) < 300, err  # the value is never repeated digit by digit
+
+
+@given(st.one_of(st.integers(-10**400, 10**400).map(str), st.text(max_size=30),
+                 st.sampled_from(["+7", " 12 ", "-0", "1_000", "١٢", "0" * 400 + "7", "9" * 4301])))
+def test_a_whole_flag_is_an_int_in_bounds_or_an_argparse_refusal(text: str) -> None:
+    try:
+        value = whole(text)
+    except argparse.ArgumentTypeError as err:
+        assert "\n" not in str(err) and len(str(err)) < 200
+    else:
+        assert isinstance(value, int) and abs(value) <= MAX_COUNT and value == int(text)
+
+
+@given(st.one_of(st.text(max_size=20), st.floats().map(repr), st.integers(0, 10**400).map(str),
+                 st.tuples(st.floats(min_value=0), st.sampled_from("kKmMbBtT")).map(lambda p: f"{p[0]!r}{p[1]}")))
+def test_a_count_is_positive_finite_and_bounded_or_a_value_error(text: str) -> None:
+    try:
+        value = count(text)
+    except ValueError as err:
+        assert "\n" not in str(err)
+    else:
+        assert math.isfinite(value) and 0 < value <= MAX_COUNT

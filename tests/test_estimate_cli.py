@@ -127,7 +127,7 @@ def test_params_picks_the_nearest_published_workload(kb: KnowledgeBase) -> None:
     ({"--gpus": "12"}, "do not fill whole nodes"),
     ({"--global-batch": "3"}, "global batch 3"),
     ({"--node": "no-such-node"}, "unknown node"),
-    ({"--tp": "two"}, "invalid int value"),
+    ({"--tp": "two"}, "'two' is not a whole number"),
     ({"--zero": "4"}, "invalid choice"),
     ({"--virtual-pipeline": "0"}, "layout.virtual_pipeline is 0"),
     ({"--tp": "8", "--pp": "2", "--virtual-pipeline": "2", "--global-batch": "12"},

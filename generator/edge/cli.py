@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from ..diagnostics import Diagnostic, format_all
+from ..diagnostics import Diagnostic, format_all, quoted
 from ..repository import Repository, from_settings
 from ..strict_json import NotFinite
 from ..validate import Result, SpecFile, validate
-from .counts import count
+from .counts import count, whole
 from .output import CLOSED_PIPE, discard, streams
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 
@@ -235,8 +235,9 @@ def _estimate(args: argparse.Namespace) -> int:
         return 2
     try:
         params = None if args.params is None else count(args.params)
-    except ValueError:
-        print(f"estimate: --params {args.params!r} is not a parameter count such as 70B or 7e9", file=sys.stderr)
+    except ValueError as err:
+        print(f"estimate: --params {quoted(args.params)} {err}: give a parameter count such as 70B or 7e9",
+              file=sys.stderr)
         return 2
     shape = _shape(args)
     if isinstance(shape, str):
@@ -283,12 +284,14 @@ def _plan(args: argparse.Namespace) -> int:
         problem = "--gpus is missing or not a count; give the GPUs, e.g. --gpus 64, or a range, e.g. --gpus 8-64"
     elif args.goal not in GOALS:
         problem = f"--goal {args.goal!r} is unknown; choose one of: {', '.join(GOALS)}"
-    try:
-        params = None if args.params is None else count(args.params)
-        tokens = None if args.tokens is None else count(args.tokens)
-    except ValueError:
-        problem = problem or "--params and --tokens take counts such as 70B, 7e9 or 2T"
-        params = tokens = None
+    counts: dict[str, float] = {}
+    for flag, text in (("--params", args.params), ("--tokens", args.tokens)):
+        try:
+            if text is not None:
+                counts[flag] = count(text)
+        except ValueError as err:
+            problem = problem or f"{flag} {quoted(text)} {err}: --params and --tokens take counts such as 70B, 7e9 or 2T"
+    params, tokens = counts.get("--params"), counts.get("--tokens")
     shape = _shape(args)
     if isinstance(shape, str):
         problem = problem or shape
@@ -338,12 +341,12 @@ def _add_model_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--params", help="parameter count, e.g. 70B: alone, the nearest published workload's shape "
                                          "scaled to exactly this count; with shape flags, the shape's stated count")
     shape = parser.add_argument_group("a shape instead of --workload (with --layers, --hidden, --heads and --vocab)")
-    shape.add_argument("--layers", type=int, help="transformer blocks")
-    shape.add_argument("--hidden", type=int, help="hidden size")
-    shape.add_argument("--heads", type=int, help="attention heads")
-    shape.add_argument("--kv-heads", type=int, help="key/value heads (default: as many as heads)")
-    shape.add_argument("--ffn-hidden", type=int, help="MLP width (default: 4 × hidden)")
-    shape.add_argument("--vocab", type=int, help="vocabulary size")
+    shape.add_argument("--layers", type=whole, help="transformer blocks")
+    shape.add_argument("--hidden", type=whole, help="hidden size")
+    shape.add_argument("--heads", type=whole, help="attention heads")
+    shape.add_argument("--kv-heads", type=whole, help="key/value heads (default: as many as heads)")
+    shape.add_argument("--ffn-hidden", type=whole, help="MLP width (default: 4 × hidden)")
+    shape.add_argument("--vocab", type=whole, help="vocabulary size")
     shape.add_argument("--mlp", choices=("gelu", "swiglu"),
                        help="gelu: a GPT block (LayerNorm, biases, tied embeddings; the default); swiglu: a Llama "
                             "block (RMSNorm, no biases, untied embeddings)")
@@ -371,15 +374,15 @@ def _add_plan(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pl.add_argument("--tokens", help="tokens to train, e.g. 2T: adds time to train, GPU-hours and energy")
     pl.add_argument("--licensed", action="store_true",
                     help="also count on parts that need an export licence in the market")
-    pl.add_argument("--seq", type=int, help="sequence length in tokens (default 4096)")
-    pl.add_argument("--global-batch", type=int,
+    pl.add_argument("--seq", type=whole, help="sequence length in tokens (default 4096)")
+    pl.add_argument("--global-batch", type=whole,
                     help="sequences per step, at least (default 512 for pretrain, 128 for fine-tuning)")
-    pl.add_argument("--micro-batch", type=int, default=1, help="sequences per micro-batch (default 1)")
-    pl.add_argument("--lora-rank", type=int, default=16, metavar="R", help="with --goal lora: the adapters' rank (default 16)")
-    pl.add_argument("--ep", type=int, metavar="N",
+    pl.add_argument("--micro-batch", type=whole, default=1, help="sequences per micro-batch (default 1)")
+    pl.add_argument("--lora-rank", type=whole, default=16, metavar="R", help="with --goal lora: the adapters' rank (default 16)")
+    pl.add_argument("--ep", type=whole, metavar="N",
                     help="a mixture-of-experts workload: spread each layer's experts over N GPUs (default: the search "
                          "tries every size the experts and the GPUs allow)")
-    pl.add_argument("--base-bits", type=int, choices=(16, 8, 4), default=16,
+    pl.add_argument("--base-bits", type=whole, choices=(16, 8, 4), default=16,
                     help="with --goal lora: bits of the frozen base weights (4: QLoRA)")
     pl.add_argument("--format", choices=("text", "json"), default="text")
     pl.add_argument("--specs", default="specs", help="spec folder (default: specs)")
@@ -427,12 +430,13 @@ def _add_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                                      "and overall, the worst runs, the runs reported as not fitting and the runs "
                                      "the model cannot express, each with its reason.")
     cal.add_argument("--format", choices=("text", "json"), default="text")
-    cal.add_argument("--worst", type=int, default=10, help="how many of the worst runs the text lists")
+    cal.add_argument("--worst", type=whole, default=10, help="how many of the worst runs the text lists")
     cal.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     cal.add_argument("--scan", action="append", metavar="NAME=V1,V2,...",
                      help="the calibration at every point of a grid of assumption values (repeat for a second "
                           "assumption), the best point, and each source held out in turn")
     cal.set_defaults(func=_calibrate)
+    cal.error = _one_line_errors("calibrate")  # type: ignore[method-assign,assignment]
 
 
 def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -443,17 +447,17 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                                      "that cannot be placed.")
     _add_model_flags(est)
     est.add_argument("--gpu", help="GPU id (specs/gpus/); or --node")
-    est.add_argument("--gpus", type=int, required=True, help="number of GPUs")
-    est.add_argument("--gpus-per-node", type=int, help="GPUs per node (default 8, or fewer GPUs in all)")
+    est.add_argument("--gpus", type=whole, required=True, help="number of GPUs")
+    est.add_argument("--gpus-per-node", type=whole, help="GPUs per node (default 8, or fewer GPUs in all)")
     est.add_argument("--node", help="node id (specs/nodes/): its GPU, GPUs per node and scale-out ports")
     est.add_argument("--network", required=True, help="network id (specs/networks/)")
-    est.add_argument("--nics-per-node", type=int, help="network ports per node (default: one per GPU)")
-    est.add_argument("--tp", type=int, default=1, help="tensor parallel (within a node)")
-    est.add_argument("--pp", type=int, default=1, help="pipeline parallel")
-    est.add_argument("--zero", type=int, default=1, choices=(0, 1, 2, 3), help="ZeRO stage (FSDP full shard: 3)")
-    est.add_argument("--micro-batch", type=int, default=1, help="sequences per micro-batch")
-    est.add_argument("--seq", type=int, default=4096, help="sequence length in tokens")
-    est.add_argument("--global-batch", type=int, default=512, help="sequences per step")
+    est.add_argument("--nics-per-node", type=whole, help="network ports per node (default: one per GPU)")
+    est.add_argument("--tp", type=whole, default=1, help="tensor parallel (within a node)")
+    est.add_argument("--pp", type=whole, default=1, help="pipeline parallel")
+    est.add_argument("--zero", type=whole, default=1, choices=(0, 1, 2, 3), help="ZeRO stage (FSDP full shard: 3)")
+    est.add_argument("--micro-batch", type=whole, default=1, help="sequences per micro-batch")
+    est.add_argument("--seq", type=whole, default=4096, help="sequence length in tokens")
+    est.add_argument("--global-batch", type=whole, default=512, help="sequences per step")
     est.add_argument("--recompute", choices=("none", "selective", "full"), default="selective")
     est.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism")
     est.add_argument("--precision", choices=("bf16", "fp8"), default="bf16",
@@ -467,16 +471,16 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--zero-gather", choices=("layer", "tensor-sync"), default="layer",
                      help="how ZeRO-3 gathers the weights: per layer, prefetched (default; FSDP, DeepSpeed from "
                           "v0.5.5), or per parameter tensor after a device synchronize (DeepSpeed v0.3.13-v0.5.4)")
-    est.add_argument("--virtual-pipeline", type=int, default=1, metavar="N",
+    est.add_argument("--virtual-pipeline", type=whole, default=1, metavar="N",
                      help="model chunks per pipeline stage: interleaved 1F1B (default 1)")
     est.add_argument("--fp32-gradients", action="store_true", help="gradients held and reduced in FP32 (4 bytes)")
     est.add_argument("--tp-overlap", type=float, default=0.0, metavar="F",
                      help="share of tensor-parallel communication hidden behind compute, in [0, 1] (default 0)")
-    est.add_argument("--cp", type=int, default=1, metavar="N", help="context parallel: GPUs per sequence (default 1)")
-    est.add_argument("--shard-group", type=int, default=0, metavar="N",
+    est.add_argument("--cp", type=whole, default=1, metavar="N", help="context parallel: GPUs per sequence (default 1)")
+    est.add_argument("--shard-group", type=whole, default=0, metavar="N",
                      help="hybrid sharding: the ZeRO stage shards over groups of N data-parallel ranks, "
                           "replicated across groups (default 0: the whole data-parallel group)")
-    est.add_argument("--ep", type=int, default=1, metavar="N",
+    est.add_argument("--ep", type=whole, default=1, metavar="N",
                      help="expert parallel (a mixture-of-experts workload): each MoE layer's routed experts spread "
                           "over N GPUs, whole experts on each (default 1: split like any MLP)")
     est.add_argument("--ep-overlap", type=float, default=0.0, metavar="F",
@@ -485,10 +489,10 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--expert-imbalance", type=float, default=None, metavar="F",
                      help="the busiest GPU's routed tokens ÷ the mean, at least 1 (default: the knowledge base's "
                           "moe-expert-imbalance assumption for learned routing; 1 is balanced routing)")
-    est.add_argument("--lora-rank", type=int, default=0, metavar="R",
+    est.add_argument("--lora-rank", type=whole, default=0, metavar="R",
                      help="LoRA fine-tuning: the base weights frozen, rank-R adapters on every linear layer of a "
                           "block (default 0: every weight trained)")
-    est.add_argument("--base-bits", type=int, choices=(16, 8, 4), default=16,
+    est.add_argument("--base-bits", type=whole, choices=(16, 8, 4), default=16,
                      help="bits of a frozen base weight under LoRA: 16, or 8 and 4 for a quantized base (QLoRA)")
     est.add_argument("--format", choices=("text", "json"), default="text")
     est.add_argument("--specs", default="specs", help="spec folder (default: specs)")

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import strict_json
 from ..derive import FigureIndex
+from ..diagnostics import quoted
 from ..estimates.choice import Choice
 from ..estimates.records import workloads
 from ..knowledge import KnowledgeBase
@@ -52,8 +53,15 @@ def _planner_variables(sel: Selection) -> list[Variable]:
     return [v for v in own if v.id not in asked]
 
 
+def _refuse(message: str) -> NoReturn:
+    """A flag argparse cannot read (`--gpus -inf` reads as a flag, not a value): the one line of
+    every other bad answer, not argparse's usage block."""
+    raise NoAnswer(message)
+
+
 def parse_answers(kb: KnowledgeBase, sel: Selection, argv: list[str]) -> Asked:
     parser = argparse.ArgumentParser(prog="python -m generator recommend", add_help=False)
+    parser.error = _refuse  # type: ignore[method-assign]
     variables = [*sel.variables, *_planner_variables(sel)]
     for variable in variables:
         parser.add_argument(f"--{variable.id}", dest=variable.id, metavar=variable.suffix and "N" + variable.suffix or "VALUE")
@@ -94,8 +102,8 @@ def parse_answers(kb: KnowledgeBase, sel: Selection, argv: list[str]) -> Asked:
     values.setdefault(GOAL, "pretrain")
     try:
         tokens = None if known.tokens is None else count(known.tokens)
-    except ValueError:
-        raise NoAnswer(f"--tokens {known.tokens!r} is not a count such as 2T or 1e12") from None
+    except ValueError as err:
+        raise NoAnswer(f"--tokens {quoted(known.tokens)} {err}: give a count such as 2T or 1e12") from None
     return Asked(values, known.market, known.workload, tokens, bool(known.licensed))
 
 

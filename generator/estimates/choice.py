@@ -132,7 +132,9 @@ def nearest_workload(kb: KnowledgeBase, params: float) -> Loaded[WorkloadSpec] |
     known = [w for w in workloads(kb) if w.model.moe is None]
     if not known:
         return "specs/workloads/ holds no workload"
-    best = min(known, key=lambda w: abs(math.log(w.model.parameters / params)))
+    # a difference of logs, not the log of a quotient: a quotient with a count near a double's
+    # ends (1e-320, 1e308) comes out 0 or infinite, whose log is no distance
+    best = min(known, key=lambda w: abs(math.log(w.model.parameters) - math.log(params)))
     ratio = best.model.parameters / params
     if not 1 / NEAREST_FACTOR <= ratio <= NEAREST_FACTOR:
         return (f"no published workload within {NEAREST_FACTOR}x of {params:.4g} parameters "

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..costmodel.feasibility import MAX_COUNT
+from ..diagnostics import quoted
 from ..model.common import Range
 from ..model.selection import Answer, Leaf, Question, Selection, Variable
 
@@ -166,9 +168,12 @@ def parse_value(variable: Variable, text: str) -> Value:
         number = float(raw)
     except ValueError:
         raise NoAnswer(f"--{variable.id} takes a number{' like 70' + variable.suffix if variable.suffix else ''}, "
-                       f"not {text!r}") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise NoAnswer(f"--{variable.id} takes a finite number, not {text!r}")
+                       f"not {quoted(text)}") from None
+    if number != number:
+        raise NoAnswer(f"--{variable.id} takes a finite number, not {quoted(text)}")
     if number < (variable.min or 0):
         raise NoAnswer(f"--{variable.id} must be at least {variable.min or 0}")
+    if number > MAX_COUNT:  # infinite too; the planner multiplies it (by 10^9 for a size in billions)
+        raise NoAnswer(f"--{variable.id} {quoted(text)} is beyond 2^53 − 1 ({MAX_COUNT:,}), the largest count the "
+                       "model takes")
     return int(number) if number.is_integer() else number
