@@ -27,27 +27,44 @@ from generator.edge.counts import count, whole
 from generator.estimates.report import outputs
 
 HUGE = (2**53, 2**53 + 1, 10**18, 10**320)
-COUNTS = st.one_of(st.integers(1, 64), st.sampled_from(HUGE), st.integers(1, 10**30))
-TINY_OR_HUGE = st.sampled_from((5e-324, 1e-320, 2.2e-308, 1e-300, 1e-30, 1e30, 1e300, 1.7e308, math.inf, math.nan))
+# Mostly counts the model takes (small, or anywhere up to 2^53 − 1), sometimes one past it: a
+# case with one value out of bounds is refused whatever else it holds, so most cases must hold
+# none for the estimate's own outputs to be tested at their extremes.
+COUNTS = st.one_of(st.integers(1, 64), st.integers(1, 64), st.integers(1, 2**53 - 1), st.sampled_from(HUGE))
+COUNTS_OR_ZERO = st.one_of(st.just(0), st.just(0), st.integers(1, 64), st.sampled_from(HUGE))
+NORMAL = (1e-300, 1e-30, 1e-3, 1e30, 1e300, 1.7e308)  # normal floats, near and far from a double's ends
+DENORMAL = (5e-324, 1e-320, 2.2e-308)  # below the smallest normal, 2.2250738585072014e-308
+TINY_OR_HUGE_JSON = st.one_of(st.sampled_from(NORMAL), st.sampled_from(NORMAL), st.sampled_from(DENORMAL))
+TINY_OR_HUGE = st.one_of(TINY_OR_HUGE_JSON, st.sampled_from((math.inf, math.nan)))
+# What JSON carries to the browser's port is TINY_OR_HUGE_JSON: no NaN or infinity (JSON has
+# none; the page's own inputs are numbers or refused), while 10^320 reads there as Infinity, as
+# the form reads it.
 SHARE = st.one_of(st.floats(0.0, 1.0), st.sampled_from((5e-324, 1e-320, 1e-300)))
 
 
 @st.composite
-def extreme(draw: st.DrawFn) -> tuple[object, Cluster, Layout, object]:
+def extreme(draw: st.DrawFn, figures: st.SearchStrategy[float] = TINY_OR_HUGE) -> tuple[object, Cluster, Layout, object]:
     workload = draw(st.sampled_from(synthetic_workloads()))
     node = draw(st.sampled_from(synthetic_nodes()))
     gpu = dataclasses.replace(node.gpu, **draw(st.fixed_dictionaries({}, optional={
-        "memory_bandwidth_bytes_per_s": TINY_OR_HUGE, "dense_bf16_flop_per_s": TINY_OR_HUGE,
-        "memory_capacity_bytes": TINY_OR_HUGE})))
+        "memory_bandwidth_bytes_per_s": figures, "dense_bf16_flop_per_s": figures,
+        "memory_capacity_bytes": figures})))
     node = dataclasses.replace(node, gpu=gpu, **draw(st.fixed_dictionaries({}, optional={
-        "scale_up_per_direction_bytes_per_s": TINY_OR_HUGE, "nic_port_per_direction_bytes_per_s": TINY_OR_HUGE})))
+        "scale_up_per_direction_bytes_per_s": figures, "nic_port_per_direction_bytes_per_s": figures,
+        "nics_per_node": COUNTS})))
+    nodes = draw(st.sampled_from((1, 2, 4, 8, 2**53 + 1)))
+    micro = draw(COUNTS)
+    # a global batch that data parallelism (every GPU, at tp = pp = 1) and the micro-batch divide,
+    # unless the product is past the bound, where the count is refused first
+    steps = draw(st.one_of(st.integers(1, 64), st.sampled_from(HUGE)))
     layout = Layout(tensor_parallel=1, pipeline_parallel=1, zero_stage=draw(st.sampled_from((0, 1, 3))),
-                    micro_batch_size=draw(COUNTS), sequence_length=draw(COUNTS), global_batch_size=draw(COUNTS))
+                    micro_batch_size=micro, sequence_length=draw(COUNTS),
+                    global_batch_size=micro * nodes * node.gpus_per_node * steps, adapter_rank=draw(COUNTS_OR_ZERO))
     assumptions = dataclasses.replace(illustrative_assumptions(), **draw(st.fixed_dictionaries({}, optional={
-        "gemm_efficiency_max": SHARE, "network_collective_efficiency": SHARE, "gemm_half_intensity": TINY_OR_HUGE,
-        "memory_bound_bytes": TINY_OR_HUGE, "network_step_latency_s": TINY_OR_HUGE,
-        "weight_bytes_per_parameter": TINY_OR_HUGE})))
-    return workload, Cluster(node, draw(st.sampled_from((1, 2, 4, 2**53 + 1)))), layout, assumptions
+        "gemm_efficiency_max": SHARE, "network_collective_efficiency": SHARE, "gemm_half_intensity": figures,
+        "memory_bound_bytes": figures, "network_step_latency_s": figures,
+        "weight_bytes_per_parameter": figures})))
+    return workload, Cluster(node, nodes), layout, assumptions
 
 
 def _finite(value: object) -> bool:
@@ -91,6 +108,26 @@ def test_the_browser_refuses_what_python_refuses() -> None:
     codes = [[p["code"] for p in out["problems"]] if "problems" in out else None for out in python]
     assert codes[:4] == [["count-too-large"], ["count-too-large"], ["not-normal"], ["not-normal"]]
     assert codes == [[p["code"] for p in out["problems"]] if "problems" in out else None for out in js]  # type: ignore[index, union-attr]
+    assert all(_finite(out) for out in python + js)
+
+
+def _codes(out: object) -> list[str] | None:
+    """The problem codes of a report.outputs() (Python's or the browser's), None for an estimate."""
+    assert isinstance(out, dict)
+    return [p["code"] for p in out["problems"]] if "problems" in out else None
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(extreme(TINY_OR_HUGE_JSON), min_size=25, max_size=25))
+def test_the_browser_agrees_on_drawn_extreme_cases(cases: list[tuple[object, Cluster, Layout, object]]) -> None:
+    """Drawn extreme cases (25 a Node run, to keep the runs few) through costmodel.js: the same
+    refusal codes as Python, or an estimate on both sides, and every number either side gives
+    finite."""
+    python = [outputs(estimate(*c)) for c in cases]  # type: ignore[arg-type]
+    js = run_js([{"workload": dataclasses.asdict(w), "cluster": dataclasses.asdict(c),  # type: ignore[call-overload]
+                  "layout": dataclasses.asdict(layout), "assumptions": dataclasses.asdict(x)}  # type: ignore[call-overload]
+                 for w, c, layout, x in cases])
+    assert [_codes(out) for out in python] == [_codes(out) for out in js]
     assert all(_finite(out) for out in python + js)
 
 

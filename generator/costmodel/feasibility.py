@@ -1,7 +1,7 @@
 """Whether the model can estimate a configuration at all: a list of problems, never an exception.
 
-Two kinds of problem, each with a stable code: a value outside its domain (a count below 1 or
-beyond 2^53 − 1, a fraction outside [0, 1], a rate that is not positive or not a normal float),
+Two kinds of problem, each with a stable code: a value outside its domain (a count below 1, any
+count, even one that may be 0, beyond 2^53 − 1, a fraction outside [0, 1], a rate that is not positive or not a normal float),
 and a layout that cannot be placed on the
 cluster (tensor parallelism that leaves a node or does not divide the heads, the key/value
 heads or the MLP width as Megatron-LM requires, key/value heads that do not group the heads, more
@@ -55,9 +55,16 @@ whole numbers exactly only up to 2^53, and a count beyond a double (10^320) woul
 def _at_least_one(field: str, value: int) -> Iterator[Problem]:
     if value < 1:
         yield Problem("count-below-one", field, f"{field} is {value}; it must be a whole number of at least 1")
-    elif value > MAX_COUNT:
-        yield Problem("count-too-large", field, f"{field} has {len(str(value))} digits; the model takes counts "
-                      f"up to 2^53 − 1 ({MAX_COUNT:,})")
+    else:
+        yield from _at_most_max(field, value)
+
+
+def _at_most_max(field: str, value: int) -> Iterator[Problem]:
+    """A count past MAX_COUNT: also for the counts that may be 0 (a LoRA rank, shared experts),
+    which would otherwise reach float() and raise there (10^320) or lose their last digits."""
+    if value > MAX_COUNT:  # not len(str(value)): str() refuses an int of more than 4,300 digits
+        yield Problem("count-too-large", field, f"{field} is beyond 2^53 − 1 ({MAX_COUNT:,}), the largest count "
+                      "the model takes")
 
 
 def _positive(field: str, value: float) -> Iterator[Problem]:
@@ -88,6 +95,7 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     if workload.position_embeddings < 0:
         yield Problem("negative", "workload.position_embeddings",
                       f"workload.position_embeddings is {workload.position_embeddings}; it must not be negative")
+    yield from _at_most_max("workload.position_embeddings", workload.position_embeddings)
     if workload.norm not in ("layernorm", "rmsnorm"):
         yield Problem("norm", "workload.norm", f"norm {workload.norm!r} is not layernorm or rmsnorm")
     yield from _positive("gpu.memory_capacity_bytes", gpu.memory_capacity_bytes)
@@ -110,6 +118,8 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
     if cluster.node_count > 1:
         yield from _at_least_one("node.nics_per_node", node.nics_per_node)
         yield from _positive("node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s)
+    else:  # unused by one node's step, but still a float in the wiring
+        yield from _at_most_max("node.nics_per_node", node.nics_per_node)
     for name in ("tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size",
                  "virtual_pipeline", "context_parallel"):
         yield from _at_least_one(f"layout.{name}", getattr(layout, name))
@@ -128,6 +138,8 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
                       f"per-tensor synchronous gathers are ZeRO-3's; the layout runs ZeRO stage {layout.zero_stage}")
     if layout.adapter_rank < 0:
         yield Problem("adapter-rank", "layout.adapter_rank", f"adapter rank {layout.adapter_rank} is below 0")
+    yield from _at_most_max("layout.adapter_rank", layout.adapter_rank)
+    yield from _at_most_max("layout.shard_group", layout.shard_group)  # below 0: `_shard_group`'s problem
     if layout.base_bits not in BASE_BITS:
         yield Problem("base-bits", "layout.base_bits", f"a frozen base weight takes 16, 8 or 4 bits, not {layout.base_bits}")
     elif layout.base_bits != 16 and layout.adapter_rank == 0:
@@ -156,6 +168,7 @@ def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
         if workload.mla.q_lora_rank < 0:
             yield Problem("negative", "workload.mla.q_lora_rank",
                           f"workload.mla.q_lora_rank is {workload.mla.q_lora_rank}; it must not be negative (0: no query latent)")
+        yield from _at_most_max("workload.mla.q_lora_rank", workload.mla.q_lora_rank)
     m = workload.moe
     if m is not None:
         for name in ("experts", "experts_per_token", "expert_ffn_hidden_size"):
@@ -163,6 +176,7 @@ def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
         for name in ("shared_experts", "dense_layers", "nodes_per_token"):
             if getattr(m, name) < 0:
                 yield Problem("negative", f"workload.moe.{name}", f"workload.moe.{name} is {getattr(m, name)}; it must not be negative")
+            yield from _at_most_max(f"workload.moe.{name}", getattr(m, name))
         if m.experts_per_token > m.experts:
             yield Problem("experts-per-token", "workload.moe.experts_per_token",
                           f"{m.experts_per_token} experts per token exceed the {m.experts} experts")

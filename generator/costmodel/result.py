@@ -70,6 +70,9 @@ def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: 
         return Result((_refusal("a quotient", math.inf),), None)
     problems = (_first_not_finite("memory", out.memory) or _first_not_finite("compute", out.compute)
                 or _first_not_finite("step", out.step))
+    if not problems and out.scaling_efficiency is not None and not math.isfinite(out.scaling_efficiency):
+        # the one-node reference run is a second estimate: its step may not be finite when this one is
+        problems = (_refusal("scaling_efficiency", out.scaling_efficiency),)
     if problems:
         return Result(problems, None)
     memory, step = out.memory, out.step

@@ -481,19 +481,19 @@ def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url:
 
 
 @pytest.mark.parametrize(("name", "value"), [("seq", "9" * 301), ("global_batch", "1" + "0" * 320),
-                                             ("seq", "9007199254740993")])
+                                             ("seq", "9007199254740993"), ("adapter_rank", "9" * 301)])
 def test_a_count_beyond_a_double_is_refused_as_the_cli_refuses_it(page: Page, base_url: str, name: str,
                                                                    value: str) -> None:
     """A count the model cannot take (301 digits, 10^320, past 2^53 − 1) is refused, never shown
     as NaN or Infinity: the model's refusal names the field and the limit, as `estimate` does; a
     value beyond a double (10^320), which the browser's number field itself drops, is refused as
-    a missing whole number."""
+    a missing whole number. A LoRA rank may be 0 but is bounded as every count is."""
     settle(page, base_url + "/calculator/")
     _wait_until_ready(page)
     page.fill(f"#calc input[name={name}]", value)
     page.locator("#calc-result .calc-problem").first.wait_for(state="visible", timeout=15_000)
     result = page.inner_text("#calc-result")
-    field = "sequence_length" if name == "seq" else "global_batch_size"
+    field = {"seq": "sequence_length", "global_batch": "global_batch_size", "adapter_rank": "adapter_rank"}[name]
     assert ("2^53" in result and f"layout.{field}" in result) or (len(value) > 308 and "不小于 1 的整数" in result), result
     assert "NaN" not in result and "Infinity" not in result
 

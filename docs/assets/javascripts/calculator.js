@@ -43,7 +43,8 @@
     var rounded = Number(x.toPrecision(4));
     return Math.abs(rounded) >= 1000 ? Math.round(rounded).toLocaleString("zh-CN") : String(rounded);
   }
-  function pct(x) { return x == null ? "—" : (x * 100).toFixed(1) + "%"; }
+  // the model refuses an estimate that is not finite; a share that is not finite is still never "NaN%"
+  function pct(x) { return x == null || !isFinite(x) ? "—" : (x * 100).toFixed(1) + "%"; }
 
   function fill(select, items, label) {
     items.forEach(function (item) {

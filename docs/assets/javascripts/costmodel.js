@@ -196,9 +196,12 @@
   var MAX_COUNT = 9007199254740991, MIN_NORMAL = 2.2250738585072014e-308;
   function atLeastOne(out, field, value) {
     if (value < 1) { out.push(problem("count-below-one", field, field + " 为 " + value + "，应为不小于 1 的整数")); }
-    else if (!(value <= MAX_COUNT)) {
-      out.push(problem("count-too-large", field, field + " 过大：模型接受的计数最多为 2^53 − 1（9,007,199,254,740,991）"));
-    }
+    else if (!(value <= MAX_COUNT)) { tooLarge(out, field); }
+  }
+  // feasibility.py _at_most_max: a count that may be 0 (a LoRA rank, shared experts) is bounded too
+  function atMostMax(out, field, value) { if (value > MAX_COUNT) { tooLarge(out, field); } }
+  function tooLarge(out, field) {
+    out.push(problem("count-too-large", field, field + " 过大：模型接受的计数最多为 2^53 − 1（9,007,199,254,740,991）"));
   }
   function positive(out, field, value) {
     if (!(value > 0.0)) { out.push(problem("not-positive", field, field + " 为 " + value + "，应大于 0")); }
@@ -226,6 +229,7 @@
     if (w.position_embeddings < 0) {
       out.push(problem("negative", "workload.position_embeddings", "位置嵌入行数不能为负"));
     }
+    atMostMax(out, "workload.position_embeddings", w.position_embeddings);
     if (w.norm !== "layernorm" && w.norm !== "rmsnorm") {
       out.push(problem("norm", "workload.norm", "归一化方式只能是 layernorm 或 rmsnorm"));
     }
@@ -250,6 +254,8 @@
     if (cluster.node_count > 1) {
       atLeastOne(out, "node.nics_per_node", node.nics_per_node);
       positive(out, "node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s);
+    } else {
+      atMostMax(out, "node.nics_per_node", node.nics_per_node);
     }
     ["tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size",
      "virtual_pipeline", "context_parallel"]
@@ -267,6 +273,8 @@
     if (!(layout.adapter_rank >= 0)) {
       out.push(problem("adapter-rank", "layout.adapter_rank", "适配器的秩不能为负"));
     }
+    atMostMax(out, "layout.adapter_rank", layout.adapter_rank);
+    atMostMax(out, "layout.shard_group", layout.shard_group);
     if ([16, 8, 4].indexOf(layout.base_bits) < 0) {
       out.push(problem("base-bits", "layout.base_bits", "冻结的基座权重只能是 16、8 或 4 位"));
     } else if (layout.base_bits !== 16 && !(layout.adapter_rank > 0)) {
@@ -315,6 +323,7 @@
       if (w.mla.q_lora_rank < 0) {
         out.push(problem("negative", "workload.mla.q_lora_rank", "查询潜向量的秩不能为负（0 表示不压缩查询）"));
       }
+      atMostMax(out, "workload.mla.q_lora_rank", w.mla.q_lora_rank);
     }
     var m = w.moe;
     if (m) {
@@ -323,6 +332,7 @@
       });
       ["shared_experts", "dense_layers", "nodes_per_token"].forEach(function (k) {
         if (m[k] < 0) { out.push(problem("negative", "workload.moe." + k, "workload.moe." + k + " 不能为负")); }
+        atMostMax(out, "workload.moe." + k, m[k]);
       });
       if (m.experts_per_token > m.experts) {
         out.push(problem("experts-per-token", "workload.moe.experts_per_token",
@@ -763,9 +773,13 @@
     var st = stepTime(w, cluster, layout, a, work, dp, m);
     var scaling = oneNodeScaling(w, cluster, layout, a, st);
     // result.py: an estimate whose outputs are not all finite is refused, never returned
+    // the memory, compute and step outputs (result.py checks every field of the three), then the
+    // one-node reference's scaling, a second estimate
     var outputs = [mem.weights, mem.gradients, mem.optimizer, mem.activations, mem.total, mem.usable, mem.headroom,
+                   work.peak, work.perStep, work.forward, work.backward, work.microbatch, work.attention,
                    st.step, st.tokens, st.commShare, st.achievedMfu, st.compute, st.bubble, st.intra, st.net,
-                   st.exposedComm, st.dpExposed];
+                   st.exposedComm, st.dpExposed, st.allToAll && st.allToAll.exposed_s, st.allToAll && st.allToAll.share,
+                   scaling[0]];
     for (var i = 0; i < outputs.length; i++) {
       if (typeof outputs[i] === "number" && !isFinite(outputs[i])) {
         return {problems: [problem("not-finite", "estimate", "估算结果不是有限数：配置里的某个计数或数字超出了模型能计算的范围")]};
