@@ -106,3 +106,24 @@ def test_a_writer_refusal_is_one_line_on_the_command_line(monkeypatch: pytest.Mo
         out, err = capsys.readouterr()
         assert status == 2 and out == "", out[:200]
         assert err.count("\n") == 1 and "options[0].step_time_s comes out inf" in err, err
+
+
+def test_a_build_whose_data_is_not_finite_writes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The site's data files go through the same writer: a value that is not finite in the
+    calculator's data (planted, standing for a bug) stops the build before anything is written,
+    with one line that names the file and the value's place."""
+    from generator.render import calculator
+
+    real = calculator.data
+
+    def poisoned(site: object) -> dict[str, object]:
+        data = real(site)  # type: ignore[arg-type]
+        data["assumptions"] = {**data["assumptions"], "network_step_latency_s": math.nan}  # type: ignore[dict-item]
+        return data
+    monkeypatch.setattr(calculator, "data", poisoned)
+    out = tmp_path / "site"
+    status = main(["build", "--specs", str(ROOT / "specs"), "--out", str(out)])
+    _, err = capsys.readouterr()
+    assert status == 2 and not out.exists()
+    assert err.count("\n") == 1 and err.startswith("build: data/costmodel.json: assumptions.network_step_latency_s"), err
