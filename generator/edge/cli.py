@@ -4,11 +4,9 @@ MkDocs hook, that reads or writes files; everything it calls is pure."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime as dt
 import json
 import os
-import secrets
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,6 +18,7 @@ from ..repository import Repository, from_settings
 from ..strict_json import NotFinite
 from ..validate import Result, SpecFile, validate
 from .counts import count, whole
+from .files import inside, write_all
 from .output import CLOSED_PIPE, discard, streams
 from .specfiles import SpecSourceError, read_spec_tree, read_spec_tree_at
 
@@ -72,9 +71,9 @@ def summary(result: Result, strict: bool, subject: str) -> str:
 def _schema(args: argparse.Namespace) -> int:
     from ..spec_schema import schema_files, spec_schemas
     if args.out:
-        if inside_specs(Path(args.out), Path(args.specs)):
-            print(f"nothing written: --out {args.out} is inside the knowledge base {args.specs}; "
-                  "write the schemas elsewhere (make schema writes schema/)", file=sys.stderr)
+        refusal = _output_refusal(args.out, args.specs, "write the schemas elsewhere (make schema writes schema/)")
+        if refusal:
+            print(refusal, file=sys.stderr)
             return 1
         problem = write_all(Path(args.out), schema_files())
         if problem:
@@ -85,62 +84,19 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_all(out: Path, files: dict[str, str]) -> str | None:
-    """Write the files that differ from what `out` holds (keeping mtimes for tools that watch),
-    all or none: each is first written beside its target under a fresh, unpredictable name
-    (`.NAME.XXXXXXXX.tmp`, created with O_CREAT | O_EXCL | O_NOFOLLOW, so that a link planted
-    there is never followed), and only when every one is written are they renamed into place; a
-    rename replaces a link at the target itself, never what it points to. A target whose real
-    path leaves `out` (a linked folder inside it) is refused. Returns why nothing was written, or
-    None."""
-    staged: list[tuple[Path, Path]] = []
-    made: list[Path] = []  # folders this run created, removed again if it fails
-    root = out.resolve()
-    try:
-        for relative, text in sorted(files.items()):
-            target, data = out / relative, text.encode("utf-8")
-            if not target.parent.resolve().is_relative_to(root):
-                raise PermissionError(f"{target} would be written outside {out}")
-            if target.is_symlink():
-                pass  # replaced by the rename below, never followed
-            elif target.exists() and not target.is_file():
-                raise IsADirectoryError(f"{target} is in the way: it is not a file")
-            elif target.is_file() and target.read_bytes() == data:
-                continue
-            missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made += reversed(missing)
-            staged.append((_fresh_file(target, data), target))
-        for temporary, target in staged:
-            os.replace(temporary, target)
-    except OSError as err:
-        for temporary, _target in staged:
-            temporary.unlink(missing_ok=True)
-        for folder in reversed(made):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        return str(err)
-    return None
+# The project's own knowledge base, beside generator/: refused as an output folder whatever the
+# working folder and --specs say (`schema` reads no specs, and a build may read another folder).
+PROJECT_SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
-def _fresh_file(target: Path, data: bytes) -> Path:
-    """`data` in a new file beside `target`, under a name no one can have planted a link at."""
-    for _ in range(100):
-        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        except FileExistsError:
-            continue
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        return temporary
-    raise FileExistsError(f"no free temporary name beside {target}")
-
-
-def inside_specs(out: Path, specs: Path) -> bool:
-    """Whether `out` is the knowledge base folder or lies inside it, links and `..` resolved: a
-    generated page or schema written there would become a spec file, or overwrite one."""
-    return out.resolve().is_relative_to(specs.resolve())
+def _output_refusal(out: str, specs: str, advice: str) -> str | None:
+    """Why `--out` may not be written (one line), or None: it is, or lies inside, the knowledge
+    base the command reads or the project's own, links and `..` resolved. A generated page or
+    schema written there would become a spec file, or overwrite one."""
+    folder = inside(Path(out), [Path(specs), PROJECT_SPECS])
+    if folder is None:
+        return None
+    return f"nothing written: --out {out} is inside the knowledge base {specs if folder == Path(specs) else folder}; {advice}"
 
 
 def find_repository(project: Path) -> Repository | None:
@@ -164,16 +120,16 @@ def run_build(root: Path, repository: Repository | None) -> tuple[Result, dict[s
 
 
 def _build(args: argparse.Namespace) -> int:
+    refusal = _output_refusal(args.out, args.specs, "write the pages elsewhere (the site's docs/, or a scratch folder)")
+    if refusal:  # before anything is read: the answer does not depend on the specs
+        print(refusal, file=sys.stderr)
+        return 1
     specs = Path(args.specs)
     result, files = run_build(specs, find_repository(specs.resolve().parent))
     if result.diagnostics:
         print(format_all(result.diagnostics), file=sys.stderr)
     if files is None or not result.passes(args.strict):
         print(summary(result, args.strict, "nothing written: the knowledge base does not pass"), file=sys.stderr)
-        return 1
-    if inside_specs(Path(args.out), specs):
-        print(f"nothing written: --out {args.out} is inside the knowledge base {args.specs}; "
-              "write the pages elsewhere (the site's docs/, or a scratch folder)", file=sys.stderr)
         return 1
     out = Path(args.out).resolve()
     problem = write_all(out, files)  # refuses a folder whose real path leaves `out`

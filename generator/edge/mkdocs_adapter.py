@@ -49,6 +49,7 @@ from ..render.search_index import as_utf8
 from ..render.trust import source_targets, summary_html
 from . import sitedir
 from .cli import find_repository, run_build
+from .files import replace_file
 
 log = get_plugin_logger("generator")
 _state: dict[str, Any] = {"command": "build", "dirty": False}
@@ -195,8 +196,11 @@ def _rewrite_search_index(site: Path) -> None:
     """The search plugin's index, rewritten as UTF-8 (render/search_index.py). It runs after the
     plugin's own on_post_build (the hook's priority is -100) and before the site takes its place."""
     index = site / "search" / "search_index.json"
-    if index.is_file() and not index.is_symlink():
-        index.write_text(as_utf8(index.read_text(encoding="utf-8")), encoding="utf-8")
+    # Only the search plugin's own file: not one reached through a linked folder or at a link
+    # (a site folder written in place may hold them), and written back through a fresh file
+    # renamed over it, so that nothing outside the site is read or written.
+    if index.parent.resolve().is_relative_to(site.resolve()) and index.is_file() and not index.is_symlink():
+        replace_file(index, as_utf8(index.read_text(encoding="utf-8")).encode("utf-8"))
 
 
 def on_build_error(error: Exception) -> None:
