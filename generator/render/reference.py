@@ -3,8 +3,6 @@ downloads; and the downloadable data files themselves (JSON and CSV of every ent
 
 from __future__ import annotations
 
-import csv
-import io
 from urllib.parse import urlsplit
 
 from markupsafe import Markup, escape
@@ -31,6 +29,7 @@ from ..provenance import access
 from ..rules.catalog import FAMILIES, RULES
 from ..rules.claims import claim_outcome
 from ..units import fmt_number
+from . import spreadsheet
 from .context import Site
 from .escape import link
 from .runs import section_anchor
@@ -230,23 +229,10 @@ def _json_lines(records: list[dict[str, object]], what: str) -> str:
                                  for r in records) + "\n]\n"
 
 
-FORMULA_SIGNS = ("=", "+", "-", "@", "\t", "\r", "\n")
-"""What a spreadsheet reads a cell as a formula after, or skips before one (OWASP "CSV
-Injection"; LibreOffice's Text Import help: with "Evaluate formulas" on, a field starting with =
-is a formula, and a quoted field holds line breaks and separators as text)."""
-
-
 def _csv(records: list[dict[str, object]]) -> str:
     rows = [_flatten(record) for record in records]
     columns = sorted({key for row in rows for key in row}, key=lambda k: (k != "id", k))
-    out = io.StringIO()
-    # RFC 4180 records end in CRLF; with CR in the terminator the writer also quotes a field that
-    # holds a bare CR (with "\n" alone it did not, and a spreadsheet split the record there).
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([row.get(column) for column in columns])  # a missing column is None: an empty cell
-    return out.getvalue()
+    return spreadsheet.table(columns, rows)
 
 
 def _item_name(item: object, index: int) -> object:
@@ -256,10 +242,7 @@ def _item_name(item: object, index: int) -> object:
 
 def _flatten(value: object, prefix: str = "") -> dict[str, object]:
     """A nested record as dotted columns; a list of plain values becomes one '; '-joined cell.
-    A text starting with =, +, -, @, a tab or a line break would run as a formula in a spreadsheet
-    (OWASP, "CSV Injection": LibreOffice and Excel both skip leading tabs and CRs before reading
-    the formula sign): it gets a leading quote, which both show as text. Numbers are left as they
-    are: a negative figure stays a number."""
+    Values are left as they are: render/spreadsheet.py makes each cell safe to open."""
     if isinstance(value, dict):
         return {column: cell for key, child in value.items()
                 for column, cell in _flatten(child, f"{prefix}{key}.").items()}
@@ -269,6 +252,4 @@ def _flatten(value: object, prefix: str = "") -> dict[str, object]:
                 for column, cell in _flatten(child, f"{prefix}{_item_name(child, index)}.").items()}
     if isinstance(value, list):
         value = "; ".join(str(item) for item in value)
-    if isinstance(value, str) and value[:1] in FORMULA_SIGNS:
-        value = "'" + value
     return {prefix[:-1]: value}
