@@ -18,6 +18,7 @@ nothing else an id: output is byte-identical.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import svgwrite
@@ -37,9 +38,16 @@ MIN_TEXT_W = 150  # below this a box would be a column of single characters: a d
 
 
 def text_width(text: str, size: int = FONT) -> float:
-    """Width estimate for layout: CJK and full-width characters are one em, others ~0.66 em
-    (generous: Noto's Latin glyphs under a CJK font stack run wide)."""
-    return sum(size if ord(ch) > 0x2E80 else size * 0.66 for ch in text)
+    """Width estimate for layout: CJK, full-width and other wide characters are one em, others
+    ~0.66 em (generous: Noto's Latin glyphs under a CJK font stack run wide)."""
+    return sum(size if _wide(ch) else size * 0.66 for ch in text)
+
+
+def _wide(ch: str) -> bool:
+    """Drawn a full em wide: everything from the CJK radicals up, and below them what Unicode
+    calls wide or full-width (Hangul jamo, emoji such as U+231A), which a hostile text may use
+    to run past an estimate that counted it as a Latin letter."""
+    return ord(ch) > 0x2E80 or unicodedata.east_asian_width(ch) in ("W", "F")
 
 
 _NO_LINE_START = set("）)，。、；：！？」』")
@@ -55,14 +63,22 @@ def _fits(token: str, width: float, size: int) -> int:
     return len(token)
 
 
+_WORD = r"[A-Za-z0-9.+/()\-]+"
+_LAST_WORD = re.compile(_WORD + r"$|.$")
+
+
 def wrap(text: str, width: float, size: int = FONT) -> list[str]:
-    """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit."""
-    tokens = re.findall(r"[A-Za-z0-9.+/()\-]+ ?|.", text)
+    """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit, and no
+    line runs past `width`."""
+    tokens = re.findall(_WORD + r" ?|.", text)
     lines, current = [], ""
     for token in tokens:
-        if current and token in _NO_LINE_START:  # keep closing punctuation with its text
-            current += token
-            continue
+        if current and token in _NO_LINE_START:  # closing punctuation stays with its text
+            kept = _keep_with_text(current, token, width, size)
+            if kept is not None:
+                lines += kept[:-1]
+                current = kept[-1]
+                continue
         if current and text_width(current + token.rstrip(), size) > width:
             lines.append(current.rstrip())
             current = ""
@@ -72,6 +88,22 @@ def wrap(text: str, width: float, size: int = FONT) -> list[str]:
             token = token[cut:]
         current += token
     return [*lines, current.rstrip()] if current.strip() else lines or [""]
+
+
+def _keep_with_text(current: str, mark: str, width: float, size: int) -> list[str] | None:
+    """The line `current` with a closing mark added, as the lines it becomes: one line if the mark
+    fits; else the line without its last character or word, and a new line that starts with them
+    and the mark. So a mark does not open a line after text, and no line runs past `width`,
+    however long a run of marks (the old rule kept every mark on its line, past any width). None
+    when neither can be done: the mark then starts a line."""
+    if text_width(current + mark, size) <= width:
+        return [current + mark]
+    stem = current.rstrip()
+    last = _LAST_WORD.search(stem)
+    if last is None:  # only spaces so far
+        return None
+    head, moved = stem[: last.start()].rstrip(), stem[last.start():] + mark
+    return [head, moved] if head and text_width(moved, size) <= width else None
 
 
 @dataclass(frozen=True)
