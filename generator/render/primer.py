@@ -178,6 +178,9 @@ def step_figures(site: Site, choice: Choice, key: str) -> dict[str, Markup] | st
     step = _get(out, "step_time_s")
     if out is None or step is None:
         return why
+    if out.get("fits") is not True:  # the calculator times no step that does not fit: neither does the page
+        total, usable = _get(out, "memory_per_gpu_gb", "total_gb"), _get(out, "memory_per_gpu_gb", "usable_gb")
+        return f"这个布局每块 GPU 需要 {shown_number(total)} GB，超出可用的 {shown_number(usable)} GB，放不下"
     shown = {name: _figure(_get(out, *path), shown_number(_get(out, *path)), f"{key}.{name}", unit,
                            mark=name != "microbatches")  # a count of the layout's, not an estimate
              for name, path, unit in STEP_FIGURES}
@@ -198,6 +201,32 @@ def verdict(out: dict[str, object]) -> Markup:
     first = ("张量并行的通信比数据并行未被掩盖的通信多：这个布局下，机内互连的带宽比节点间网络更影响每步时间。"
              if tp > dp else "数据并行未被掩盖的通信不少于张量并行的通信：这个布局下，节点间网络的带宽更影响每步时间。")
     return inert(first + "成本模型判定的瓶颈是" + BOTTLENECK.get(str(out.get("bottleneck")), "—") + "。")
+
+
+def fit_figures(site: Site, choice: Choice, key: str) -> dict[str, Markup]:
+    """A variant that does not fit: its activations and total per GPU, and its calculator link."""
+    out, _why = chosen_outputs(site.kb, choice)
+    shown = {name: _figure(_get(out, "memory_per_gpu_gb", name), shown_number(_get(out, "memory_per_gpu_gb", name)),
+                           f"{key}.{name}", "GB") for name in ("activations_gb", "total_gb", "usable_gb")}
+    fits = None if out is None else out.get("fits")
+    shown["fits"] = Markup('<span data-figure="{}.fits" data-value="{}">{}</span>').format(
+        key, str(fits).lower(), "放得下" if fits else "放不下")
+    shown["link"] = _calc_link(choice, "在计算器中打开", key)
+    return shown
+
+
+def interleaved_figures(site: Site, choice: Choice) -> dict[str, object]:
+    """The interleaved schedule on the example: at the example's ZeRO stage when it fits there;
+    else what does not fit (its memory) and the lowest higher stage at which it fits, with its step."""
+    tight: dict[str, Markup] | None = None
+    for stage in range(choice.zero_stage, max(ZERO_STAGES) + 1):
+        variant = replace(choice, zero_stage=stage)
+        out, _why = chosen_outputs(site.kb, variant)
+        if out is not None and out.get("fits") is True:
+            return {"tight": tight, "zero": stage, "step": step_figures(site, variant, "interleaved")}
+        if tight is None:
+            tight = fit_figures(site, variant, "interleaved-nofit")
+    return {"tight": tight, "zero": None, "step": None}
 
 
 def primer(site: Site) -> dict[str, object]:
@@ -230,7 +259,7 @@ def primer(site: Site) -> dict[str, object]:
                                                           "full": "完全重计算"}[c.recompute],
         "zero_table": zero_table(site, ex), "plain": step_figures(site, c, "plain"),
         "chunks": INTERLEAVED_CHUNKS,
-        "interleaved": None if interleaved is None else step_figures(site, interleaved, "interleaved"),
+        "interleaved": None if interleaved is None else interleaved_figures(site, interleaved),
         "link": Markup(escape(calculator_query(c))),
     }
     return context
