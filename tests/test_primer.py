@@ -146,7 +146,7 @@ def _expected(key: str, out: dict[str, object]) -> tuple[float | bool, str]:
     variant, name = key.split(".")
     if name == "fits":
         fits = bool(out["fits"])
-        return fits, ("是" if fits else "否（超出可用显存）") if variant.startswith("zero") else ("放得下" if fits else "放不下")
+        return fits, ("是" if fits else "否") if variant.startswith("zero") else ("放得下" if fits else "放不下")
     if variant.startswith("zero") or name in ("total_gb", "usable_gb"):
         x = _at(out, "memory_per_gpu_gb", name)
         return x, calculator_number(x)

@@ -157,7 +157,7 @@ def zero_table(site: Site, ex: Example) -> Table:
                               "" if value is None else repr(value), numeric=True))
         fits = None if out is None else out.get("fits")
         cells.append(Cell(Markup('<span data-figure="zero{}.fits" data-value="{}">{}</span>').format(
-            stage, str(fits).lower(), "是" if fits else "否（超出可用显存）") if isinstance(fits, bool) else inert("—")))
+            stage, str(fits).lower(), "是" if fits else "否") if isinstance(fits, bool) else inert("—")))
         cells.append(Cell(_calc_link(choice, "打开", f"zero{stage}") if out is not None else inert(why)))
         t.rows.append(Row(cells, anchor=f"zero-{stage}"))
     return t
