@@ -20,7 +20,7 @@ EXPLAINED = (
     "compute.model_flop_per_step", "compute.forward_s", "compute.backward_s", "compute.microbatch_s",
     "step.tp_microbatch_s", "step.pp_microbatch_s", "step.dp_intra_node_s", "step.dp_network_s", "step.slot_s",
     "step.pipeline_s", "step.dp_overlap_window_s", "step.dp_exposed_s", "step.step_s", "step.exposed_comm_s",
-    "step.intra_node_s", "step.network_s", "step.compute_s", "step.bubble_s", "step.comm_share",
+    "step.intra_node_s", "step.network_s", "step.tp_s", "step.compute_s", "step.bubble_s", "step.comm_share",
     "step.tokens_per_s", "step.achieved_mfu",
 )
 EXPERT_PARALLEL = ("step.ep_microbatch_s", "step.all_to_all_s", "step.all_to_all_share")

@@ -28,7 +28,7 @@ Tensor-parallel and pipeline transfers are not overlapped.
 Definitions:
 - step time = pipeline time + exposed data-parallel communication;
 - exposed communication = (m + p − 1)·(tensor-parallel + pipeline time per micro-batch) +
-  exposed data-parallel communication; communication share = exposed communication ÷ step time,
+  exposed data-parallel communication; of it, the tensor-parallel part is (m + p − 1)·T_tp; communication share = exposed communication ÷ step time,
   in [0, 1) as compute is never zero; the rest of the step is compute, bubble included;
 - achieved MFU = model FLOPs per step ÷ (step time × GPUs × dense peak);
 - bottleneck: `memory` when the total does not fit; otherwise the largest of compute (with the
@@ -73,6 +73,8 @@ class Step(Generic[V]):
     achieved_mfu: V
     intra_node_s: V
     network_s: V
+    tp_s: V
+    """The tensor-parallel collectives left exposed, per step: T_tp over the schedule's slots."""
     ep_microbatch_s: V | None = None
     """The expert-parallel all-to-all left exposed per micro-batch (None without experts spread
     over GPUs), and below whether it crosses the network, its seconds per step and share."""

@@ -531,7 +531,7 @@ def combine(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], comm: tup
         ev.derive("step.comm_share", "1", st.share)(exposed_comm, step),
         ev.derive("step.tokens_per_s", "1/s", st.tokens_per_s)(x.B, x.s, step),
         ev.derive("step.achieved_mfu", "1", st.achieved_mfu)(work.model_flop_per_step, step, x.gpus, x.peak),
-        intra, net, *expert_outputs(ev, slots, a2a, step))
+        intra, net, slots("step.tp_s", tp), *expert_outputs(ev, slots, a2a, step))
 
 
 def expert_outputs(ev: Evaluator[V], slots: Callable[[str, V], V], a2a: tuple[V, bool] | None,

@@ -49,7 +49,8 @@ def outputs(result: Result) -> dict[str, object]:
         "scaling_note": e.scaling_note,
         "achieved_mfu": s.achieved_mfu,
         "time_s": {"compute": s.compute_s, "bubble": s.bubble_s, "intra_node": s.intra_node_s,
-                   "network": s.network_s, "exposed_comm": s.exposed_comm_s, "dp_exposed": s.dp_exposed_s},
+                   "network": s.network_s, "exposed_comm": s.exposed_comm_s, "dp_exposed": s.dp_exposed_s,
+                   "tensor_parallel": s.tp_s},
         "microbatches": s.microbatches,
         # the expert-parallel all-to-all (null without experts spread over GPUs): the exposed
         # seconds per step, their share of the step, and whether they cross the network

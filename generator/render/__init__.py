@@ -18,7 +18,19 @@ from ..derive import FigureIndex
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
 from ..spec_schema import schema_files
-from . import accuracy, advice, calculator, costmodel, expert_study, hardware, markets, reference, runs, selection
+from . import (
+    accuracy,
+    advice,
+    calculator,
+    costmodel,
+    expert_study,
+    hardware,
+    markets,
+    primer,
+    reference,
+    runs,
+    selection,
+)
 from .context import Site
 from .escape import attr, inert, md, md_cell
 from .trust import SOURCE_GROUPS
@@ -38,6 +50,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "field-reports.md": advice.field_reports,
     "pitfalls.md": advice.pitfalls,
     "costmodel.md": costmodel.costmodel,
+    "parallelism.md": primer.primer,
     "calculator.md": calculator.calculator,
     "runs.md": runs.runs,
     "accuracy.md": accuracy.accuracy,
@@ -66,6 +79,7 @@ PAGE_SOURCES: dict[str, str] = {
     "field-reports.md": "specs/cases",
     "pitfalls.md": "specs/pitfalls",
     "costmodel.md": "specs/assumptions",
+    "parallelism.md": "specs/cases",
     "calculator.md": "specs/workloads",
     "runs.md": "specs/runs",
     "accuracy.md": "specs/runs",

@@ -101,7 +101,10 @@
     var tr = el("tr");
     tr.appendChild(el("th", label));
     var td = el("td", shown, "num");
-    td.setAttribute("data-key", key);
+    // a share of the step that the page computes from two outputs (the primer shows the same):
+    // data-share, not data-key, which names an output of `estimate --format json`
+    if (key.indexOf("share.") === 0) { td.setAttribute("data-share", key.slice(6)); }
+    else { td.setAttribute("data-key", key); }
     if (typeof value === "number") { td.setAttribute("data-value", String(value)); }
     else if (value != null) { td.setAttribute("data-value", String(value)); }
     tr.appendChild(td);
@@ -224,9 +227,15 @@
       ["每步微批数", "microbatches", out.microbatches, fmt(out.microbatches)],
       ["计算（含气泡，秒）", "time_s.compute", t.compute, fmt(t.compute)],
       ["其中流水线气泡（秒）", "time_s.bubble", t.bubble, fmt(t.bubble)],
+      ["流水线气泡占每步", "share.bubble", t.bubble / out.step_time_s, pct(t.bubble / out.step_time_s)],
       ["机内互连（秒）", "time_s.intra_node", t.intra_node, fmt(t.intra_node)],
       ["节点间网络（秒）", "time_s.network", t.network, fmt(t.network)],
-      ["未被掩盖的通信（秒）", "time_s.exposed_comm", t.exposed_comm, fmt(t.exposed_comm)]])));
+      ["未被掩盖的通信（秒）", "time_s.exposed_comm", t.exposed_comm, fmt(t.exposed_comm)],
+      ["其中张量并行（秒）", "time_s.tensor_parallel", t.tensor_parallel, fmt(t.tensor_parallel)],
+      ["张量并行占每步", "share.tensor_parallel", t.tensor_parallel / out.step_time_s,
+       pct(t.tensor_parallel / out.step_time_s)],
+      ["其中数据并行，未被计算掩盖（秒）", "time_s.dp_exposed", t.dp_exposed, fmt(t.dp_exposed)],
+      ["数据并行占每步", "share.dp_exposed", t.dp_exposed / out.step_time_s, pct(t.dp_exposed / out.step_time_s)]])));
     result.appendChild(el("p", "扩展效率：" + out.scaling_note + "。", "calc-note"));
   }
 

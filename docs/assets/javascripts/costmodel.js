@@ -715,7 +715,7 @@
     var a2aStep = a2a ? slots(a2a[0]) : null;
     return {
       allToAll: a2a ? {exposed_s: a2aStep, share: a2aStep / step, on_network: a2a[1]} : null,
-      microbatches: m, step: step, exposedComm: exposedComm, dpExposed: exposed,
+      microbatches: m, step: step, exposedComm: exposedComm, dpExposed: exposed, tpStep: slots(tp),
       compute: slots(work.microbatch), bubble: v > 1 ? (p - 1.0) / v * slot : (p - 1.0) * slot,
       intra: slots(intraMb) + exposedPartS(exposed, dpIntra, dp),
       net: slots(ppNet) + exposedPartS(exposed, dpNet, dp),
@@ -778,7 +778,7 @@
     var outputs = [mem.weights, mem.gradients, mem.optimizer, mem.activations, mem.total, mem.usable, mem.headroom,
                    work.peak, work.perStep, work.forward, work.backward, work.microbatch, work.attention,
                    st.step, st.tokens, st.commShare, st.achievedMfu, st.compute, st.bubble, st.intra, st.net,
-                   st.exposedComm, st.dpExposed, st.allToAll && st.allToAll.exposed_s, st.allToAll && st.allToAll.share,
+                   st.exposedComm, st.dpExposed, st.tpStep, st.allToAll && st.allToAll.exposed_s, st.allToAll && st.allToAll.share,
                    scaling[0]];
     for (var i = 0; i < outputs.length; i++) {
       if (typeof outputs[i] === "number" && !isFinite(outputs[i])) {
@@ -801,7 +801,7 @@
       scaling_note: scaling[1],
       achieved_mfu: st.achievedMfu,
       time_s: {compute: st.compute, bubble: st.bubble, intra_node: st.intra, network: st.net,
-               exposed_comm: st.exposedComm, dp_exposed: st.dpExposed},
+               exposed_comm: st.exposedComm, dp_exposed: st.dpExposed, tensor_parallel: st.tpStep},
       microbatches: st.microbatches,
       all_to_all: st.allToAll
     };
