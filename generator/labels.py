@@ -87,6 +87,8 @@ PARALLELISM_ZH = {"data": "数据并行", "tensor": "张量并行", "pipeline": 
 RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full": "完全重计算"}
 # planner.report.picks: the fields of an answer.
 PICK_ZH = {"gpu": "GPU", "node": "整机", "intra_node": "机内互连", "network": "节点间网络", "topology": "拓扑"}
+# estimates.calibration.Block: what kind of transformer block a published run trains.
+BLOCK_ZH = {"dense": "稠密模型", "moe": "混合专家（MoE）"}
 # edge.diff: how a row of `generator diff` changed.
 CHANGE_ZH = {"added": "新增", "removed": "删除", "changed": "修改"}
 # model.markets.Status: where a part stands in a market.

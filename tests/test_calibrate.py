@@ -74,12 +74,13 @@ def test_cli_json_has_the_documented_keys() -> None:
     done = _run("--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"error", "overall", "without_inferred", "sources", "does_not_fit", "worst", "runs"}
+    assert set(data) == {"error", "overall", "without_inferred", "sources", "kinds", "does_not_fit", "worst", "runs"}
     assert set(data["overall"]) == set(data["without_inferred"]) == {"runs", "expressed", "mean_abs_error", "bias"}
     assert data["overall"]["runs"] == len(data["runs"]) == len(list((ROOT / "specs/runs").glob("*.yaml")))
     for run in data["runs"]:
         assert set(run) == {"id", "name", "source", "measured_step_s", "predicted_step_s", "error", "fits", "why",
-                            "assumed", "inferred"}
+                            "assumed", "inferred", "kind"}
+        assert run["kind"] is None or set(run["kind"]) == {"block", "precision"}
         if run["inferred"] is not None:  # listed in `assumed` too, with the value taken and every accepted one
             chosen = "×".join(map(str, run["inferred"]["chosen"]))
             assert any(a.startswith(f"{'×'.join(run['inferred']['fields'])}={chosen} (fastest of ") for a in run["assumed"])
@@ -87,6 +88,15 @@ def test_cli_json_has_the_documented_keys() -> None:
         assert (run["error"] is None) == (run["predicted_step_s"] is None or run["measured_step_s"] is None)
         assert (run["why"] is None) == (run["predicted_step_s"] is not None)
     assert sum(s["runs"] for s in data["sources"]) == data["overall"]["runs"]
+    # Every run the model has inputs for is in exactly one group of block and precision, and each
+    # group's error is that of its runs.
+    for kind in data["kinds"]:
+        group = [r["error"] for r in data["runs"] if r["kind"] == {"block": kind["block"], "precision": kind["precision"]}]
+        assert kind["runs"] == len(group)
+        errors = [e for e in group if e is not None]
+        assert kind["expressed"] == len(errors)
+        assert kind["mean_abs_error"] == pytest.approx(sum(map(abs, errors)) / len(errors))
+    assert sum(k["runs"] for k in data["kinds"]) == sum(r["kind"] is not None for r in data["runs"])
     plain = [r for r in data["runs"] if r["inferred"] is None]
     assert data["without_inferred"]["runs"] == len(plain)
     assert data["without_inferred"]["expressed"] == sum(r["error"] is not None for r in plain)

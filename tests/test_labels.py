@@ -13,6 +13,7 @@ from generator.costmodel.inputs import Recompute
 from generator.costmodel.step import Bottleneck
 from generator.diagnostics import FAMILIES, Severity
 from generator.edge.diff import Change
+from generator.estimates.calibration import Block
 from generator.model import KINDS
 from generator.model.common import Direction
 from generator.model.entities import (
@@ -66,6 +67,7 @@ VOCABULARIES: dict[str, tuple[object, ...]] = {
     "RECOMPUTE_ZH": get_args(Recompute),
     "PICK_ZH": PICK_FIELDS,
     "CHANGE_ZH": get_args(Change),
+    "BLOCK_ZH": get_args(Block),
     "METRIC_ZH": get_args(Metric),
     "CONVENTION_ZH": get_args(Convention),
     "SCHEDULE_ZH": get_args(PipelineSchedule),

@@ -27,7 +27,8 @@ def _run_json(r: RunError) -> dict[str, object]:
         "accepted": [list(values) for values in r.inferred.accepted]}
     return {"id": r.id, "name": r.name, "source": r.source, "measured_step_s": r.measured_s,
             "predicted_step_s": r.predicted_s, "error": r.error, "fits": r.fits, "why": r.why,
-            "assumed": list(r.assumed), "inferred": inferred}
+            "assumed": list(r.assumed), "inferred": inferred,
+            "kind": None if r.kind is None else r.kind._asdict()}
 
 
 def to_json(cal: Calibration) -> str:
@@ -36,6 +37,7 @@ def to_json(cal: Calibration) -> str:
         "overall": _summary_json(cal.overall),
         "without_inferred": _summary_json(cal.without_inferred),
         "sources": [{"source": s.source, "title": s.title, **_summary_json(s.summary)} for s in cal.sources],
+        "kinds": [{**k.kind._asdict(), **_summary_json(k.summary)} for k in cal.kinds],
         "does_not_fit": [r.id for r in cal.runs if r.fits is False],
         "worst": [r.id for r in cal.worst()],
         "runs": [_run_json(r) for r in cal.runs],
@@ -55,6 +57,10 @@ def to_text(cal: Calibration, worst: int = 10) -> str:
     for s in cal.sources:
         lines.append(f"{s.source[:40]:40} {s.summary.runs:5d} {s.summary.expressed:5d} "
                      f"{_pct(s.summary.mean_abs_error):>7} {_pct(s.summary.bias, signed=True):>7}")
+    lines += ["", f"{'block and precision':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
+    for k in cal.kinds:
+        lines.append(f"{' '.join(k.kind):40} {k.summary.runs:5d} {k.summary.expressed:5d} "
+                     f"{_pct(k.summary.mean_abs_error):>7} {_pct(k.summary.bias, signed=True):>7}")
     lines += ["", f"worst {worst}:", f"  {'run':44} {'measured':>10} {'predicted':>10} {'error':>8}"]
     for r in cal.worst(worst):
         lines.append(f"  {r.id[:44]:44} {r.measured_s or 0.0:9.3f}s {r.predicted_s or 0.0:9.3f}s {_pct(r.error, True):>8}")

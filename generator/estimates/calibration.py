@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from typing import Literal, NamedTuple
 
 from ..costmodel import Assumptions, estimate
+from ..costmodel.inputs import Precision
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import Source
 from ..model.runs import Run
@@ -57,6 +59,16 @@ run that takes a value from here lists it (`RunError.assumed`):
   is the error without these runs."""
 
 
+Block = Literal["dense", "moe"]
+
+
+class Kind(NamedTuple):
+    """A run's block and precision (`kind_of`): the groups `Calibration.kinds` summarises."""
+
+    block: Block
+    precision: Precision
+
+
 @dataclass(frozen=True)
 class RunError:
     """One run: measured and predicted seconds per step and the error, or why there are none."""
@@ -70,6 +82,7 @@ class RunError:
     why: str | None  # None: the run was expressed and estimated
     assumed: tuple[str, ...]
     inferred: Inferred | None = None  # a layout choice the run left unstated, made by the model (in `assumed` too)
+    kind: Kind | None = None  # `kind_of` its inputs; None when the run gives the model none
 
     @property
     def error(self) -> float | None:
@@ -96,14 +109,24 @@ class SourceSummary:
 
 
 @dataclass(frozen=True)
+class KindSummary:
+    kind: Kind
+    summary: Summary
+
+
+@dataclass(frozen=True)
 class Calibration:
-    """Every run, the summaries by source and overall, and `without_inferred`: the summary over the
-    runs whose layout needed no inferred choice (`RunError.inferred`), to show what inferring does."""
+    """Every run, the summaries by source and overall, `without_inferred`: the summary over the
+    runs whose layout needed no inferred choice (`RunError.inferred`), to show what inferring does,
+    and `kinds`: the summaries by block and precision across sources, so that one source's many
+    runs of one kind cannot hide how the model does on another (a source that mixes dense and
+    mixture-of-experts rows shows each)."""
 
     runs: tuple[RunError, ...]
     sources: tuple[SourceSummary, ...]
     overall: Summary
     without_inferred: Summary
+    kinds: tuple[KindSummary, ...] = ()
 
     def worst(self, count: int = 10) -> tuple[RunError, ...]:
         """The expressed runs with the largest absolute error, largest first (ties by id)."""
@@ -143,6 +166,12 @@ def prepare(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) 
                     measured if isinstance(measured, str) else None, inputs if isinstance(inputs, str) else None)
 
 
+def kind_of(inputs: RunInputs) -> Kind:
+    """What the model has to price, in two words: the block (dense, or a mixture of experts) and
+    the precision of the linear layers' GEMMs."""
+    return Kind("moe" if inputs.workload.moe is not None else "dense", inputs.layout.precision)
+
+
 def estimated(run: Prepared, model: Assumptions | str) -> RunError:
     """A prepared run under the model's assumptions (or why there are none)."""
     why = run.unmeasured or (model if isinstance(model, str) else None) or run.inexpressible
@@ -150,14 +179,15 @@ def estimated(run: Prepared, model: Assumptions | str) -> RunError:
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, why, ())
     inputs = fastest(run.inputs, model)  # the prepared inputs, not the measured seconds
     if isinstance(inputs, str):
-        return RunError(run.id, run.name, run.source, run.measured_s, None, None, inputs, run.inputs.assumed)
+        return RunError(run.id, run.name, run.source, run.measured_s, None, None, inputs, run.inputs.assumed,
+                        kind=kind_of(run.inputs))
     outcome = estimate(inputs.workload, inputs.cluster, inputs.layout, model)
     if outcome.estimate is None:
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, outcome.problems[0].message,
-                        inputs.assumed, inputs.choice)
+                        inputs.assumed, inputs.choice, kind_of(inputs))
     est = outcome.estimate
     return RunError(run.id, run.name, run.source, run.measured_s, est.step.step_s, est.memory.fits, None,
-                    inputs.assumed, inputs.choice)
+                    inputs.assumed, inputs.choice, kind_of(inputs))
 
 
 def run_error(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) -> RunError:
@@ -179,7 +209,13 @@ def report(kb: KnowledgeBase, runs: tuple[RunError, ...]) -> Calibration:
         source = kb.get(source_id, Source)
         title = source.model.title if source is not None else source_id
         sources.append(SourceSummary(source_id, title, summarise(by_source[source_id])))
-    return Calibration(runs, tuple(sources), summarise(list(runs)), summarise([r for r in runs if r.inferred is None]))
+    by_kind: dict[Kind, list[RunError]] = {}
+    for r in runs:
+        if r.kind is not None:
+            by_kind.setdefault(r.kind, []).append(r)
+    kinds = tuple(KindSummary(kind, summarise(by_kind[kind])) for kind in sorted(by_kind))
+    return Calibration(runs, tuple(sources), summarise(list(runs)), summarise([r for r in runs if r.inferred is None]),
+                       kinds)
 
 
 def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:

@@ -9,6 +9,7 @@ from markupsafe import Markup
 
 from ..estimates.calibration import Calibration, RunError, statement
 from ..estimates.runs import Inferred
+from ..labels import BLOCK_ZH
 from ..units import fmt_number
 from .context import Site
 from .scatter import accuracy_chart
@@ -62,6 +63,11 @@ def accuracy(site: Site) -> dict[str, object]:
     for s in report.sources:
         by_source.rows.append(Row([Cell(site.link(s.source)), _count(s.summary.runs), _count(s.summary.expressed),
                                    _pct(s.summary.mean_abs_error), _pct(s.summary.bias, signed=True)]))
+    by_kind = Table([("模型", False), ("精度", False), ("可表达", True), ("平均绝对误差", True), ("偏差", True)])
+    for k in report.kinds:
+        by_kind.rows.append(Row([Cell.text(BLOCK_ZH[k.kind.block]), Cell.text(k.kind.precision.upper()),
+                                 _count(k.summary.expressed), _pct(k.summary.mean_abs_error),
+                                 _pct(k.summary.bias, signed=True)]))
     groups = []
     for s in report.sources:
         table = Table([("运行", False), ("实测（秒/步）", True), ("预测（秒/步）", True), ("误差", True), ("显存", False),
@@ -89,5 +95,5 @@ def accuracy(site: Site) -> dict[str, object]:
     without = None if rest.mean_abs_error is None or rest.bias is None else \
         {"runs": rest.expressed, "mae": f"{rest.mean_abs_error:.1%}", "bias": f"{rest.bias:+.1%}"}
     return {"statement": statement(report.overall), "inferred": inferred, "without_inferred": without,
-            "chart": chart, "by_source": by_source, "groups": groups, "missing": missing,
+            "chart": chart, "by_source": by_source, "by_kind": by_kind, "groups": groups, "missing": missing,
             "overall": report.overall, "unfit": unfit, "worst": [r.id for r in report.worst(5)]}
