@@ -130,15 +130,34 @@ def test_fp8_runs_the_attention_core_at_the_bf16_peak() -> None:
         # without FlashAttention the scores' softmax and dropout: 9 + 11 B a score, 16·8192² a layer
         scores = 0.0 if flash else 16 * 8192**2 * 8 / 2.0e12
         executed = e.compute.executed_flop_per_microbatch_per_gpu
-        assert e.compute.microbatch_s == pytest.approx((executed - core) / (2e15 * 0.6) + core / (1e15 * 0.6)
-                                                       + 20 * scores, rel=1e-12)
+        logits = 6 * 8192 * 2048 * 1000  # the output layer, 6·b·s·h·V, in 16 bits too
+        assert e.compute.microbatch_s == pytest.approx((executed - core - logits) / (2e15 * 0.6)
+                                                       + (core + logits) / (1e15 * 0.6) + 20 * scores, rel=1e-12)
         forward = e.compute.model_flop_per_microbatch_per_gpu / 3
-        assert e.compute.forward_s == pytest.approx((forward - 4 * 8192**2 * 8 * 2048) / (2e15 * 0.6)
-                                                    + 4 * 8192**2 * 8 * 2048 / (1e15 * 0.6) + 9 * scores, rel=1e-12)
+        forward_16 = 4 * 8192**2 * 8 * 2048 + 2 * 8192 * 2048 * 1000
+        assert e.compute.forward_s == pytest.approx((forward - forward_16) / (2e15 * 0.6) + forward_16 / (1e15 * 0.6)
+                                                    + 9 * scores, rel=1e-12)
     speedup = [_estimate(workload, gpu, replace(LAYOUT, sequence_length=s), flat).compute.microbatch_s
                / _estimate(workload, gpu, replace(LAYOUT, sequence_length=s, precision="fp8"), flat).compute.microbatch_s
                for s in (512, 32768)]
     assert 1.0 < speedup[1] < speedup[0] < 2.0
+
+
+def test_fp8_leaves_the_output_layer_in_16_bits() -> None:
+    """Under FP8 the output layer (6·b·s·h·V a micro-batch, 2·b·s·h·V forward, 4·b·s·h·V under LoRA,
+    spread over the model replica's GPUs) runs at the BF16 peak: a larger vocabulary adds its FLOPs
+    at that rate, not the FP8 one; in BF16 nothing changes."""
+    gpu = replace(A100_LIKE, dense_fp8_flop_per_s=2e15)
+    flat = replace(ASSUMPTIONS, gemm_half_intensity=0.0, memory_bound_bytes=0.0)
+    small, large = Workload("w", 1e9, 8, 2048, 16, 1000), Workload("w", 1e9, 8, 2048, 16, 101_000)
+    for layout, k in ((replace(LAYOUT, precision="fp8", tensor_parallel=2), 6), (replace(LAYOUT, precision="fp8"), 6),
+                      (replace(LAYOUT, precision="fp8", adapter_rank=8), 4)):
+        grown = _estimate(large, gpu, layout, flat).compute.microbatch_s - _estimate(small, gpu, layout, flat).compute.microbatch_s
+        added = k * 1 * 2048 * 2048 * 100_000 / layout.tensor_parallel
+        assert grown == pytest.approx(added / (1e15 * 0.6), rel=1e-9)
+    bf16 = replace(LAYOUT, tensor_parallel=2)
+    grown = _estimate(large, gpu, bf16, flat).compute.microbatch_s - _estimate(small, gpu, bf16, flat).compute.microbatch_s
+    assert grown == pytest.approx(6 * 2048 * 2048 * 100_000 / 2 / (1e15 * 0.6), rel=1e-9)
 
 
 def test_flash_attention_runs_the_attention_core_at_its_architecture_figure() -> None:

@@ -64,12 +64,18 @@ FlashAttention (Dao et al. 2022, §3.1): the backward pass recomputes the scores
 stored softmax statistics, 2·B·s²·h FLOPs per layer: executed, not model FLOPs.
 
 FP8 (Transformer Engine's fp8_autocast, as Megatron-LM, NeMo and llm-foundry use it) runs the
-linear layers' GEMMs at the FP8 peak; the attention core (QKᵀ and attention over V, in the
-FlashAttention kernel) stays in 16 bits. So of a micro-batch's executed FLOPs F, the attention
-core's A = κ·b·s²·(L ÷ p)·h ÷ (t·c) run at the BF16 peak, with κ = 12 for a forward and backward
-pass, 16 when recomputation repeats the forward, 2 more with FlashAttention, and 4 for the forward
-alone: T = (F − A) ÷ (R_8·η) + A ÷ (R_16·η) + M ÷ B_hbm. η is the same at both precisions (an FP8
-operand is half the bytes and the FP8 peak twice the BF16 one, so I ÷ I_ridge does not change).
+transformer layers' linear GEMMs at the FP8 peak. Two parts stay in 16 bits:
+- the attention core (QKᵀ and attention over V, in the FlashAttention kernel): of a micro-batch's
+  executed FLOPs F, A = κ·b·s²·(L ÷ p)·h ÷ (t·c), with κ = 12 for a forward and backward pass, 16
+  when recomputation repeats the forward, 2 more with FlashAttention, and 4 for the forward alone;
+- the output layer: Megatron-Core's is a ColumnParallelLinear, not a Transformer Engine module;
+  llm-foundry's MPT computes its logits with the tied embedding, outside Transformer Engine; and
+  DeepSeek-V3's FP8 recipe keeps "the output head" in its original precision (DeepSeek-AI 2024,
+  §3.3.1). Its FLOPs are G = k·b·s·h·V ÷ (t·p·c), spread over the stages as in F, with k = 2 for
+  the forward pass, 6 for a micro-batch, and 4 under LoRA (no weight gradient).
+So T = (F − A − G) ÷ (R_8·η) + G ÷ (R_16·η) + A ÷ (R_16·η) + M ÷ B_hbm. η is the same at both
+precisions: an FP8 operand is half the bytes and the FP8 peak twice the BF16 one, so I ÷ I_ridge
+does not change. The output layer weighs most on narrow models with large vocabularies.
 At long sequences, where the attention core is most of the FLOPs, FP8 thus gains little.
 
 The attention core under FlashAttention is one fused kernel, not a GEMM: it runs at the share
@@ -223,7 +229,31 @@ def seconds_at_rate(flop: float, peak_flop_per_s: float, efficiency: float) -> f
     return flop / (peak_flop_per_s * efficiency)
 
 
-FP8_SCOPE = "FP8 covers the linear layers' GEMMs (Transformer Engine's fp8_autocast), not the attention core"
+FP8_SCOPE = ("FP8 covers the transformer layers' linear GEMMs (Transformer Engine's fp8_autocast), not the "
+             "attention core nor the output layer")
+
+
+@formula("2 (forward)", "", "the output layer's FLOPs, in b·s·h·V")
+def logit_forward_coefficient() -> float:
+    return 2.0
+
+
+@formula("6 (forward 2, backward 4)", "", "the output layer's FLOPs, in b·s·h·V")
+def logit_coefficient() -> float:
+    return 6.0
+
+
+@formula("4 (forward 2, input gradient 2; frozen weights get no gradient)", "",
+         "the output layer's FLOPs, in b·s·h·V; LoRA")
+def logit_frozen_coefficient() -> float:
+    return 4.0
+
+
+@formula("k·b·s·h·V ÷ (t·p·c)", "k b s h V t p c",
+         "the output layer's FLOPs per GPU and micro-batch (spread over the stages, as in F)")
+def logit_flop(coefficient: float, b: float, s: float, h: float, vocabulary: float, tensor: float, pipeline: float,
+               context: float) -> float:
+    return coefficient * b * s * h * vocabulary / (tensor * pipeline * context)
 
 
 @formula("4 (QKᵀ and attention over V, forward)", "", "the attention core's FLOPs, in b·s²·h per layer")
@@ -262,6 +292,14 @@ def attention_core_flop(coefficient: float, b: float, s: float, layers: float, p
 def split_seconds_at_rate(flop: float, attention_flop: float, peak: float, bf16_peak: float, efficiency: float,
                           attention_efficiency: float) -> float:
     return (flop - attention_flop) / (peak * efficiency) + attention_flop / (bf16_peak * attention_efficiency)
+
+
+@formula("(F − A − G) ÷ (R·η) + G ÷ (R_16·η) + A ÷ (R_16·η_attn)", "F A G R R_16 η η_attn",
+         "FP8: the attention core and the output layer apart, at the 16-bit peak (" + FP8_SCOPE + ")")
+def fp8_split_seconds_at_rate(flop: float, attention_flop: float, logit_flop: float, peak: float, bf16_peak: float,
+                              efficiency: float, attention_efficiency: float) -> float:
+    return ((flop - attention_flop - logit_flop) / (peak * efficiency) + logit_flop / (bf16_peak * efficiency)
+            + attention_flop / (bf16_peak * attention_efficiency))
 
 
 @formula("η_fa2 · k", "η_fa2 k", "cuDNN's fused attention: FlashAttention-2's share of the peak times its "

@@ -234,6 +234,15 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         return ev.derive(f"{name}_attention_flop_per_gpu", "FLOP", cp.attention_core_flop)(
             coefficient, x.b, x.s, x.L_paced, x.p, h_att, x.t, x.c)
 
+    def output_layer(name: str) -> V:
+        """The output layer's FLOPs per GPU of the forward pass or the micro-batch (`name`): FP8
+        leaves it in 16 bits, as Megatron-Core's output layer (not a Transformer Engine module) and
+        DeepSeek-V3's FP8 recipe do."""
+        kind = (cp.logit_forward_coefficient if name == "forward"
+                else cp.logit_frozen_coefficient if x.adapters is not None else cp.logit_coefficient)
+        return ev.derive(f"{name}_output_layer_flop_per_gpu", "FLOP", cp.logit_flop)(
+            ev.derive(f"{name}_output_layer_coefficient", "1", kind)(), x.b, x.s, x.h, x.vocab, x.t, x.p, x.c)
+
     def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V], per_score: Callable[[], V]) -> V:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes (and,
         without FlashAttention, of the scores' elementwise work, `per_score` bytes a score); with
@@ -251,9 +260,14 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
             scores = ev.derive(f"{name}_score_bytes", "B", cp.score_bytes)(per_score(), x.a, x.s, x.b, layers, x.p,
                                                                           x.t, x.c)
             bound = ev.derive(key, "B", cp.memory_bound_bytes_total)(bound, scores)
-        gemm = (ev.derive(f"{name}_gemm_s", "s", cp.split_seconds_at_rate)(
-                    flop, attention_core(name, coefficient()), x.peak, bf16_peak, eta, eta_attn) if split
-                else ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta))
+        if fp8:
+            gemm = ev.derive(f"{name}_gemm_s", "s", cp.fp8_split_seconds_at_rate)(
+                flop, attention_core(name, coefficient()), output_layer(name), x.peak, bf16_peak, eta, eta_attn)
+        elif split:
+            gemm = ev.derive(f"{name}_gemm_s", "s", cp.split_seconds_at_rate)(
+                flop, attention_core(name, coefficient()), x.peak, bf16_peak, eta, eta_attn)
+        else:
+            gemm = ev.derive(f"{name}_gemm_s", "s", cp.seconds_at_rate)(flop, x.peak, eta)
         return ev.derive(f"compute.{name}_s", "s", cp.compute_s)(
             gemm, ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
 

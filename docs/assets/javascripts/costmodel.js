@@ -569,19 +569,28 @@
     var dropout = w.dropout !== false;
     var scoreForward = dropout ? 9.0 : 4.0, scoreBackward = dropout ? 11.0 : 6.0;
     var scoreMicrobatch = (layout.recompute === "none" ? 1.0 : 2.0) * scoreForward + scoreBackward;
-    var seconds = function (flop, passes, coefficient, perScore) {
+    // compute.py fp8_split_seconds_at_rate: FP8 leaves the output layer (k·b·s·h·V per micro-batch,
+    // spread over the stages) in 16 bits as well, as Megatron-Core and DeepSeek-V3's recipe do
+    var seconds = function (flop, passes, coefficient, perScore, logitCoefficient) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
       if (!layout.flash_attention) {
         bound = bound + perScore * w.attention_heads * s * s * b * (L / p) / (t * c);
       }
       var core = coefficient * b * s * s * (L / p) * hAtt / (t * c);
-      var gemm = split ? (flop - core) / (peak * eta) + core / (bf16Peak * etaAttn) : secondsAtRate(flop, peak, eta);
+      var gemm;
+      if (fp8) {
+        var logits = logitCoefficient * b * s * h * V / (t * p * c);
+        gemm = (flop - core - logits) / (peak * eta) + logits / (bf16Peak * eta) + core / (bf16Peak * etaAttn);
+      } else {
+        gemm = split ? (flop - core) / (peak * eta) + core / (bf16Peak * etaAttn) : secondsAtRate(flop, peak, eta);
+      }
       return gemm + bound / hbm;
     };
     var executedCoefficient = ATTENTION_COEFFICIENT[layout.recompute] + (layout.flash_attention ? 2.0 : 0.0);
-    var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward);
-    var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient, scoreMicrobatch);
+    var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward, 2.0);
+    var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient, scoreMicrobatch,
+                             layout.adapter_rank > 0 ? 4.0 : 6.0);
     // compute.py attention_flop: what the context-parallel ring hides behind
     var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * hAtt / (t * c), bf16Peak, etaAttn) : null;
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
