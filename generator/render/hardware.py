@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from markupsafe import Markup, escape
 
 from ..derive import reference_precision
@@ -25,6 +27,7 @@ from ..model.entities import (
 )
 from ..provenance import entity_sources
 from .context import Site
+from .names import RowNamer, name_cell, note_anchor, short_names
 from .table import Cell, Row, Table
 from .text import NOT_ENTERED, figure_html, inert, sort_key, zh
 from .trust import checked_on, source_link, summary_html
@@ -36,42 +39,68 @@ def _verified(site: Site, entity: Loaded[Entity]) -> Cell:
 
 
 def gpus(site: Site) -> dict[str, object]:
-    specs = Table([("型号", False), ("厂商", False), ("形态", False), ("架构", False), ("显存", True), ("显存类型", False),
-                   ("显存带宽", True), ("FP32（非张量）", True), ("Scale-up 链路", False), ("Scale-up 带宽（每 GPU）", True),
-                   ("主机接口", False), ("功耗", True), ("核对日期", False)])
+    # The figures a planner compares first lead each table; what names the product (vendor, form,
+    # architecture) follows, and the date checked comes last.
+    specs = Table([("型号", False), ("显存", True), ("显存带宽", True), ("Scale-up 带宽（每 GPU）", True), ("功耗", True),
+                   ("FP32（非张量）", True), ("Scale-up 链路", False), ("主机接口", False), ("形态", False),
+                   ("架构", False), ("厂商", False), ("显存类型", False), ("核对日期", False)])
     reference = reference_precision(site.kb)
     ref_label = site.kb.label_of(reference) if reference else ""
     # Labels come from spec files: inert, like every spec text (a header is not escaped for Markdown).
-    derived = Table([("型号", False), ("Scale-up ÷ PCIe（单向）", True), (inert(f"每瓦 {ref_label} 稠密算力"), True),
-                     (inert(f"显存带宽 ÷ {ref_label} 稠密算力"), True), ("参考价（带日期）", True), ("每 TFLOPS 价格", True)])
+    derived = Table([("型号", False), (inert(f"每瓦 {ref_label} 稠密算力"), True), ("每 TFLOPS 价格", True),
+                     (inert(f"显存带宽 ÷ {ref_label} 稠密算力"), True), ("Scale-up ÷ PCIe（单向）", True),
+                     ("参考价（带日期）", True)])
     ordered = _by_generation(site)
+    names = _row_names(site, ordered)
+    unit = _units(site, ordered, "memory.capacity", "memory.bandwidth", "scale_up.bandwidth", "power", "compute.fp32",
+                  "tflops_per_watt", "usd_per_tflops", "bytes_per_flop", "price")
     for gpu in ordered:
         m, r = gpu.model, gpu.id + "#"
         link = m.scale_up
         family = Cell.text(site.kb.label_of(link.family)) if link else Cell.text("无")
         # Stated figures not in the knowledge base read 未录入, as in the compute table, where "—"
         # means a precision the GPU lacks.
-        bandwidth = site.cell(r + "scale_up.bandwidth", show_direction=True, missing=NOT_ENTERED) if link \
-            else Cell.text("无")
-        specs.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.vendor)),
-                               Cell.text(site.kb.label_of(m.form_factor)), Cell.text(site.kb.label_of(m.architecture)),
-                               site.cell(r + "memory.capacity", missing=NOT_ENTERED), _memory_type(m),
-                               site.cell(r + "memory.bandwidth", missing=NOT_ENTERED),
-                               site.cell(r + "compute.fp32", missing=NOT_ENTERED), family, bandwidth,
-                               Cell(site.link(m.pcie)),
-                               site.cell(r + "power", missing=NOT_ENTERED), _verified(site, gpu)],
+        bandwidth = site.cell(r + "scale_up.bandwidth", unit=unit["scale_up.bandwidth"], show_direction=True,
+                              missing=NOT_ENTERED) if link else Cell.text("无")
+        specs.rows.append(Row([names(gpu.id),
+                               site.cell(r + "memory.capacity", unit=unit["memory.capacity"], missing=NOT_ENTERED),
+                               site.cell(r + "memory.bandwidth", unit=unit["memory.bandwidth"], missing=NOT_ENTERED),
+                               bandwidth, site.cell(r + "power", unit=unit["power"], missing=NOT_ENTERED),
+                               site.cell(r + "compute.fp32", unit=unit["compute.fp32"], missing=NOT_ENTERED),
+                               family, Cell(site.link(m.pcie)), Cell.text(site.kb.label_of(m.form_factor)),
+                               Cell.text(site.kb.label_of(m.architecture)), Cell.text(site.kb.label_of(m.vendor)),
+                               _memory_type(m), _verified(site, gpu)],
                               anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
-        price_cell = site.cell(r + "price")
+        price_cell = site.cell(r + "price", unit=unit["price"])
         if price is not None and m.price is not None:
             price_cell = Cell(price_cell.html + escape(f"（{m.price.as_of.isoformat()}）"), price_cell.sort, True)
-        derived.rows.append(Row([Cell(site.link(gpu.id, m.name)), site.cell(r + "scale_up_to_pcie", show_direction=False),
-                                 site.cell(r + "tflops_per_watt"), site.cell(r + "bytes_per_flop"), price_cell,
-                                 site.cell(r + "usd_per_tflops")]))
-    notes = [(gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
-    return {"specs": specs, "compute": _compute(site, ordered), "derived": derived, "notes": notes,
-            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label),
+        derived.rows.append(Row([names(gpu.id, href="#" + gpu.id),
+                                 site.cell(r + "tflops_per_watt", unit=unit["tflops_per_watt"]),
+                                 site.cell(r + "usd_per_tflops", unit=unit["usd_per_tflops"]),
+                                 site.cell(r + "bytes_per_flop", unit=unit["bytes_per_flop"]),
+                                 site.cell(r + "scale_up_to_pcie", show_direction=False), price_cell]))
+    notes = [(note_anchor(gpu.id), gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
+    return {"specs": specs, "compute": _compute(site, ordered, names), "derived": derived, "notes": notes,
+            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label, names),
             "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
+
+
+def _row_names(site: Site, entities: Sequence[Loaded[Entity]]) -> RowNamer:
+    """The first cell of an entity's row: its short name (unique among `entities`), linked to its
+    note on the page (or to `href`), with the full name as the link's title."""
+    shorts = short_names(site.kb, [e.label for e in entities])
+    labels = {e.id: e.label for e in entities}
+
+    def cell(entity_id: str, href: str | None = None) -> Cell:
+        label = labels[entity_id]
+        return name_cell(entity_id, label, shorts[label], href)
+    return cell
+
+
+def _units(site: Site, entities: Sequence[Loaded[Entity]], *names: str) -> dict[str, str | None]:
+    """The one unit of each figure's column (`Site.common_unit`)."""
+    return {name: site.common_unit(f"{e.id}#{name}" for e in entities) for name in names}
 
 
 def _memory_type(gpu: Gpu) -> Cell:
@@ -81,7 +110,8 @@ def _memory_type(gpu: Gpu) -> Cell:
     return Cell.text(gpu.memory.type)
 
 
-def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str) -> Table:
+def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str,
+              names: RowNamer) -> Table:
     """Restricted versions (`variant_of`) beside the GPU they are cut from: the scale-up link and
     the reference-precision dense rate of both, and the pitfalls that concern the variant. Which
     of the two figures was cut is read off the data, never named here."""
@@ -93,7 +123,7 @@ def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref
         if base is None:
             continue
         related = [p.id for p in pitfalls if gpu.id in p.model.concerns]
-        table.rows.append(Row([Cell(site.link(gpu.id, gpu.model.name)), Cell(site.link(base)),
+        table.rows.append(Row([names(gpu.id, href="#" + gpu.id), names(base, href="#" + base),
                                site.cell(f"{gpu.id}#scale_up.bandwidth", show_direction=True),
                                site.cell(f"{base}#scale_up.bandwidth", show_direction=True),
                                site.cell(f"{gpu.id}#compute.tensor.{reference}.dense"),
@@ -106,20 +136,25 @@ def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref
 _SLOTS = {"dense": "稠密", "dense_half_accumulate": "稠密（16 位累加）", "sparse": "稀疏"}
 
 
-def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
-    """Tensor throughput, one column per precision of the vocabulary (widest first), dense, and
-    sparse where some GPU's vendor prints it. "—" is a precision the GPU lacks (with the source
+def _compute(site: Site, ordered: list[Loaded[Gpu]], names: RowNamer) -> Table:
+    """Tensor throughput, one column per precision of the vocabulary: the dense rates first (the
+    reference precision's, then the others widest first), then the sparse and 16-bit-accumulate
+    rates where some GPU's vendor prints them. "—" is a precision the GPU lacks (with the source
     that says so); "未录入" one the knowledge base has no figure for."""
-    precisions = sorted(site.kb.of_type(Precision), key=lambda p: (-p.model.bits, p.id))
+    reference = reference_precision(site.kb)
+    precisions = sorted(site.kb.of_type(Precision), key=lambda p: (p.id != reference, -p.model.bits, p.id))
     columns: list[tuple[str, str]] = []
-    for p in precisions:
-        entries = [e for g in ordered for e in g.model.compute.tensor if e.key == p.id]
-        columns += [(p.id, slot) for slot in _SLOTS if slot == "dense" or any(getattr(e, slot) for e in entries)]
+    for slot in _SLOTS:
+        for p in precisions:
+            entries = [e for g in ordered for e in g.model.compute.tensor if e.key == p.id]
+            if slot == "dense" or any(getattr(e, slot) for e in entries):
+                columns.append((p.id, slot))
+    unit = {c: site.common_unit(f"{g.id}#compute.tensor.{c[0]}.{c[1]}" for g in ordered) for c in columns}
     headers = [("型号", False)] + [(inert(f"{site.kb.label_of(pid)} {_SLOTS[slot]}"), True) for pid, slot in columns]
     table = Table(headers)
     for gpu in ordered:
         by_key = {e.key: e for e in gpu.model.compute.tensor}
-        cells = [Cell(site.link(gpu.id, gpu.model.name))]
+        cells = [names(gpu.id, href="#" + gpu.id)]
         for pid, slot in columns:
             entry = by_key.get(pid)
             if entry is not None and entry.unsupported is not None:
@@ -129,7 +164,7 @@ def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
             elif entry is None or getattr(entry, slot) is None:
                 cells.append(Cell(NOT_ENTERED, "", True))
             else:
-                cells.append(site.cell(f"{gpu.id}#compute.tensor.{pid}.{slot}"))
+                cells.append(site.cell(f"{gpu.id}#compute.tensor.{pid}.{slot}", unit=unit[pid, slot]))
         table.rows.append(Row(cells))
     return table
 
