@@ -114,7 +114,7 @@ def test_unsupported_precisions_show_a_dash_with_their_source() -> None:
     assert result.kb is not None
     compute = files["gpus.md"].split("{ #compute }", 1)[1].split("</table>", 1)[0]
     for gpu in result.kb.of_type(Gpu):
-        row = re.search(rf'<tr><td><a href="../gpus/#{gpu.id}">.*?</tr>', compute)
+        row = re.search(rf'<tr><td><a class="row-name" href="#{gpu.id}" [^>]*>.*?</tr>', compute)
         assert row is not None, gpu.id
         lacking = [e for e in gpu.model.compute.tensor if e.unsupported is not None]
         dashes = row[0].count('class="fig-unsupported"')  # one per column of a lacking precision

@@ -18,7 +18,19 @@ from ..derive import FigureIndex
 from ..knowledge import KnowledgeBase
 from ..repository import Repository
 from ..spec_schema import schema_files
-from . import accuracy, advice, calculator, costmodel, expert_study, hardware, markets, reference, runs, selection
+from . import (
+    accuracy,
+    advice,
+    calculator,
+    costmodel,
+    expert_study,
+    hardware,
+    markets,
+    nodes,
+    reference,
+    runs,
+    selection,
+)
 from .context import Site
 from .escape import attr, inert, md, md_cell
 from .trust import SOURCE_GROUPS
@@ -28,7 +40,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "gpus.md": hardware.gpus,
     "interconnects.md": hardware.interconnects,
     "networks.md": hardware.networks,
-    "nodes.md": hardware.nodes,
+    "nodes.md": nodes.nodes,
     "layers.md": hardware.layers,
     "topologies.md": advice.topologies,
     "tiers.md": advice.tiers,

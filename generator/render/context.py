@@ -4,7 +4,7 @@ a figure or a reference into a table cell or a link."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -62,6 +62,10 @@ class Site:
                  if f is not None and f.usable and (f.unit in UNITS or f.unit in DERIVED_UNITS)]
         counts = Counter(units)
         return max(units, key=counts.__getitem__) if units else None
+
+    def column_units(self, entities: Sequence[Loaded[Identified]], *names: str) -> dict[str, str | None]:
+        """The one unit of each named figure's column, over the rows of `entities`."""
+        return {name: self.common_unit(f"{e.id}#{name}" for e in entities) for name in names}
 
     def md(self, text: object) -> Markup:
         return expand_text(text, self._shown, markdown=True)

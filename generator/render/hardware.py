@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from markupsafe import Markup, escape
 
 from ..derive import reference_precision
 from ..figures import Figure
 from ..knowledge import Loaded
-from ..labels import DIRECTION_ZH, NIC_ROLE_ZH, NODE_KIND_ZH, RDMA_ZH
+from ..labels import DIRECTION_ZH, RDMA_ZH
 from ..model.common import Entity
 from ..model.entities import (
     Architecture,
-    ComputeNode,
     FormFactor,
     Gpu,
     Layer,
     Network,
-    Nic,
     Nvlink,
     Nvswitch,
     Pcie,
@@ -27,13 +23,13 @@ from ..model.entities import (
 )
 from ..provenance import entity_sources
 from .context import Site
-from .names import RowNamer, name_cell, note_anchor, short_names
+from .names import RowNamer, note_anchor, row_names
 from .table import Cell, Row, Table
 from .text import NOT_ENTERED, figure_html, inert, sort_key, zh
 from .trust import checked_on, source_link, summary_html
 
 
-def _verified(site: Site, entity: Loaded[Entity]) -> Cell:
+def verified(site: Site, entity: Loaded[Entity]) -> Cell:
     """The row's verification date, unless a source behind its figures was not read."""
     return Cell.text(checked_on(entity_sources(site.kb, entity.id), entity.model.last_verified.isoformat()))
 
@@ -51,8 +47,8 @@ def gpus(site: Site) -> dict[str, object]:
                      (inert(f"显存带宽 ÷ {ref_label} 稠密算力"), True), ("Scale-up ÷ PCIe（单向）", True),
                      ("参考价（带日期）", True)])
     ordered = _by_generation(site)
-    names = _row_names(site, ordered)
-    unit = _units(site, ordered, "memory.capacity", "memory.bandwidth", "scale_up.bandwidth", "power", "compute.fp32",
+    names = row_names(site.kb, ordered)
+    unit = site.column_units(ordered, "memory.capacity", "memory.bandwidth", "scale_up.bandwidth", "power", "compute.fp32",
                   "tflops_per_watt", "usd_per_tflops", "bytes_per_flop", "price")
     for gpu in ordered:
         m, r = gpu.model, gpu.id + "#"
@@ -69,7 +65,7 @@ def gpus(site: Site) -> dict[str, object]:
                                site.cell(r + "compute.fp32", unit=unit["compute.fp32"], missing=NOT_ENTERED),
                                family, Cell(site.link(m.pcie)), Cell.text(site.kb.label_of(m.form_factor)),
                                Cell.text(site.kb.label_of(m.architecture)), Cell.text(site.kb.label_of(m.vendor)),
-                               _memory_type(m), _verified(site, gpu)],
+                               _memory_type(m), verified(site, gpu)],
                               anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
         price_cell = site.cell(r + "price", unit=unit["price"])
@@ -84,23 +80,6 @@ def gpus(site: Site) -> dict[str, object]:
     return {"specs": specs, "compute": _compute(site, ordered, names), "derived": derived, "notes": notes,
             "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label, names),
             "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
-
-
-def _row_names(site: Site, entities: Sequence[Loaded[Entity]]) -> RowNamer:
-    """The first cell of an entity's row: its short name (unique among `entities`), linked to its
-    note on the page (or to `href`), with the full name as the link's title."""
-    shorts = short_names(site.kb, [e.label for e in entities])
-    labels = {e.id: e.label for e in entities}
-
-    def cell(entity_id: str, href: str | None = None) -> Cell:
-        label = labels[entity_id]
-        return name_cell(entity_id, label, shorts[label], href)
-    return cell
-
-
-def _units(site: Site, entities: Sequence[Loaded[Entity]], *names: str) -> dict[str, str | None]:
-    """The one unit of each figure's column (`Site.common_unit`)."""
-    return {name: site.common_unit(f"{e.id}#{name}" for e in entities) for name in names}
 
 
 def _memory_type(gpu: Gpu) -> Cell:
@@ -182,30 +161,35 @@ def _by_generation(site: Site) -> list[Loaded[Gpu]]:
 
 def interconnects(site: Site) -> dict[str, object]:
     links = site.kb.of_type(Pcie, Nvlink, Nvswitch)
-    pcie = Table([("名称", False), ("每通道传输率", True), ("通道数", True), ("编码", False),
-                  ("单向（推导）", True), ("双向合计（推导）", True), ("官方标称单向", True),
-                  ("官方标称双向", True), ("核对日期", False)])
-    nvlink = Table([("名称", False), ("每 GPU 链路数", True), ("每链路单向", True), ("每 GPU 单向合计", True),
-                    ("每 GPU 双向合计", True), ("核对日期", False)])
-    nvswitch = Table([("名称", False), ("所用 NVLink", False), ("全互连 GPU 数", True), ("交换芯片数", True),
-                      ("每 GPU 带宽", True), ("核对日期", False)])
+    # The bandwidths lead, per direction first (what nccl-tests' busbw is compared with).
+    pcie = Table([("名称", False), ("单向（推导）", True), ("双向合计（推导）", True), ("官方标称单向", True),
+                  ("官方标称双向", True), ("每通道传输率", True), ("通道数", True), ("编码", False), ("核对日期", False)])
+    nvlink = Table([("名称", False), ("每 GPU 单向合计", True), ("每 GPU 双向合计", True), ("每链路单向", True),
+                    ("每 GPU 链路数", True), ("核对日期", False)])
+    nvswitch = Table([("名称", False), ("每 GPU 带宽", True), ("全互连 GPU 数", True), ("所用 NVLink", False),
+                      ("交换芯片数", True), ("核对日期", False)])
+    names = row_names(site.kb, links)
+    unit = site.column_units(links, "per_direction", "bidirectional", "transfer_rate", "per_link", "total", "per_gpu")
     for e in links:
         m, r = e.model, e.id + "#"
         derived = {figure.name: figure for figure in site.figures.derived(e.id)}
         if isinstance(m, Pcie):
-            pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
-                                  Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),
-                                  _derived_cell(site, derived.get("bidirectional")), site.cell(r + "per_direction"),
-                                  site.cell(r + "bidirectional"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+            pcie.rows.append(Row([names(e.id), _derived_cell(site, derived.get("per_direction")),
+                                  _derived_cell(site, derived.get("bidirectional")),
+                                  site.cell(r + "per_direction", unit=unit["per_direction"]),
+                                  site.cell(r + "bidirectional", unit=unit["bidirectional"]),
+                                  site.cell(r + "transfer_rate", unit=unit["transfer_rate"]), site.cell(r + "lanes"),
+                                  Cell.text(m.encoding.name), verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         elif isinstance(m, Nvlink):
-            nvlink.rows.append(Row([Cell.text(m.name), site.cell(r + "links_per_gpu"), site.cell(r + "per_link"),
-                                    site.cell(r + "total", direction="per_direction"), site.cell(r + "total"),
-                                    _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+            nvlink.rows.append(Row([names(e.id), site.cell(r + "total", unit=unit["total"], direction="per_direction"),
+                                    site.cell(r + "total", unit=unit["total"]),
+                                    site.cell(r + "per_link", unit=unit["per_link"]), site.cell(r + "links_per_gpu"),
+                                    verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         else:
-            nvswitch.rows.append(Row([Cell.text(m.name), Cell(site.link(m.nvlink)), site.cell(r + "gpus"),
-                                      site.cell(r + "switches"), site.cell(r + "per_gpu", show_direction=True),
-                                      _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
-    notes = [(e.model.name, zh(e.model.summary)) for e in links]
+            nvswitch.rows.append(Row([names(e.id), site.cell(r + "per_gpu", unit=unit["per_gpu"], show_direction=True),
+                                      site.cell(r + "gpus"), Cell(site.link(m.nvlink)), site.cell(r + "switches"),
+                                      verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+    notes = [(note_anchor(e.id), e.model.name, zh(e.model.summary)) for e in links]
     return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes,
             "provenance": summary_html(site.kb, kinds=("interconnects",), title="本页数字的来源")}
 
@@ -217,21 +201,26 @@ def _derived_cell(site: Site, figure: Figure | None) -> Cell:
 
 
 def networks(site: Site) -> dict[str, object]:
-    table = Table([("名称", False), ("类型", False), ("RDMA", False), ("通道数", True), ("每通道速率", True),
-                   ("端口速率（Gb/s，单向）", True), ("换算为 GB/s（单向）", True), ("双向合计（GB/s）", True),
-                   ("延迟", True), ("核对日期", False)])
+    # The port rate leads, in bits as vendors print it and in bytes as GPU links are compared.
+    table = Table([("名称", False), ("端口速率（Gb/s，单向）", True), ("换算为 GB/s（单向）", True),
+                   ("双向合计（GB/s）", True), ("延迟", True), ("RDMA", False), ("类型", False), ("通道数", True),
+                   ("每通道速率", True), ("核对日期", False)])
     latency_notes = []
-    for e in site.kb.of_type(Network):
+    entities = site.kb.of_type(Network)
+    names = row_names(site.kb, entities)
+    unit = site.column_units(entities, "latency", "lane_rate")
+    for e in entities:
         m, r = e.model, e.id + "#"
-        table.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.fabric)), Cell.text(RDMA_ZH[m.rdma]),
-                               site.cell(r + "lanes"), site.cell(r + "lane_rate"),
-                               site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
+        table.rows.append(Row([names(e.id), site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", direction="bidirectional", show_direction=True),
-                               site.cell(r + "latency"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+                               site.cell(r + "latency", unit=unit["latency"]), Cell.text(RDMA_ZH[m.rdma]),
+                               Cell.text(site.kb.label_of(m.fabric)), site.cell(r + "lanes"),
+                               site.cell(r + "lane_rate", unit=unit["lane_rate"]), verified(site, e)],
+                              anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))
-    notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(Network)]
+    notes = [(note_anchor(e.id), e.model.name, zh(e.model.summary)) for e in entities]
     return {"ports": table, "latency_notes": latency_notes, "notes": notes,
             "provenance": summary_html(site.kb, kinds=("networks",), title="本页数字的来源")}
 
@@ -261,50 +250,3 @@ def layers(site: Site) -> dict[str, object]:
                          "connects": zh(e.model.connects), "summary": zh(e.model.summary), "table": table,
                          "verified": e.model.last_verified.isoformat()})
     return {"sections": sections, "directions": DIRECTION_ZH}
-
-
-
-
-def nodes(site: Site) -> dict[str, object]:
-    """Reference servers and racks: per GPU, the scale-up bandwidth beside its share of the
-    scale-out NICs, and their ratio, both per direction (what decides how a job splits)."""
-    table = Table([("名称", False), ("类型", False), ("GPU", False), ("每节点 GPU", True), ("Scale-up 域", False),
-                   ("每 GPU scale-up（单向）", True), ("每节点 scale-out（单向）", True),
-                   ("每 GPU scale-out（单向）", True), ("Scale-up ÷ scale-out", True), ("核对日期", False)])
-    nic_rows = []
-    for e in site.kb.of_type(ComputeNode):
-        m, r = e.model, e.id + "#"
-        if m.scale_up is not None:
-            domain = Cell(inert(f"{site.kb.label_of(m.scale_up.family)}，{m.scale_up.domain.value} 卡一域"),
-                          str(m.scale_up.domain.value), True)
-        else:
-            domain = Cell.text("无")
-        table.rows.append(Row([Cell.text(m.name), Cell.text(NODE_KIND_ZH[m.kind]), Cell(site.link(m.gpu)), site.cell(r + "gpus"),
-                               domain, site.cell(f"{m.gpu}#scale_up.bandwidth", direction="per_direction", show_direction=True),
-                               site.cell(r + "scale_out", unit="Gb/s", show_direction=True),
-                               site.cell(r + "scale_out_per_gpu", unit="GB/s", show_direction=True),
-                               site.cell(r + "scale_up_to_scale_out", show_direction=False),
-                               _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
-        for group in m.nics:
-            nic = Cell(site.link(group.nic)) if group.nic else Cell.text("—")
-            ports = group.ports.value if group.ports else 1
-            nic_rows.append(Row([Cell.text(m.name), Cell.text(NIC_ROLE_ZH[group.role]), nic, site.cell(f"{r}nics.{group.key}.count"),
-                                 Cell.text(str(ports)), site.cell(f"{r}nics.{group.key}.port_rate", unit="Gb/s", show_direction=True),
-                                 Cell(site.link(group.network)) if group.network else Cell.text("—")]))
-    groups = Table([("节点", False), ("用途", False), ("网卡", False), ("网卡数", True), ("每卡端口", True),
-                    ("端口速率", True), ("网络", False)], nic_rows)
-    nics = Table([("名称", False), ("厂商", False), ("主机接口", False), ("模式", False), ("端口数", True),
-                  ("端口速率", True), ("合计（单向）", True), ("核对日期", False)])
-    for card in site.kb.of_type(Nic):
-        n, r = card.model, card.id + "#"
-        for i, mode in enumerate(n.modes):
-            first = i == 0
-            nics.rows.append(Row([Cell.text(n.name), Cell.text(site.kb.label_of(n.vendor)),
-                                  Cell(site.link(n.host)) if n.host else Cell.text("—"),
-                                  Cell.text(site.kb.label_of(mode.family)), site.cell(f"{r}modes.{mode.key}.ports"),
-                                  site.cell(f"{r}modes.{mode.key}.port_rate", unit="Gb/s", show_direction=True),
-                                  site.cell(f"{r}modes.{mode.key}.total", unit="Gb/s", show_direction=True),
-                                  _verified(site, card)], anchor=card.id if first else None,
-                                  spec=site.spec(card.id) if first else None))
-    notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(ComputeNode, Nic)]
-    return {"nodes": table, "groups": groups, "nics": nics, "notes": notes}

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from ..knowledge import KnowledgeBase
+from ..knowledge import KnowledgeBase, Loaded
+from ..model.common import Entity
 from ..model.entities import Vendor
 from .escape import attr, inert
 from .table import Cell
@@ -63,10 +64,23 @@ def name_cell(entity_id: str, name: str, short: str, href: str | None = None) ->
     """A row's first cell: the short name, linked to the entity's note (or `href`), with the full
     name as the link's title."""
     target = href if href is not None else "#" + note_anchor(entity_id)
-    return Cell(Markup(f'<a class="row-name" href="{attr(target)}" title="{attr(name)}">{inert(short)}</a>'))
+    # The href is made of ids (slugs, rule schema-id) and page paths: escaped as Site.link escapes it.
+    return Cell(Markup(f'<a class="row-name" href="{escape(target)}" title="{attr(name)}">{inert(short)}</a>'))
 
 
 class RowNamer(Protocol):
-    """The first cell of an entity's row in one table (`hardware._row_names`)."""
+    """The first cell of an entity's row in one table (`row_names`)."""
 
     def __call__(self, entity_id: str, href: str | None = None) -> Cell: ...
+
+
+def row_names(kb: KnowledgeBase, entities: Sequence[Loaded[Entity]]) -> RowNamer:
+    """The first cell of an entity's row: its short name (unique among `entities`), linked to its
+    note on the page (or to `href`), with the full name as the link's title."""
+    shorts = short_names(kb, [e.label for e in entities])
+    labels = {e.id: e.label for e in entities}
+
+    def cell(entity_id: str, href: str | None = None) -> Cell:
+        label = labels[entity_id]
+        return name_cell(entity_id, label, shorts[label], href)
+    return cell
