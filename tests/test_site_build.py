@@ -324,12 +324,13 @@ def test_pitfalls_show_the_verdict_of_each_claim_they_restate(site: Path, real: 
 
 
 def test_claims_page_shows_every_claim_with_its_basis(site: Path, real: Result) -> None:
-    """Each claim's row carries its verdict and what the verdict was checked against; the
+    """Each claim's card carries its verdict and what the verdict was checked against; the
     recommendations and tier bands link to theirs."""
     kb = _kb(real)
     html = _html(site, "claims/index.html")
+    assert "<table" not in html.split('<article', 1)[1]  # cards, not a wide table
     for claim in kb.of_type(Claim):
-        row = re.search(rf'<tr id="{claim.id}">(.*?)</tr>', html, re.S)
+        row = re.search(rf'<div class="claim-card" id="{claim.id}">(.*?)</div>', html, re.S)
         assert row is not None, claim.id
         assert f'class="verdict verdict-{claim.model.verdict} basis-{claim.model.basis}"' in row[1], claim.id
         assert f'class="basis basis-{claim.model.basis}"' in row[1], claim.id
