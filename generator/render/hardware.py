@@ -97,16 +97,19 @@ def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref
     table = Table([("受限版本", False), ("同芯片的原型号", False), ("Scale-up 带宽", True), ("原型号 Scale-up 带宽", True),
                    (f"{ref_label} 稠密", True), (f"原型号 {ref_label} 稠密", True), ("相关避坑", False)])
     pitfalls = site.kb.of_type(Pitfall)
+    # The units of the page's other tables, taken over every GPU: the same figure reads alike here.
+    link = site.common_unit(f"{g.id}#scale_up.bandwidth" for g in ordered)
+    dense = site.common_unit(f"{g.id}#compute.tensor.{reference}.dense" for g in ordered)
     for gpu in ordered:
         base = gpu.model.variant_of
         if base is None:
             continue
         related = [p.id for p in pitfalls if gpu.id in p.model.concerns]
         table.rows.append(Row([names(gpu.id, href="#" + gpu.id), names(base, href="#" + base),
-                               site.cell(f"{gpu.id}#scale_up.bandwidth", show_direction=True),
-                               site.cell(f"{base}#scale_up.bandwidth", show_direction=True),
-                               site.cell(f"{gpu.id}#compute.tensor.{reference}.dense"),
-                               site.cell(f"{base}#compute.tensor.{reference}.dense"),
+                               site.cell(f"{gpu.id}#scale_up.bandwidth", unit=link, show_direction=True),
+                               site.cell(f"{base}#scale_up.bandwidth", unit=link, show_direction=True),
+                               site.cell(f"{gpu.id}#compute.tensor.{reference}.dense", unit=dense),
+                               site.cell(f"{base}#compute.tensor.{reference}.dense", unit=dense),
                                Cell(Markup("、").join(site.link(p) for p in related) if related else Markup("—"))]))
     return table
 
