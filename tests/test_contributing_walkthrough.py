@@ -54,8 +54,8 @@ def test_walkthrough_passes_check_and_shows_everywhere() -> None:
     gpus_page = pages["gpus.md"]
     tables = gpus_page.split("<table>")[1:]
     assert len(tables) >= 3
-    for table in tables:  # specs, per-precision compute, derived
-        assert f'id="{gpu}"' in table or f'href="../gpus/#{gpu}"' in table, table[:200]
+    for table in tables:  # specs (the row's anchor), per-precision compute and derived (links to it)
+        assert f'id="{gpu}"' in table or f'href="#{gpu}"' in table, table[:200]
     precision = next(yaml.safe_load(f.raw) for f in walkthrough() if f.kind == "precisions")
     assert f"{precision['label']['zh']} 稠密" in gpus_page and f"{precision['label']['zh']} 稀疏" in gpus_page
     assert any(gpu == record["id"] for record in json.loads(pages["data/gpus.json"]))

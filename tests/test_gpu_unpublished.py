@@ -41,11 +41,13 @@ def test_unpublished_figures_are_not_entered_and_derive_nothing() -> None:
     for name in ("memory.bandwidth", "compute.fp32", "power", "scale_up.bandwidth", "scale_up_to_pcie",
                  "tflops_per_watt", "bytes_per_flop"):
         assert result.figures.get(f"test-sparse-gpu#{name}") is None, name
-    row = next(r for r in gpus(Site(result.kb, result.figures))["specs"].rows if r.anchor == "test-sparse-gpu")
-    cells = [str(c.html) for c in row.cells]
-    assert cells[4].startswith("186")  # the one figure it states
+    specs = gpus(Site(result.kb, result.figures))["specs"]
+    row = next(r for r in specs.rows if r.anchor == "test-sparse-gpu")
+    cells = {label: str(c.html) for (label, _numeric), c in zip(specs.headers, row.cells, strict=True)}
+    assert cells["显存"].startswith("186")  # the one figure it states
     # bandwidth, FP32, scale-up, power: "未录入", not "—", which the GPU page keeps for a lacking precision
-    assert all("fig-none" in cells[i] and "未录入" in cells[i] for i in (6, 7, 9, 11)), cells
+    unstated = ("显存带宽", "FP32（非张量）", "Scale-up 带宽（每 GPU）", "功耗")
+    assert all("fig-none" in cells[c] and "未录入" in cells[c] for c in unstated), cells
     spec = result.kb.get("test-sparse-gpu", Gpu)
     assert spec is not None
     assert isinstance(scale_up(result.kb, spec.model, 8), str)  # no rate: said, not invented

@@ -65,10 +65,11 @@ def test_every_entity_is_on_its_page() -> None:
 @pytest.mark.parametrize(("page", "kind"), [("gpus.md", "gpus"), ("interconnects.md", "interconnects"),
                                             ("networks.md", "networks"), ("claims.md", "claims"), ("nodes.md", "nodes")])
 def test_tables_have_one_row_per_entity(page: str, kind: str) -> None:
-    """The comparison tables hold exactly one anchored row per entity of their kind."""
+    """The comparison tables hold exactly one anchored row per entity of their kind (the claims
+    page one anchored card)."""
     result, files = _real()
     assert result.kb is not None
-    rows = re.findall(r'<tr id="([^"]+)">', files[page])
+    rows = re.findall(r'<(?:tr|div class="claim-card") id="([^"]+)">', files[page])
     kinds = (kind, "nics") if kind == "nodes" else (kind,)  # the nodes page also lists the NICs
     assert sorted(rows) == sorted(e.id for k in kinds for e in result.kb.of_kind(k))
 
@@ -114,7 +115,7 @@ def test_unsupported_precisions_show_a_dash_with_their_source() -> None:
     assert result.kb is not None
     compute = files["gpus.md"].split("{ #compute }", 1)[1].split("</table>", 1)[0]
     for gpu in result.kb.of_type(Gpu):
-        row = re.search(rf'<tr><td><a href="../gpus/#{gpu.id}">.*?</tr>', compute)
+        row = re.search(rf'<tr><td><a class="row-name" href="#{gpu.id}" [^>]*>.*?</tr>', compute)
         assert row is not None, gpu.id
         lacking = [e for e in gpu.model.compute.tensor if e.unsupported is not None]
         dashes = row[0].count('class="fig-unsupported"')  # one per column of a lacking precision

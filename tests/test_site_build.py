@@ -10,6 +10,7 @@ from __future__ import annotations
 import html as html_lib
 import json
 import re
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import get_args
@@ -101,16 +102,18 @@ def test_no_template_syntax_left(site: Path) -> None:
 def test_gpu_table_holds_spec_values_with_units(site: Path, real: Result) -> None:
     """Every GPU's memory capacity, and its memory bandwidth, power and each tensor figure (dense
     and sparse, at every precision) where it states them (a vendor may publish none), appear with
-    their units."""
+    a unit: the one most GPUs write that figure in, so one column never mixes GB and GiB."""
     assert real.figures is not None
     text = _pages(site)["gpus/index.html"].visible
-    for gpu in _kb(real).of_kind("gpus"):
+    gpus = _kb(real).of_kind("gpus")
+    for gpu in gpus:
         stated = real.figures.stated[gpu.id]
         tensor = [name for name in stated if name.startswith("compute.tensor.")]
         for name in ("memory.capacity", *(n for n in ("memory.bandwidth", "power") if n in stated), *tensor):
             figure = real.figures.get(f"{gpu.id}#{name}")
             assert figure is not None
-            value, unit, _direction = in_unit(figure)
+            written = Counter(f.unit for g in gpus if (f := real.figures.get(f"{g.id}#{name}")) is not None)
+            value, unit, _direction = in_unit(figure, written.most_common(1)[0][0])
             assert f"{fmt_number(value)} {unit}" in text, (gpu.id, name)
 
 
@@ -321,12 +324,13 @@ def test_pitfalls_show_the_verdict_of_each_claim_they_restate(site: Path, real: 
 
 
 def test_claims_page_shows_every_claim_with_its_basis(site: Path, real: Result) -> None:
-    """Each claim's row carries its verdict and what the verdict was checked against; the
+    """Each claim's card carries its verdict and what the verdict was checked against; the
     recommendations and tier bands link to theirs."""
     kb = _kb(real)
     html = _html(site, "claims/index.html")
+    assert "<table" not in html.split('<article', 1)[1]  # cards, not a wide table
     for claim in kb.of_type(Claim):
-        row = re.search(rf'<tr id="{claim.id}">(.*?)</tr>', html, re.S)
+        row = re.search(rf'<div class="claim-card" id="{claim.id}">(.*?)</div>', html, re.S)
         assert row is not None, claim.id
         assert f'class="verdict verdict-{claim.model.verdict} basis-{claim.model.basis}"' in row[1], claim.id
         assert f'class="basis basis-{claim.model.basis}"' in row[1], claim.id

@@ -3,6 +3,8 @@ a figure or a reference into a table cell or a link."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -15,6 +17,7 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Identified
 from ..model.entities import ExpertStudy, FieldReport, ScalingStudy, Source
 from ..repository import Repository
+from ..units import DERIVED_UNITS, UNITS
 from .table import Cell, SpecLink
 from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
 from .trust import source_page
@@ -50,6 +53,19 @@ class Site:
     def _shown(self, ref: str, unit: str | None) -> Markup | None:
         """A figure referenced from prose, or None when there is no such figure."""
         return self.cell(ref, unit=unit).html if self.fig(ref) is not None else None
+
+    def common_unit(self, refs: Iterable[str]) -> str | None:
+        """The one unit a column shows its figures in: the unit most of them are written in (the
+        first of those, on a tie), so that '4.8 TB/s' and '4800 GB/s' never share a column. Only
+        the display changes: values and sort keys are the same in any unit."""
+        units = [f.unit for f in map(self.fig, refs)
+                 if f is not None and f.usable and (f.unit in UNITS or f.unit in DERIVED_UNITS)]
+        counts = Counter(units)
+        return max(units, key=counts.__getitem__) if units else None
+
+    def column_units(self, entities: Sequence[Loaded[Identified]], *names: str) -> dict[str, str | None]:
+        """The one unit of each named figure's column, over the rows of `entities`."""
+        return {name: self.common_unit(f"{e.id}#{name}" for e in entities) for name in names}
 
     def md(self, text: object) -> Markup:
         return expand_text(text, self._shown, markdown=True)

@@ -7,16 +7,14 @@ from markupsafe import Markup, escape
 from ..derive import reference_precision
 from ..figures import Figure
 from ..knowledge import Loaded
-from ..labels import DIRECTION_ZH, NIC_ROLE_ZH, NODE_KIND_ZH, RDMA_ZH
+from ..labels import DIRECTION_ZH, RDMA_ZH
 from ..model.common import Entity
 from ..model.entities import (
     Architecture,
-    ComputeNode,
     FormFactor,
     Gpu,
     Layer,
     Network,
-    Nic,
     Nvlink,
     Nvswitch,
     Pcie,
@@ -25,52 +23,62 @@ from ..model.entities import (
 )
 from ..provenance import entity_sources
 from .context import Site
+from .names import RowNamer, note_anchor, row_names
 from .table import Cell, Row, Table
 from .text import NOT_ENTERED, figure_html, inert, sort_key, zh
 from .trust import checked_on, source_link, summary_html
 
 
-def _verified(site: Site, entity: Loaded[Entity]) -> Cell:
+def verified(site: Site, entity: Loaded[Entity]) -> Cell:
     """The row's verification date, unless a source behind its figures was not read."""
     return Cell.text(checked_on(entity_sources(site.kb, entity.id), entity.model.last_verified.isoformat()))
 
 
 def gpus(site: Site) -> dict[str, object]:
-    specs = Table([("型号", False), ("厂商", False), ("形态", False), ("架构", False), ("显存", True), ("显存类型", False),
-                   ("显存带宽", True), ("FP32（非张量）", True), ("Scale-up 链路", False), ("Scale-up 带宽（每 GPU）", True),
-                   ("主机接口", False), ("功耗", True), ("核对日期", False)])
+    # The figures a planner compares first lead each table; what names the product (vendor, form,
+    # architecture) follows, and the date checked comes last.
+    specs = Table([("型号", False), ("显存", True), ("显存带宽", True), ("Scale-up 带宽（每 GPU）", True), ("功耗", True),
+                   ("FP32（非张量）", True), ("Scale-up 链路", False), ("主机接口", False), ("形态", False),
+                   ("架构", False), ("厂商", False), ("显存类型", False), ("核对日期", False)])
     reference = reference_precision(site.kb)
     ref_label = site.kb.label_of(reference) if reference else ""
     # Labels come from spec files: inert, like every spec text (a header is not escaped for Markdown).
-    derived = Table([("型号", False), ("Scale-up ÷ PCIe（单向）", True), (inert(f"每瓦 {ref_label} 稠密算力"), True),
-                     (inert(f"显存带宽 ÷ {ref_label} 稠密算力"), True), ("参考价（带日期）", True), ("每 TFLOPS 价格", True)])
+    derived = Table([("型号", False), (inert(f"每瓦 {ref_label} 稠密算力"), True), ("每 TFLOPS 价格", True),
+                     (inert(f"显存带宽 ÷ {ref_label} 稠密算力"), True), ("Scale-up ÷ PCIe（单向）", True),
+                     ("参考价（带日期）", True)])
     ordered = _by_generation(site)
+    names = row_names(site.kb, ordered)
+    unit = site.column_units(ordered, "memory.capacity", "memory.bandwidth", "scale_up.bandwidth", "power", "compute.fp32",
+                  "tflops_per_watt", "usd_per_tflops", "bytes_per_flop", "price")
     for gpu in ordered:
         m, r = gpu.model, gpu.id + "#"
         link = m.scale_up
         family = Cell.text(site.kb.label_of(link.family)) if link else Cell.text("无")
         # Stated figures not in the knowledge base read 未录入, as in the compute table, where "—"
         # means a precision the GPU lacks.
-        bandwidth = site.cell(r + "scale_up.bandwidth", show_direction=True, missing=NOT_ENTERED) if link \
-            else Cell.text("无")
-        specs.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.vendor)),
-                               Cell.text(site.kb.label_of(m.form_factor)), Cell.text(site.kb.label_of(m.architecture)),
-                               site.cell(r + "memory.capacity", missing=NOT_ENTERED), _memory_type(m),
-                               site.cell(r + "memory.bandwidth", missing=NOT_ENTERED),
-                               site.cell(r + "compute.fp32", missing=NOT_ENTERED), family, bandwidth,
-                               Cell(site.link(m.pcie)),
-                               site.cell(r + "power", missing=NOT_ENTERED), _verified(site, gpu)],
+        bandwidth = site.cell(r + "scale_up.bandwidth", unit=unit["scale_up.bandwidth"], show_direction=True,
+                              missing=NOT_ENTERED) if link else Cell.text("无")
+        specs.rows.append(Row([names(gpu.id),
+                               site.cell(r + "memory.capacity", unit=unit["memory.capacity"], missing=NOT_ENTERED),
+                               site.cell(r + "memory.bandwidth", unit=unit["memory.bandwidth"], missing=NOT_ENTERED),
+                               bandwidth, site.cell(r + "power", unit=unit["power"], missing=NOT_ENTERED),
+                               site.cell(r + "compute.fp32", unit=unit["compute.fp32"], missing=NOT_ENTERED),
+                               family, Cell(site.link(m.pcie)), Cell.text(site.kb.label_of(m.form_factor)),
+                               Cell.text(site.kb.label_of(m.architecture)), Cell.text(site.kb.label_of(m.vendor)),
+                               _memory_type(m), verified(site, gpu)],
                               anchor=gpu.id, spec=site.spec(gpu.id)))
         price = site.fig(r + "price")
-        price_cell = site.cell(r + "price")
+        price_cell = site.cell(r + "price", unit=unit["price"])
         if price is not None and m.price is not None:
             price_cell = Cell(price_cell.html + escape(f"（{m.price.as_of.isoformat()}）"), price_cell.sort, True)
-        derived.rows.append(Row([Cell(site.link(gpu.id, m.name)), site.cell(r + "scale_up_to_pcie", show_direction=False),
-                                 site.cell(r + "tflops_per_watt"), site.cell(r + "bytes_per_flop"), price_cell,
-                                 site.cell(r + "usd_per_tflops")]))
-    notes = [(gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
-    return {"specs": specs, "compute": _compute(site, ordered), "derived": derived, "notes": notes,
-            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label),
+        derived.rows.append(Row([names(gpu.id, href="#" + gpu.id),
+                                 site.cell(r + "tflops_per_watt", unit=unit["tflops_per_watt"]),
+                                 site.cell(r + "usd_per_tflops", unit=unit["usd_per_tflops"]),
+                                 site.cell(r + "bytes_per_flop", unit=unit["bytes_per_flop"]),
+                                 site.cell(r + "scale_up_to_pcie", show_direction=False), price_cell]))
+    notes = [(note_anchor(gpu.id), gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
+    return {"specs": specs, "compute": _compute(site, ordered, names), "derived": derived, "notes": notes,
+            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label, names),
             "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
 
 
@@ -81,23 +89,27 @@ def _memory_type(gpu: Gpu) -> Cell:
     return Cell.text(gpu.memory.type)
 
 
-def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str) -> Table:
+def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref_label: str,
+              names: RowNamer) -> Table:
     """Restricted versions (`variant_of`) beside the GPU they are cut from: the scale-up link and
     the reference-precision dense rate of both, and the pitfalls that concern the variant. Which
     of the two figures was cut is read off the data, never named here."""
     table = Table([("受限版本", False), ("同芯片的原型号", False), ("Scale-up 带宽", True), ("原型号 Scale-up 带宽", True),
                    (f"{ref_label} 稠密", True), (f"原型号 {ref_label} 稠密", True), ("相关避坑", False)])
     pitfalls = site.kb.of_type(Pitfall)
+    # The units of the page's other tables, taken over every GPU: the same figure reads alike here.
+    link = site.common_unit(f"{g.id}#scale_up.bandwidth" for g in ordered)
+    dense = site.common_unit(f"{g.id}#compute.tensor.{reference}.dense" for g in ordered)
     for gpu in ordered:
         base = gpu.model.variant_of
         if base is None:
             continue
         related = [p.id for p in pitfalls if gpu.id in p.model.concerns]
-        table.rows.append(Row([Cell(site.link(gpu.id, gpu.model.name)), Cell(site.link(base)),
-                               site.cell(f"{gpu.id}#scale_up.bandwidth", show_direction=True),
-                               site.cell(f"{base}#scale_up.bandwidth", show_direction=True),
-                               site.cell(f"{gpu.id}#compute.tensor.{reference}.dense"),
-                               site.cell(f"{base}#compute.tensor.{reference}.dense"),
+        table.rows.append(Row([names(gpu.id, href="#" + gpu.id), names(base, href="#" + base),
+                               site.cell(f"{gpu.id}#scale_up.bandwidth", unit=link, show_direction=True),
+                               site.cell(f"{base}#scale_up.bandwidth", unit=link, show_direction=True),
+                               site.cell(f"{gpu.id}#compute.tensor.{reference}.dense", unit=dense),
+                               site.cell(f"{base}#compute.tensor.{reference}.dense", unit=dense),
                                Cell(Markup("、").join(site.link(p) for p in related) if related else Markup("—"))]))
     return table
 
@@ -106,20 +118,25 @@ def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref
 _SLOTS = {"dense": "稠密", "dense_half_accumulate": "稠密（16 位累加）", "sparse": "稀疏"}
 
 
-def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
-    """Tensor throughput, one column per precision of the vocabulary (widest first), dense, and
-    sparse where some GPU's vendor prints it. "—" is a precision the GPU lacks (with the source
+def _compute(site: Site, ordered: list[Loaded[Gpu]], names: RowNamer) -> Table:
+    """Tensor throughput, one column per precision of the vocabulary: the dense rates first (the
+    reference precision's, then the others widest first), then the sparse and 16-bit-accumulate
+    rates where some GPU's vendor prints them. "—" is a precision the GPU lacks (with the source
     that says so); "未录入" one the knowledge base has no figure for."""
-    precisions = sorted(site.kb.of_type(Precision), key=lambda p: (-p.model.bits, p.id))
+    reference = reference_precision(site.kb)
+    precisions = sorted(site.kb.of_type(Precision), key=lambda p: (p.id != reference, -p.model.bits, p.id))
     columns: list[tuple[str, str]] = []
-    for p in precisions:
-        entries = [e for g in ordered for e in g.model.compute.tensor if e.key == p.id]
-        columns += [(p.id, slot) for slot in _SLOTS if slot == "dense" or any(getattr(e, slot) for e in entries)]
+    for slot in _SLOTS:
+        for p in precisions:
+            entries = [e for g in ordered for e in g.model.compute.tensor if e.key == p.id]
+            if slot == "dense" or any(getattr(e, slot) for e in entries):
+                columns.append((p.id, slot))
+    unit = {c: site.common_unit(f"{g.id}#compute.tensor.{c[0]}.{c[1]}" for g in ordered) for c in columns}
     headers = [("型号", False)] + [(inert(f"{site.kb.label_of(pid)} {_SLOTS[slot]}"), True) for pid, slot in columns]
     table = Table(headers)
     for gpu in ordered:
         by_key = {e.key: e for e in gpu.model.compute.tensor}
-        cells = [Cell(site.link(gpu.id, gpu.model.name))]
+        cells = [names(gpu.id, href="#" + gpu.id)]
         for pid, slot in columns:
             entry = by_key.get(pid)
             if entry is not None and entry.unsupported is not None:
@@ -129,7 +146,7 @@ def _compute(site: Site, ordered: list[Loaded[Gpu]]) -> Table:
             elif entry is None or getattr(entry, slot) is None:
                 cells.append(Cell(NOT_ENTERED, "", True))
             else:
-                cells.append(site.cell(f"{gpu.id}#compute.tensor.{pid}.{slot}"))
+                cells.append(site.cell(f"{gpu.id}#compute.tensor.{pid}.{slot}", unit=unit[pid, slot]))
         table.rows.append(Row(cells))
     return table
 
@@ -147,30 +164,35 @@ def _by_generation(site: Site) -> list[Loaded[Gpu]]:
 
 def interconnects(site: Site) -> dict[str, object]:
     links = site.kb.of_type(Pcie, Nvlink, Nvswitch)
-    pcie = Table([("名称", False), ("每通道传输率", True), ("通道数", True), ("编码", False),
-                  ("单向（推导）", True), ("双向合计（推导）", True), ("官方标称单向", True),
-                  ("官方标称双向", True), ("核对日期", False)])
-    nvlink = Table([("名称", False), ("每 GPU 链路数", True), ("每链路单向", True), ("每 GPU 单向合计", True),
-                    ("每 GPU 双向合计", True), ("核对日期", False)])
-    nvswitch = Table([("名称", False), ("所用 NVLink", False), ("全互连 GPU 数", True), ("交换芯片数", True),
-                      ("每 GPU 带宽", True), ("核对日期", False)])
+    # The bandwidths lead, per direction first (what nccl-tests' busbw is compared with).
+    pcie = Table([("名称", False), ("单向（推导）", True), ("双向合计（推导）", True), ("官方标称单向", True),
+                  ("官方标称双向", True), ("每通道传输率", True), ("通道数", True), ("编码", False), ("核对日期", False)])
+    nvlink = Table([("名称", False), ("每 GPU 单向合计", True), ("每 GPU 双向合计", True), ("每链路单向", True),
+                    ("每 GPU 链路数", True), ("核对日期", False)])
+    nvswitch = Table([("名称", False), ("每 GPU 带宽", True), ("全互连 GPU 数", True), ("所用 NVLink", False),
+                      ("交换芯片数", True), ("核对日期", False)])
+    names = row_names(site.kb, links)
+    unit = site.column_units(links, "per_direction", "bidirectional", "transfer_rate", "per_link", "total", "per_gpu")
     for e in links:
         m, r = e.model, e.id + "#"
         derived = {figure.name: figure for figure in site.figures.derived(e.id)}
         if isinstance(m, Pcie):
-            pcie.rows.append(Row([Cell.text(m.name), site.cell(r + "transfer_rate"), site.cell(r + "lanes"),
-                                  Cell.text(m.encoding.name), _derived_cell(site, derived.get("per_direction")),
-                                  _derived_cell(site, derived.get("bidirectional")), site.cell(r + "per_direction"),
-                                  site.cell(r + "bidirectional"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+            pcie.rows.append(Row([names(e.id), _derived_cell(site, derived.get("per_direction")),
+                                  _derived_cell(site, derived.get("bidirectional")),
+                                  site.cell(r + "per_direction", unit=unit["per_direction"]),
+                                  site.cell(r + "bidirectional", unit=unit["bidirectional"]),
+                                  site.cell(r + "transfer_rate", unit=unit["transfer_rate"]), site.cell(r + "lanes"),
+                                  Cell.text(m.encoding.name), verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         elif isinstance(m, Nvlink):
-            nvlink.rows.append(Row([Cell.text(m.name), site.cell(r + "links_per_gpu"), site.cell(r + "per_link"),
-                                    site.cell(r + "total", direction="per_direction"), site.cell(r + "total"),
-                                    _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+            nvlink.rows.append(Row([names(e.id), site.cell(r + "total", unit=unit["total"], direction="per_direction"),
+                                    site.cell(r + "total", unit=unit["total"]),
+                                    site.cell(r + "per_link", unit=unit["per_link"]), site.cell(r + "links_per_gpu"),
+                                    verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         else:
-            nvswitch.rows.append(Row([Cell.text(m.name), Cell(site.link(m.nvlink)), site.cell(r + "gpus"),
-                                      site.cell(r + "switches"), site.cell(r + "per_gpu", show_direction=True),
-                                      _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
-    notes = [(e.model.name, zh(e.model.summary)) for e in links]
+            nvswitch.rows.append(Row([names(e.id), site.cell(r + "per_gpu", unit=unit["per_gpu"], show_direction=True),
+                                      site.cell(r + "gpus"), Cell(site.link(m.nvlink)), site.cell(r + "switches"),
+                                      verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+    notes = [(note_anchor(e.id), e.model.name, zh(e.model.summary)) for e in links]
     return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes,
             "provenance": summary_html(site.kb, kinds=("interconnects",), title="本页数字的来源")}
 
@@ -182,21 +204,26 @@ def _derived_cell(site: Site, figure: Figure | None) -> Cell:
 
 
 def networks(site: Site) -> dict[str, object]:
-    table = Table([("名称", False), ("类型", False), ("RDMA", False), ("通道数", True), ("每通道速率", True),
-                   ("端口速率（Gb/s，单向）", True), ("换算为 GB/s（单向）", True), ("双向合计（GB/s）", True),
-                   ("延迟", True), ("核对日期", False)])
+    # The port rate leads, in bits as vendors print it and in bytes as GPU links are compared.
+    table = Table([("名称", False), ("端口速率（Gb/s，单向）", True), ("换算为 GB/s（单向）", True),
+                   ("双向合计（GB/s）", True), ("延迟", True), ("RDMA", False), ("类型", False), ("通道数", True),
+                   ("每通道速率", True), ("核对日期", False)])
     latency_notes = []
-    for e in site.kb.of_type(Network):
+    entities = site.kb.of_type(Network)
+    names = row_names(site.kb, entities)
+    unit = site.column_units(entities, "latency", "lane_rate")
+    for e in entities:
         m, r = e.model, e.id + "#"
-        table.rows.append(Row([Cell.text(m.name), Cell.text(site.kb.label_of(m.fabric)), Cell.text(RDMA_ZH[m.rdma]),
-                               site.cell(r + "lanes"), site.cell(r + "lane_rate"),
-                               site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
+        table.rows.append(Row([names(e.id), site.cell(r + "port_rate", unit="Gb/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", show_direction=True),
                                site.cell(r + "port_rate", unit="GB/s", direction="bidirectional", show_direction=True),
-                               site.cell(r + "latency"), _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+                               site.cell(r + "latency", unit=unit["latency"]), Cell.text(RDMA_ZH[m.rdma]),
+                               Cell.text(site.kb.label_of(m.fabric)), site.cell(r + "lanes"),
+                               site.cell(r + "lane_rate", unit=unit["lane_rate"]), verified(site, e)],
+                              anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
             latency_notes.append((m.name, zh(m.latency.measures)))
-    notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(Network)]
+    notes = [(note_anchor(e.id), e.model.name, zh(e.model.summary)) for e in entities]
     return {"ports": table, "latency_notes": latency_notes, "notes": notes,
             "provenance": summary_html(site.kb, kinds=("networks",), title="本页数字的来源")}
 
@@ -226,50 +253,3 @@ def layers(site: Site) -> dict[str, object]:
                          "connects": zh(e.model.connects), "summary": zh(e.model.summary), "table": table,
                          "verified": e.model.last_verified.isoformat()})
     return {"sections": sections, "directions": DIRECTION_ZH}
-
-
-
-
-def nodes(site: Site) -> dict[str, object]:
-    """Reference servers and racks: per GPU, the scale-up bandwidth beside its share of the
-    scale-out NICs, and their ratio, both per direction (what decides how a job splits)."""
-    table = Table([("名称", False), ("类型", False), ("GPU", False), ("每节点 GPU", True), ("Scale-up 域", False),
-                   ("每 GPU scale-up（单向）", True), ("每节点 scale-out（单向）", True),
-                   ("每 GPU scale-out（单向）", True), ("Scale-up ÷ scale-out", True), ("核对日期", False)])
-    nic_rows = []
-    for e in site.kb.of_type(ComputeNode):
-        m, r = e.model, e.id + "#"
-        if m.scale_up is not None:
-            domain = Cell(inert(f"{site.kb.label_of(m.scale_up.family)}，{m.scale_up.domain.value} 卡一域"),
-                          str(m.scale_up.domain.value), True)
-        else:
-            domain = Cell.text("无")
-        table.rows.append(Row([Cell.text(m.name), Cell.text(NODE_KIND_ZH[m.kind]), Cell(site.link(m.gpu)), site.cell(r + "gpus"),
-                               domain, site.cell(f"{m.gpu}#scale_up.bandwidth", direction="per_direction", show_direction=True),
-                               site.cell(r + "scale_out", unit="Gb/s", show_direction=True),
-                               site.cell(r + "scale_out_per_gpu", unit="GB/s", show_direction=True),
-                               site.cell(r + "scale_up_to_scale_out", show_direction=False),
-                               _verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
-        for group in m.nics:
-            nic = Cell(site.link(group.nic)) if group.nic else Cell.text("—")
-            ports = group.ports.value if group.ports else 1
-            nic_rows.append(Row([Cell.text(m.name), Cell.text(NIC_ROLE_ZH[group.role]), nic, site.cell(f"{r}nics.{group.key}.count"),
-                                 Cell.text(str(ports)), site.cell(f"{r}nics.{group.key}.port_rate", unit="Gb/s", show_direction=True),
-                                 Cell(site.link(group.network)) if group.network else Cell.text("—")]))
-    groups = Table([("节点", False), ("用途", False), ("网卡", False), ("网卡数", True), ("每卡端口", True),
-                    ("端口速率", True), ("网络", False)], nic_rows)
-    nics = Table([("名称", False), ("厂商", False), ("主机接口", False), ("模式", False), ("端口数", True),
-                  ("端口速率", True), ("合计（单向）", True), ("核对日期", False)])
-    for card in site.kb.of_type(Nic):
-        n, r = card.model, card.id + "#"
-        for i, mode in enumerate(n.modes):
-            first = i == 0
-            nics.rows.append(Row([Cell.text(n.name), Cell.text(site.kb.label_of(n.vendor)),
-                                  Cell(site.link(n.host)) if n.host else Cell.text("—"),
-                                  Cell.text(site.kb.label_of(mode.family)), site.cell(f"{r}modes.{mode.key}.ports"),
-                                  site.cell(f"{r}modes.{mode.key}.port_rate", unit="Gb/s", show_direction=True),
-                                  site.cell(f"{r}modes.{mode.key}.total", unit="Gb/s", show_direction=True),
-                                  _verified(site, card)], anchor=card.id if first else None,
-                                  spec=site.spec(card.id) if first else None))
-    notes = [(e.model.name, zh(e.model.summary)) for e in site.kb.of_type(ComputeNode, Nic)]
-    return {"nodes": table, "groups": groups, "nics": nics, "notes": notes}

@@ -31,7 +31,7 @@ from ..rules.claims import claim_outcome
 from ..units import fmt_number
 from . import spreadsheet
 from .context import Site
-from .escape import link
+from .escape import inert, link
 from .runs import section_anchor
 from .table import Cell, Row, Table
 from .text import zh
@@ -52,38 +52,44 @@ def _ref(site: Site, ref: str) -> Markup:
 
 
 def claims(site: Site) -> dict[str, object]:
+    """Each claim as a card (what the article says, the verdict, the data it was checked with, why,
+    then its source and dates), grouped by verdict, corrections first: what a reader most needs.
+    A card, not a table row: the explanation is the point, and a seven-column table clipped it."""
     counts = dict.fromkeys(VERDICT_ZH, 0)
     bases = dict.fromkeys(BASIS_ZH, 0)
-    table = Table([("文章的说法", False), ("出处", False), ("数据或依据", False), ("结论", False), ("核对依据", False),
-                   ("说明", False), ("核对日期", False)])
-    order = list(VERDICT_ZH)
-    # Corrections first (what a reader most needs), then by article and id.
-    for e in sorted(site.kb.of_type(Claim), key=lambda e: (order.index(e.model.verdict) if e.model.verdict != "corrected"
-                                                              else -1, e.model.source, e.id)):
+    order = ["corrected", *(v for v in VERDICT_ZH if v != "corrected")]
+    groups: dict[str, list[dict[str, object]]] = {verdict: [] for verdict in order}
+    for e in sorted(site.kb.of_type(Claim), key=lambda e: (e.model.source, e.id)):
         m = e.model
         counts[m.verdict] += 1
         bases[m.basis] += 1
-        check = m.check
-        if isinstance(check, (ValueCheck, BoundCheck)):
-            data = _expr(site, check.actual)
-        elif isinstance(check, RangeCheck):
-            data = _expr(site, check.low) + Markup(" 至 ") + _expr(site, check.high)
-        elif isinstance(check, AssessedCheck):
-            data = Markup("对照：") + Markup("、").join(site.link(s) for s in check.evidence)
-        else:
-            data = Markup("—")
         outcome = claim_outcome(site.kb, site.figures, e.id)
         deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome and outcome.deviation_pct is not None else ""
-        verdict = Markup(f'<span class="verdict verdict-{m.verdict} basis-{m.basis}">{escape(VERDICT_ZH[m.verdict])}</span>'
-                         f"{escape(deviation)}")
-        basis = Markup(f'<span class="basis basis-{m.basis}">{escape(BASIS_ZH[m.basis])}</span>')
-        table.rows.append(Row([Cell.text(zh(m.said)), Cell(site.link(m.source)), Cell(data), Cell(verdict), Cell(basis),
-                               Cell(site.html(zh(m.why))), Cell.text(m.last_verified.isoformat())], anchor=e.id, spec=site.spec(e.id)))
+        groups[m.verdict].append({
+            "id": e.id, "said": inert(zh(m.said)), "data": _claim_data(site, m), "why": site.html(zh(m.why)),
+            "verdict": Markup(f'<span class="verdict verdict-{m.verdict} basis-{m.basis}">'
+                              f"{escape(VERDICT_ZH[m.verdict])}</span>{escape(deviation)}"),
+            "basis": Markup(f'<span class="basis basis-{m.basis}">{escape(BASIS_ZH[m.basis])}</span>'),
+            "source": site.link(m.source), "verified": m.last_verified.isoformat(), "spec": site.spec_note(e.id)})
     defaults = Claim.model_fields
-    return {"claims_table": table, "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()],
+    return {"groups": [(verdict, VERDICT_ZH[verdict], items) for verdict, items in groups.items() if items],
+            "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()],
             "bases": [(BASIS_ZH[k], v) for k, v in bases.items()],
             "total": sum(counts.values()), "confirmed_pct": f"{defaults['tolerance_pct'].default:g}%",
             "approximate_pct": f"{defaults['approximate_pct'].default:g}%"}
+
+
+def _claim_data(site: Site, claim: Claim) -> Markup:
+    """What the data says: the figure (or range) the claim is checked against, or the documents
+    a judged claim is read against."""
+    check = claim.check
+    if isinstance(check, (ValueCheck, BoundCheck)):
+        return _expr(site, check.actual)
+    if isinstance(check, RangeCheck):
+        return _expr(site, check.low) + Markup(" 至 ") + _expr(site, check.high)
+    if isinstance(check, AssessedCheck):
+        return Markup("对照：") + Markup("、").join(site.link(s) for s in check.evidence)
+    return Markup("—")
 
 
 def _host(url: str) -> str:

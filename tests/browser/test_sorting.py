@@ -1,6 +1,6 @@
 """Tables sort by the normalised value, not the number as written: in headless Chromium, a GPU
-whose memory bandwidth is written in TB/s sorts among the others by its value in one unit (2.039
-TB/s above 1008 GB/s), both ways. Built from the fixture base with that one figure rewritten, so
+whose memory bandwidth is written in TB/s is shown in the column's one unit (GB/s) and sorts among
+the others by its value in the base unit (2.039 TB/s above 1008 GB/s), both ways. Built from the fixture base with that one figure rewritten, so
 the mixed units are there whatever the real specs hold."""
 
 from __future__ import annotations
@@ -68,7 +68,11 @@ def test_memory_bandwidth_sorts_across_units(page: Page, mixed_url: str) -> None
         orders.append([t for t, _ in column])
     assert orders[0] == list(reversed(orders[1]))
     descending = orders[0] if _column_value(orders[0][0]) >= _column_value(orders[0][-1]) else orders[1]
-    assert descending[0] == "2.039 TB/s", descending  # the largest value, though the smallest number written
+    # The largest value, shown in the column's one unit though its spec writes the smallest number
+    # (2.039 TB/s), and sorted by the value in the base unit, as its cell's data-sort holds it.
+    assert descending[0] == "2039 GB/s", descending
+    top = page.locator("article .data-table table").first.locator("tbody td", has_text="2039 GB/s").first
+    assert top.get_attribute("data-sort") == str(to_base(2039, "GB/s"))
 
 
 def _column_value(text: str) -> float:

@@ -76,3 +76,45 @@
     });
   });
 })();
+
+/*
+ * A link to a table row (gpus/#h100-sxm5-80gb). A long data table scrolls inside its own box,
+ * under a header row that sticks to the box's top (extra.css), so the browser's own jump can
+ * leave the row under that header, or the header under the site's bar. Here the box scrolls the
+ * row to just below its header, and the page brings the box's top to just below the site's bar
+ * (the box's scroll-margin-top).
+ */
+(function () {
+  "use strict";
+
+  function revealRow() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var row = id ? document.getElementById(id) : null;
+    if (!row || row.tagName !== "TR") {
+      return;
+    }
+    var box = row.closest(".data-table .md-typeset__scrollwrap");
+    if (!box) {
+      return;
+    }
+    var head = row.closest("table").tHead;
+    var below = row.getBoundingClientRect().top - box.getBoundingClientRect().top;
+    box.scrollTop += below - (head ? head.getBoundingClientRect().height : 0);
+    box.scrollLeft = 0;  // the jump may also have scrolled it sideways, past the padding before the table
+    box.scrollIntoView({ block: "start" });
+  }
+
+  // After the browser's own jump to the fragment, which comes once the page has loaded.
+  function afterJump() {
+    window.requestAnimationFrame(function () {
+      window.requestAnimationFrame(revealRow);
+    });
+  }
+
+  if (document.readyState === "complete") {
+    afterJump();
+  } else {
+    window.addEventListener("load", afterJump);
+  }
+  window.addEventListener("hashchange", revealRow);
+})();

@@ -1,0 +1,112 @@
+"""Data tables a reader can use, in headless Chromium: at a laptop's width every table shows its
+first four columns without scrolling sideways; on a phone the header row of the long GPU table
+stays in view while the reader scrolls down it; a link to a GPU's row lands on that row, not
+under the header that hides it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from navigation import settle
+from playwright.sync_api import Browser, Page
+
+from generator.knowledge import KnowledgeBase
+from generator.model.entities import ComputeNode, Gpu
+
+# Every table of an article, its 4th header cell (or its last, in a narrower table), and the
+# scrolling box Material wraps it in: how far that cell's right edge lies past the box's.
+_FOURTH_HEADER_OVERFLOW = """() => [...document.querySelectorAll('article table')].map(table => {
+  const box = table.closest('.md-typeset__scrollwrap') || table.parentElement;
+  const headers = table.querySelectorAll('thead th');
+  const fourth = headers[Math.min(3, headers.length - 1)];
+  return {header: fourth ? fourth.innerText : '', columns: headers.length, scrolled: box.scrollLeft,
+          overflow: fourth ? fourth.getBoundingClientRect().right - box.getBoundingClientRect().right : 0};
+})"""
+
+
+def _table_pages(site_dir: Path) -> list[str]:
+    return sorted("/" + str(p.relative_to(site_dir)).removesuffix("index.html")
+                  for p in site_dir.rglob("index.html") if "<table" in p.read_text(encoding="utf-8"))
+
+
+@pytest.fixture()
+def phone(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def test_first_four_columns_fit_at_1280(page: Page, base_url: str, site_dir: Path) -> None:
+    """At 1280 px no table needs sideways scrolling to show its first four columns."""
+    paths = _table_pages(site_dir)
+    assert {"/gpus/", "/networks/", "/nodes/", "/interconnects/"} <= set(paths)
+    too_wide = []
+    for path in paths:
+        settle(page, base_url + path)
+        for i, table in enumerate(page.evaluate(_FOURTH_HEADER_OVERFLOW)):
+            assert table["scrolled"] == 0
+            if table["overflow"] > 0.5:
+                too_wide.append(f"{path} table {i + 1}: {table['header']!r} ends {table['overflow']:.0f} px past its box")
+    assert not too_wide, "\n".join(too_wide)
+
+
+def _header_state(page: Page) -> dict[str, float]:
+    """Where the GPU table's header row and its 21st row are, and whether the header is on top."""
+    return page.evaluate("""() => {
+      const table = document.querySelector('article .data-table table');
+      const th = table.querySelector('thead th:nth-child(2)');
+      const r = th.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      const rows = table.querySelectorAll('tbody tr');
+      return {top: r.top, bottom: r.bottom, shown: th.contains(hit) ? 1 : 0, rows: rows.length,
+              row21: rows.length > 20 ? rows[20].getBoundingClientRect().top : NaN};
+    }""")
+
+
+def test_header_row_stays_in_view_on_a_phone(phone: Page, base_url: str) -> None:
+    """390 px wide: scrolled 20 rows down the GPU table, its header row is still on screen, on top."""
+    settle(phone, base_url + "/gpus/")
+    phone.evaluate("document.querySelector('#specs').scrollIntoView({block: 'start'})")
+    state = _header_state(phone)
+    assert state["rows"] > 20 and state["row21"] > 844, state  # the 21st row starts off screen
+    phone.mouse.move(200, state["bottom"] + 100)  # over the table's rows
+    for _ in range(60):
+        phone.mouse.wheel(0, 120)
+        phone.wait_for_timeout(20)
+        state = _header_state(phone)
+        if state["row21"] < 844 / 2:
+            break
+    assert state["row21"] < 844 / 2, state  # the reader is 20 rows down the table
+    header_bar = phone.evaluate("document.querySelector('.md-header').getBoundingClientRect().bottom")
+    assert header_bar - 1 <= state["top"] and state["bottom"] <= 844, state  # below the site's bar, on screen
+    assert state["shown"], state  # and not covered by the rows scrolling under it
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_row_links_land_on_the_row(browser: Browser, base_url: str, kb: KnowledgeBase, width: int) -> None:
+    """`gpus/#<id>` and `nodes/#<id>` show that row, below the table's header row, not under it."""
+    context = browser.new_context(viewport={"width": width, "height": 844}, locale="zh-CN")
+    page = context.new_page()
+    try:
+        gpus, nodes = kb.of_type(Gpu), kb.of_type(ComputeNode)
+        targets = [("gpus", gpus[len(gpus) // 2].id), ("nodes", nodes[len(nodes) // 2].id)]
+        for slug, entity_id in targets:
+            settle(page, f"{base_url}/{slug}/#{entity_id}")
+            page.wait_for_timeout(200)
+            seen = page.evaluate("""id => {
+              const row = document.getElementById(id);
+              const r = row.querySelector('td:nth-child(2)').getBoundingClientRect();
+              const th = row.closest('table').querySelector('thead th:nth-child(2)').getBoundingClientRect();
+              const bar = document.querySelector('.md-header').getBoundingClientRect().bottom;
+              const at = (x, y) => document.elementFromPoint(x, y);
+              return {row: row.tagName, visible: r.top >= 0 && r.bottom <= innerHeight,
+                      uncovered: row.contains(at(r.left + 4, r.top + 4)),
+                      header: th.top >= bar - 1 && th.bottom <= r.top + 1};
+            }""", entity_id)
+            # the row on screen, not under the header row, which is itself not under the site's bar
+            assert seen == {"row": "TR", "visible": True, "uncovered": True, "header": True}, (slug, entity_id, seen)
+    finally:
+        context.close()
