@@ -16,7 +16,9 @@ from typing import Generic, TypeVar, overload
 from .diagnostics import DataPath, Mark
 from .load.parse import ParsedFile
 from .model.common import Identified, Text
+from .model.costs import Assumption, Workload
 from .model.entities import (
+    Claim,
     ComputeNode,
     FieldReport,
     Gpu,
@@ -45,7 +47,8 @@ U = TypeVar("U", bound=Identified)
 V = TypeVar("V", bound=Identified)
 
 # The models named by a `name`, and those named by a `title`; a claim has neither.
-_NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology, Nic, ComputeNode, Run, Market)
+_NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology, Nic, ComputeNode, Run, Market, Workload, Assumption)
+CLAIM_LABEL_CHARS = 28  # a claim is named by the start of what the article said: a link's text, not the claim
 _TITLED = (Source, TierTable, Recommendation, ScalingStudy, FieldReport, Pitfall, Selection)
 
 
@@ -66,7 +69,8 @@ class Loaded(Generic[M]):
     @property
     def label(self) -> str:
         """How pages and the recommender name the entity: its name or title (in Chinese where it
-        is a text), or, for a claim, which has neither, its id."""
+        is a text); a claim, which has neither, by the start of what the article said. Never the
+        id: a reader does not see ids (tests/test_site_build.py scans the pages for them)."""
         model: Identified = self.model
         name: str | Text
         if isinstance(model, _NAMED):
@@ -75,6 +79,9 @@ class Loaded(Generic[M]):
             name = model.title
         elif isinstance(model, VocabularyValue):
             name = model.label
+        elif isinstance(model, Claim):
+            said = " ".join(model.said.zh.split())
+            return said if len(said) <= CLAIM_LABEL_CHARS else said[:CLAIM_LABEL_CHARS].rstrip("，、；：,;: ") + "…"
         else:
             return model.id
         return name if isinstance(name, str) else name.zh

@@ -425,3 +425,44 @@ def test_reader_pages_show_no_repository_commands(site: Path) -> None:
              if page.relative_to(site).parts[0] != "contributing"
              and re.search(r"python -m generator|\.venv/bin", page.read_text(encoding="utf-8"))]
     assert shown == []
+
+
+class ReaderText(HTMLParser):
+    """The text a reader sees on a page, link texts and chart labels included, without what a page
+    shows as code (`code`, `pre`, `kbd`, `samp`: a YAML value or a command is meant to be copied)
+    and without scripts and styles. Attributes (`id`, `href`, `class`) are never text."""
+
+    HIDDEN = ("script", "style", "code", "pre", "kbd", "samp")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.HIDDEN:
+            self.depth += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.HIDDEN:
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.depth:
+            self.text.append(data)
+
+
+def test_no_spec_id_reaches_reader_visible_text(site: Path, real: Result) -> None:
+    """Readers see names, never the knowledge base's ids (`roce-100g`, `claim-a1-…`, a run's or an
+    assumption's id as link text). Ids of one word (`torus`, `bf16`, `global`) are ordinary words
+    and terms a page may use, so only ids of two parts or more are looked for, as whole tokens."""
+    ids = {entity.id for entity in _kb(real) if "-" in entity.id}
+    token = re.compile(r"(?<![\w./#-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w/#-])")
+    shown: dict[str, list[str]] = {}
+    for page in sorted(site.rglob("*.html")):
+        reader = ReaderText()
+        reader.feed(page.read_text(encoding="utf-8"))
+        found = sorted({t for t in token.findall(" ".join(reader.text)) if t in ids})
+        if found:
+            shown[page.relative_to(site).as_posix()] = found
+    assert shown == {}

@@ -88,7 +88,7 @@ def accuracy(site: Site) -> dict[str, object]:
     missing = Table([("原因", False), ("运行", True), ("哪些", False)])
     for why, ids in sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         missing.rows.append(Row([Cell.text(why), _count(len(ids)),
-                                 Cell(Markup("、").join(site.link(i, i) for i in ids))]))
+                                 Cell(Markup("、").join(site.link(i) for i in ids))]))
     unfit = sum(1 for r in report.runs if r.fits is False)
     inferred = sum(1 for r in report.runs if r.inferred is not None and r.error is not None)
     rest = report.without_inferred
