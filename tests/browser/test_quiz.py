@@ -295,6 +295,26 @@ def test_without_javascript_the_drawing_stays(browser: Browser, base_url: str) -
     page.context.close()
 
 
+def test_how_to_read_explains_what_the_reader_sees(browser: Browser, page: Page, base_url: str) -> None:
+    """The page's "how to read" explains the drawing where the drawing is shown (1280 px, or a phone
+    without scripts) and the questionnaire where the questionnaire has replaced it (a phone)."""
+    def shown(p: Page) -> tuple[bool, bool]:
+        return (p.locator(".howto-drawing").is_visible(), p.locator(".howto-quiz").is_visible())
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    settle(page, base_url + "/flowchart/")
+    assert shown(page) == (True, False)
+    phone = _phone(browser, "light")
+    settle(phone, base_url + "/flowchart/")
+    phone.wait_for_selector(".quiz.quiz-ready")
+    assert shown(phone) == (False, True)
+    phone.context.close()
+    bare = _phone(browser, "light", javascript=False)
+    bare.goto(base_url + "/flowchart/")
+    assert shown(bare) == (True, False)
+    bare.context.close()
+
+
 def test_the_answers_live_in_the_address(browser: Browser, base_url: str, kb: KnowledgeBase,
                                           figures: FigureIndex) -> None:
     """Each answer is written into the page's address (?goal=…&workload=…&gpus=…&market=…); opening
