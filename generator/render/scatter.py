@@ -76,7 +76,7 @@ def accuracy_chart(chart_id: str, title: str, sources: list[str],
 
     dwg = svgwrite.Drawing(size=("100%", None), profile="full", debug=False, id=f"chart-{chart_id}")
     dwg.viewbox(0, 0, SIZE, height)
-    dwg.attribs.update({"role": "img", "aria-label": title, "class": "chart-svg"})
+    dwg.attribs.update({"role": "img", "aria-label": title, "class": "chart-svg chart-scatter"})
     within = sum(1 for m, p, _s, _l in points if abs(m / p - 1) <= BAND)
     dwg.set_desc(title=title, desc=f"{len(points)} 条已发表实测运行的实测与预测单步时间（对数坐标），"
                                    f"其中 {within} 条落在 ±10% 带内。")

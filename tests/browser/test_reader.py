@@ -222,6 +222,38 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, base_url: str, si
     context.close()
 
 
+def test_charts_fit_a_phone_with_every_label_inside(browser: Browser, base_url: str, site_dir: Path) -> None:
+    """At 390 px every chart (the scaling bars, the modelled communication shares, the accuracy
+    scatter) lies within the viewport without sideways scrolling, and every text of it (a bar's
+    "74.2%", "64×", an axis label) within the drawing. The flowchart is not a chart: on a phone the
+    questionnaire replaces it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    charted = [path for path in _pages(site_dir)
+               if 'class="chart-svg' in (site_dir / path.strip("/") / "index.html").read_text(encoding="utf-8")]
+    assert {"/scaling/", "/accuracy/"} <= set(charted)
+    for path in charted:
+        settle(page, base_url + path)
+        problems = page.evaluate("""() => {
+          const width = document.documentElement.clientWidth, out = [];
+          document.querySelectorAll('svg.chart-svg').forEach(svg => {
+            const box = svg.getBoundingClientRect();
+            if (box.left < 0 || box.right > width) out.push([svg.id, 'svg', box.left, box.right, width]);
+            const scroller = svg.closest('.chart');
+            if (scroller && scroller.scrollWidth > scroller.clientWidth) out.push([svg.id, 'scrolls']);
+            svg.querySelectorAll('text').forEach(t => {
+              const b = t.getBoundingClientRect();
+              if (b.left < box.left - 0.5 || b.right > box.right + 0.5 || b.top < box.top - 0.5
+                  || b.bottom > box.bottom + 0.5) out.push([svg.id, t.textContent, b.left, b.right]);
+            });
+          });
+          return out;
+        }""")
+        assert problems == [], (path, problems[:5])
+    context.close()
+
+
 @pytest.mark.parametrize("path", ["/gpus/", "/interconnects/", "/networks/"])
 def test_wide_table_keeps_its_first_column_in_view(page: Page, base_url: str, path: str) -> None:
     """A comparison table wider than the column scrolls in its own box, and the name column stays
