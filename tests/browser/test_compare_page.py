@@ -1,0 +1,52 @@
+"""The comparison page as a reader uses it: a shared address opens the same comparison, ticking a
+box changes the columns and the address, a reload keeps them, an unknown id in the address is left
+out with a note, and a figure reads as on the GPU page."""
+
+from __future__ import annotations
+
+from navigation import settle
+from playwright.sync_api import Page
+
+from generator.knowledge import KnowledgeBase
+from generator.model.entities import Gpu
+
+
+def _shown(page: Page, kind: str) -> list[str]:
+    return page.evaluate("""kind => [...document.querySelectorAll(`.compare[data-kind=${kind}] thead th[data-col]`)]
+        .filter(th => getComputedStyle(th).display !== 'none').map(th => th.dataset.col)""", kind)
+
+
+def test_the_choice_lives_in_the_address(page: Page, base_url: str, kb: KnowledgeBase) -> None:
+    gpus = sorted(e.id for e in kb.of_type(Gpu))
+    a, b, c = gpus[0], gpus[1], gpus[2]
+    page.set_viewport_size({"width": 1280, "height": 900})
+    settle(page, f"{base_url}/compare/?gpus={a},{b},no-such-gpu")
+    assert sorted(_shown(page, "gpus")) == sorted([a, b])
+    assert "已略去" in page.locator(".compare[data-kind=gpus] .compare-note").inner_text()
+    # the memory of the first chosen GPU reads as on the GPU page
+    here = page.locator(f".compare[data-kind=gpus] tbody tr >> nth=0 >> td[data-col='{a}']").inner_text()
+    settle(page, f"{base_url}/gpus/")
+    there = page.locator(f"tr[id='{a}'] td >> nth=1").inner_text()
+    assert " ".join(here.split()) == " ".join(there.split())
+    settle(page, f"{base_url}/compare/?gpus={a},{b}")
+    page.locator(f".compare[data-kind=gpus] input[value='{c}']").check()
+    assert sorted(_shown(page, "gpus")) == sorted([a, b, c])
+    assert f"gpus={a},{b},{c}" in page.url
+    page.reload()
+    page.wait_for_selector(".compare.compare-ready")
+    assert sorted(_shown(page, "gpus")) == sorted([a, b, c])
+    page.locator(f".compare[data-kind=gpus] input[value='{a}']").uncheck()
+    assert sorted(_shown(page, "gpus")) == sorted([b, c]) and f"gpus={b},{c}" in page.url
+
+
+def test_at_most_four_and_the_page_does_not_scroll_sideways_on_a_phone(page: Page, base_url: str,
+                                                                      kb: KnowledgeBase) -> None:
+    gpus = sorted(e.id for e in kb.of_type(Gpu))
+    page.set_viewport_size({"width": 390, "height": 844})
+    settle(page, f"{base_url}/compare/?gpus={','.join(gpus[:4])}")
+    assert len(_shown(page, "gpus")) == 4
+    assert page.locator(f".compare[data-kind=gpus] input[value='{gpus[4]}']").is_disabled()
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    settle(page, f"{base_url}/compare/")
+    assert len(_shown(page, "gpus")) == 2 and len(_shown(page, "nodes")) >= 1
