@@ -501,6 +501,7 @@
     form.hidden = false;
     showAssumptions();
     render();
+    form.classList.add("calc-ready");  // the form is filled and the first result drawn
   }
 
   fetch(dataLink.href)
@@ -510,6 +511,7 @@
     })
     .then(start)
     .catch(function (error) {
-      if (notice) { notice.appendChild(el("p", "读取 costmodel.json 失败：" + error.message)); }
+      form.hidden = true;
+      if (notice) { notice.hidden = false; notice.appendChild(el("p", "读取 costmodel.json 失败：" + error.message)); }
     });
 }());
