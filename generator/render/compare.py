@@ -63,7 +63,8 @@ def _side(kb: KnowledgeBase, kind: str, tables: list[Table]) -> Side:
     for table in tables:
         assert len(table.rows) == len(ids), "every table holds the same items"
         for column, (label, _numeric) in enumerate(table.headers[1:], start=1):
-            rows.append((Markup(label), [row.cells[column] for row in table.rows]))
+            # a header from a spec is inert Markup already; one written in the code is escaped here
+            rows.append((label if isinstance(label, Markup) else inert(label), [row.cells[column] for row in table.rows]))
     return Side(kind, items, rows, ids[:PRESELECTED])
 
 
