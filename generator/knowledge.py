@@ -81,7 +81,17 @@ class Loaded(Generic[M]):
             name = model.label
         elif isinstance(model, Claim):
             said = " ".join(model.said.zh.split())
-            return said if len(said) <= CLAIM_LABEL_CHARS else said[:CLAIM_LABEL_CHARS].rstrip("，、；：,;: ") + "…"
+            if len(said) <= CLAIM_LABEL_CHARS:
+                return said
+            cut = CLAIM_LABEL_CHARS
+            if said[cut - 1].isascii() and said[cut].isascii():
+                # not inside a run of Latin text or figures ("82.6 TFL…", "64 GB…"): back to where it
+                # starts, or, in an all-Latin text, to the last space
+                start = cut
+                while start > 0 and said[start - 1].isascii():
+                    start -= 1
+                cut = start if start > 0 else max(said.rfind(" ", 0, cut), 1)
+            return said[:cut].rstrip("，、；：,;:. ") + "…"
         else:
             return model.id
         return name if isinstance(name, str) else name.zh
