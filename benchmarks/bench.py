@@ -46,7 +46,8 @@ TREE_ANSWERS = 1.0  # seconds for the planner's answer at every leaf's example (
 PLAN = 1.0  # seconds for one `plan` answer (a reader waits for it at the terminal)
 PAGE_BYTES = 150_000
 SVG_BYTES = 40_000
-LIGHTHOUSE_PERFORMANCE = 0.98
+LIGHTHOUSE_PERFORMANCE = 0.98  # DESIGN.md section 8; issue 26 asks at least 0.95 and within 3 points
+LIGHTHOUSE_BEHIND = 0.03  # points (of 1) a page may score below Material alone's median
 LIGHTHOUSE_VERSION = "12.2.3"
 _ID = re.compile(rb"^id: ([a-z0-9-]+)$", re.MULTILINE)
 
@@ -304,11 +305,24 @@ def sizes(site: Path) -> None:
     budget_row("flowchart SVG", f"{svg_bytes / 1000:.1f} KB", f"< {SVG_BYTES // 1000} KB", 0 < svg_bytes < SVG_BYTES)
 
 
+def material_alone(project: Path) -> None:
+    """`without_generator`'s copy, also without the project's stylesheet, scripts and theme
+    override: Material alone on the same pages, the reference the project's pages are measured
+    against (the difference is what the project adds to Material)."""
+    without_generator(project)
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    config = re.sub(r"^(extra_css|extra_javascript):\n(?:[ \t]+.*\n|\n)*", "", config, flags=re.MULTILINE)
+    config = re.sub(r"^  custom_dir: .*\n", "", config, flags=re.MULTILINE)
+    (project / "mkdocs.yml").write_text(config, encoding="utf-8")
+    shutil.rmtree(project / "generator" / "theme")
+
+
 def lighthouse(site: Path) -> None:
     """Lighthouse (npm, pinned, installed into .bench-tools/) on every page, with Debian's Chromium,
     behind a server that gzips text as real hosts do (uncompressed, the Chinese search index alone
-    costs about 20 points of performance)."""
-    print("## Lighthouse, every page, served gzip-compressed\n")
+    costs about 20 points of performance), in one run beside the same pages built by Material
+    alone (`material_alone`), page after page, so that a slow minute falls on both."""
+    print("## Lighthouse, every page, served gzip-compressed, beside Material alone\n")
     tools = ROOT / ".bench-tools"
     cli = tools / "node_modules" / "lighthouse" / "cli" / "index.js"
     if not cli.exists():
@@ -320,32 +334,60 @@ def lighthouse(site: Path) -> None:
             return
         subprocess.run([npm, "i", "-E", f"lighthouse@{LIGHTHOUSE_VERSION}", "--prefix", str(tools), "--no-audit",
                         "--no-fund"], check=True, capture_output=True)
-    paths = sorted("/" + str(p.relative_to(site)).removesuffix("index.html") for p in site.rglob("*.html"))
+    paths = sorted("/" + str(p.relative_to(site)).removesuffix("index.html") for p in site.rglob("index.html")
+                   if p.parent.name != "404")
     flags = " ".join(["--headless=new", *CHROMIUM_ARGS])
-    worst: list[tuple[float, str]] = []
-    print("| page | performance | accessibility | best practices | SEO |")
-    print("|---|---|---|---|---|")
-    with serve(site, compressed=True) as base:
-        for path in paths:
-            done = subprocess.run(["node", str(cli), base + path, "--output=json", "--quiet", f"--chrome-flags={flags}",
-                                   "--only-categories=performance,accessibility,best-practices,seo"],
-                                  capture_output=True, text=True, timeout=300, env={**os.environ, "CHROME_PATH": CHROMIUM})
-            try:
-                categories = json.loads(done.stdout)["categories"]
-                scores = [categories[k]["score"] for k in ("performance", "accessibility", "best-practices", "seo")]
-            except (ValueError, KeyError):
-                print(f"| {path} | failed: {done.stderr.strip().splitlines()[-1:]} | | | |")
-                worst.append((0.0, path))
-                continue
-            performance = scores[0] if scores[0] is not None else 0.0
-            worst.append((performance, path))
-            shown = [f"{s:.2f}" if s is not None else "—" for s in scores]
-            print(f"| {path} | {shown[0]} {mark(performance >= LIGHTHOUSE_PERFORMANCE)} | " + " | ".join(shown[1:]) + " |")
-    low = min(worst)
-    failing = sum(1 for score, _path in worst if score < LIGHTHOUSE_PERFORMANCE)
-    print(f"\n{failing} of {len(worst)} pages below {LIGHTHOUSE_PERFORMANCE}; lowest {low[0]:.2f} ({low[1]}).\n")
-    budget_row(f"Lighthouse performance on every page ({len(worst)} pages)", f"lowest {low[0]:.2f} ({low[1]}), "
-               f"{failing} below", f"≥ {LIGHTHOUSE_PERFORMANCE}", failing == 0)
+
+    def measure(base: str, path: str) -> dict[str, float] | None:
+        done = subprocess.run(["node", str(cli), base + path, "--output=json", "--quiet", f"--chrome-flags={flags}",
+                               "--only-categories=performance,accessibility,best-practices,seo"],
+                              capture_output=True, text=True, timeout=300, env={**os.environ, "CHROME_PATH": CHROMIUM})
+        try:
+            report = json.loads(done.stdout)
+            categories, audits = report["categories"], report["audits"]
+            return {"performance": categories["performance"]["score"] or 0.0,
+                    "accessibility": categories["accessibility"]["score"] or 0.0,
+                    "tbt": audits["total-blocking-time"]["numericValue"],
+                    "cls": audits["cumulative-layout-shift"]["numericValue"],
+                    "kb": audits["total-byte-weight"]["numericValue"] / 1000}
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    rows: list[tuple[str, dict[str, float] | None, dict[str, float] | None]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = Path(tmp) / "plain"
+        plain.mkdir()
+        material_alone(plain)
+        bare = Path(tmp) / "site"
+        build_site(bare, plain).check_returncode()
+        with serve(site, compressed=True) as base, serve(bare, compressed=True) as bare_base:
+            for path in paths:
+                rows.append((path, measure(base, path), measure(bare_base, path) if (bare / path.strip("/")).exists()
+                             else None))
+    print("| page | performance | Material alone | TBT ms | CLS | KB transferred | accessibility |")
+    print("|---|---|---|---|---|---|---|")
+    for path, ours, theirs in rows:
+        if ours is None:
+            print(f"| {path} | failed | | | | | |")
+            continue
+        print(f"| {path} | {ours['performance']:.2f} | {theirs['performance'] if theirs else float('nan'):.2f} | "
+              f"{ours['tbt']:.0f} | {ours['cls']:.3f} | {ours['kb']:.0f} | {ours['accessibility']:.2f} |")
+    ours_scores = [o["performance"] if o else 0.0 for _p, o, _t in rows]
+    bare_scores = [t["performance"] for _p, _o, t in rows if t]
+    bare_median = statistics.median(bare_scores) if bare_scores else float("nan")
+    # Issue 26: every page within LIGHTHOUSE_BEHIND of Material's median and at least 0.95;
+    # DESIGN.md's budget, 0.98, is the row below the table.
+    floor = max(0.95, bare_median - LIGHTHOUSE_BEHIND)
+    behind = [(score, path) for score, (path, _o, _t) in zip(ours_scores, rows, strict=True) if score < floor]
+    print(f"\nmedian: the project {statistics.median(ours_scores):.2f}, Material alone {bare_median:.2f}; "
+          f"{len(behind)} of {len(rows)} pages below {floor:.2f} (the higher of 0.95 and "
+          f"Material's median − {LIGHTHOUSE_BEHIND})" + (": " + ", ".join(f"{p} {s:.2f}" for s, p in sorted(behind))
+                                                        if behind else "") + ".\n")
+    budget_row(f"Lighthouse performance within {LIGHTHOUSE_BEHIND} of Material alone's median, ≥ 0.95",
+               f"{len(behind)} of {len(rows)} pages below {floor:.2f}", f"≥ {floor:.2f}", not behind)
+    below = sum(1 for score in ours_scores if score < LIGHTHOUSE_PERFORMANCE)
+    budget_row(f"Lighthouse performance on every page ({len(rows)} pages)", f"lowest {min(ours_scores):.2f}, "
+               f"{below} below", f"≥ {LIGHTHOUSE_PERFORMANCE}", below == 0)
 
 
 def corpus() -> None:
