@@ -19,7 +19,7 @@ from support import ROOT
 from test_costmodel_js import run_js
 
 from generator.costmodel import Layout, estimate
-from generator.costmodel.feasibility import MAX_COUNT
+from generator.costmodel.feasibility import MAX_COUNT, check, input_problems
 from generator.costmodel.grid import illustrative_assumptions, synthetic_nodes, synthetic_workloads
 from generator.costmodel.inputs import Cluster
 from generator.edge.cli import main
@@ -83,6 +83,24 @@ def test_an_estimate_is_finite_or_refused(case: tuple[object, Cluster, Layout, o
     out = outputs(result)
     assert _finite(out), out
     json.dumps(out, allow_nan=False)  # what every writer does
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(extreme(), st.sampled_from((1, 2, 4, 8, 3)), st.sampled_from((1, 2, 4, 5)), st.sampled_from((0, 1, 2, 3)),
+       st.sampled_from(("selective", "full")), st.sampled_from((1, 2, 8)), st.sampled_from((0, 1, 2, 7)))
+def test_a_search_that_checked_the_inputs_once_finds_the_same_problems(
+        case: tuple[object, Cluster, Layout, object], t: int, p: int, zero: int, recompute: str, e: int,
+        group: int) -> None:
+    """The layout search checks the inputs' domains once and each layout's with `inputs_checked`:
+    wherever the inputs pass, each layout's problems, in their order, are the full check's."""
+    workload, cluster, layout, assumptions = case
+    layout = dataclasses.replace(layout, tensor_parallel=t, pipeline_parallel=p, zero_stage=zero,
+                                 recompute=recompute, sequence_parallel=t > 1, expert_parallel=e, shard_group=group)
+    if input_problems(workload, cluster, layout, assumptions):  # type: ignore[arg-type]
+        assert check(workload, cluster, layout, assumptions)  # type: ignore[arg-type]
+        return
+    assert (check(workload, cluster, layout, assumptions, inputs_checked=True)  # type: ignore[arg-type]
+            == check(workload, cluster, layout, assumptions))  # type: ignore[arg-type]
 
 
 def test_the_browser_refuses_what_python_refuses() -> None:

@@ -38,12 +38,24 @@ class Problem:
     message: str
 
 
-def check(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> tuple[Problem, ...]:
-    """Every problem of a configuration; empty when the model can estimate it."""
-    problems = tuple(_domain(workload, cluster, layout, assumptions))
+def check(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions, *,
+          inputs_checked: bool = False) -> tuple[Problem, ...]:
+    """Every problem of a configuration; empty when the model can estimate it. `inputs_checked`:
+    the caller found `input_problems` empty for these inputs and a layout with the same attention
+    kernel, so only what the layout changes is checked. A layout search tries dozens of layouts on
+    the same inputs, and this was most of its time; with the inputs in their domains the problems,
+    and their order, are the same."""
+    domain = _layout_domain(workload, layout) if inputs_checked else _domain(workload, cluster, layout, assumptions)
+    problems = tuple(domain)
     if problems:
         return problems
     return tuple(_placement(workload, cluster, layout))
+
+
+def input_problems(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> tuple[Problem, ...]:
+    """The domain problems that a layout search does not change: the workload's, the cluster's,
+    the assumptions', and the attention kernel's of `layout`."""
+    return (*_input_domain(workload, cluster, layout), *_assumption_domain(assumptions))
 
 
 MAX_COUNT = 2**53 - 1
@@ -85,6 +97,14 @@ def _fraction(field: str, value: float, *, zero_ok: bool, one_ok: bool) -> Itera
 
 
 def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> Iterator[Problem]:
+    yield from _input_domain(workload, cluster, layout)
+    yield from _layout_domain(workload, layout)
+    yield from _assumption_domain(assumptions)
+
+
+def _input_domain(workload: Workload, cluster: Cluster, layout: Layout) -> Iterator[Problem]:
+    """The workload's and the cluster's domains; of the layout only the attention kernel it runs,
+    which a layout search does not change."""
     node, gpu = cluster.node, cluster.node.gpu
     yield from _positive("workload.parameter_count", workload.parameter_count)
     for name in ("layers", "hidden_size", "attention_heads", "vocabulary_size"):
@@ -120,6 +140,9 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
         yield from _positive("node.nic_port_per_direction_bytes_per_s", node.nic_port_per_direction_bytes_per_s)
     else:  # unused by one node's step, but still a float in the wiring
         yield from _at_most_max("node.nics_per_node", node.nics_per_node)
+
+
+def _layout_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
     for name in ("tensor_parallel", "pipeline_parallel", "micro_batch_size", "sequence_length", "global_batch_size",
                  "virtual_pipeline", "context_parallel"):
         yield from _at_least_one(f"layout.{name}", getattr(layout, name))
@@ -149,7 +172,6 @@ def _domain(workload: Workload, cluster: Cluster, layout: Layout, assumptions: A
         yield Problem("attention-kernel", "layout.attention_kernel",
                       f"attention kernel {layout.attention_kernel!r} is not {' or '.join(get_args(AttentionKernel))}")
     yield from _expert_domain(workload, layout)
-    yield from _assumption_domain(assumptions)
 
 
 def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:

@@ -80,10 +80,12 @@ def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: 
     return Result((), Estimate(memory, out.compute, step, choke, out.scaling_efficiency, out.scaling_note))
 
 
-def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> Screened | tuple[Problem, ...]:
+def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions, *,
+           inputs_checked: bool = False) -> Screened | tuple[Problem, ...]:
     """What a layout search compares (memory, fit, and the step of a layout that fits), or why the
-    configuration cannot be estimated: `estimate`'s numbers, less what the search does not read."""
-    problems = check(workload, cluster, layout, assumptions)
+    configuration cannot be estimated: `estimate`'s numbers, less what the search does not read.
+    `inputs_checked` as in `feasibility.check`."""
+    problems = check(workload, cluster, layout, assumptions, inputs_checked=inputs_checked)
     if problems:
         return problems
     try:

@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from ..costmodel.feasibility import input_problems
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Recompute, Workload
 from ..costmodel.result import Estimate, estimate, screen
 from ..costmodel.wiring import Screened
@@ -77,12 +78,15 @@ def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumption
     best: tuple[float, Layout] | None = None
     closest: tuple[float, Layout] | None = None
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
+    # Every layout tried keeps the base's attention kernel, so the inputs' domains are checked once.
+    probe = layout_at(shape, 1, 1, 1, 0, shape.min_global_batch, RECOMPUTE[0])
+    checked = not input_problems(workload, cluster, probe, assumptions)
     for t, p, e, batch in placements(workload, cluster, shape):
         found_here = False
         for recompute in RECOMPUTE:
             for zero in ZERO_STAGES:
                 layout = layout_at(shape, t, p, e, zero, batch, recompute)
-                found = screen(workload, cluster, layout, assumptions)
+                found = screen(workload, cluster, layout, assumptions, inputs_checked=checked)
                 if not isinstance(found, Screened):
                     why = found[0].message
                     break  # the placement itself cannot be used: no saver changes that
