@@ -110,3 +110,17 @@ def test_row_links_land_on_the_row(browser: Browser, base_url: str, kb: Knowledg
             assert seen == {"row": "TR", "visible": True, "uncovered": True, "header": True}, (slug, entity_id, seen)
     finally:
         context.close()
+
+
+def test_a_table_out_of_view_is_laid_out_when_the_reader_reaches_it(page: Page, base_url: str) -> None:
+    """The long pages skip the layout of tables far below the screen (content-visibility: their
+    first paint no longer waits for hundreds of rows), and a table is there once scrolled to."""
+    settle(page, base_url + "/runs/")
+    last = page.locator("article .data-table").last
+    first_cell = last.locator("tbody td").first
+    assert first_cell.text_content()  # in the document all along
+    assert page.evaluate("e => e.checkVisibility({contentVisibilityAuto: true})", first_cell.element_handle()) is False
+    last.scroll_into_view_if_needed()
+    page.wait_for_timeout(200)
+    assert page.evaluate("e => e.checkVisibility({contentVisibilityAuto: true})", first_cell.element_handle()) is True
+    assert first_cell.inner_text() == first_cell.text_content()
