@@ -299,7 +299,9 @@ def test_how_to_read_explains_what_the_reader_sees(browser: Browser, page: Page,
     """The page's "how to read" explains the drawing where the drawing is shown (1280 px, or a phone
     without scripts) and the questionnaire where the questionnaire has replaced it (a phone)."""
     def shown(p: Page) -> tuple[bool, bool]:
-        return (p.locator(".howto-drawing").is_visible(), p.locator(".howto-quiz").is_visible())
+        seen = [[e.is_visible() for e in p.locator(f".howto-{what}").all()] for what in ("drawing", "quiz")]
+        assert all(len(v) == 2 and len(set(v)) == 1 for v in seen), seen  # how to read, then where answers come from
+        return seen[0][0], seen[1][0]
 
     page.set_viewport_size({"width": 1280, "height": 800})
     settle(page, base_url + "/flowchart/")
