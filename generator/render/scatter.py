@@ -4,7 +4,9 @@ step time on log axes, the y = x line and the ±10 % band around it.
 Coordinates are computed here and rounded, every element has an explicit id, so the output is
 byte-identical across runs; svgwrite only serialises and escapes. Colours come from the page's
 palette (`currentColor`, Material's variables), so the chart follows light and dark; sources are
-told apart by marker shape as well as by position in the legend, not by colour alone.
+told apart by marker shape as well as by position in the legend, not by colour alone. The legend
+is an HTML list under the drawing, each entry with its marker drawn small: inside the SVG it
+shrank with the drawing, to a few pixels on a phone, and long source titles had to be cut.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from __future__ import annotations
 import math
 
 import svgwrite
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..units import fmt_number
 
-SIZE, LEFT, BOTTOM, TOP, RIGHT, LEGEND_ROW = 560, 64, 48, 30, 16, 20
-LEGEND_CHARS = 64  # a longer source title is cut with an ellipsis: the table below names it whole
+SIZE, LEFT, BOTTOM, TOP, RIGHT = 560, 64, 48, 30, 16
+KEY = 12  # the side of a legend entry's marker drawing, in CSS pixels
 BAND = 0.10  # the ±10 % band DESIGN.md sets as the model's accuracy target
 SHAPES = ("circle", "square", "diamond", "triangle", "cross", "ring", "bar", "star")
 
@@ -65,8 +67,7 @@ def accuracy_chart(chart_id: str, title: str, sources: list[str],
     low = 10.0 ** math.floor(math.log10(min(values) / (1 + BAND)))
     high = 10.0 ** math.ceil(math.log10(max(values) * (1 + BAND)))
     plot = SIZE - LEFT - RIGHT
-    legend_h = LEGEND_ROW * len(sources) + 8
-    height = TOP + plot + BOTTOM + legend_h
+    height = TOP + plot + BOTTOM
 
     def at(value: float) -> float:
         return math.log10(value / low) / math.log10(high / low) * plot
@@ -104,9 +105,16 @@ def accuracy_chart(chart_id: str, title: str, sources: list[str],
         marker = _marker(dwg, SHAPES[source % len(SHAPES)], x, y, f"{chart_id}-r{index}")
         marker.set_desc(title=f"{label}：实测 {fmt_number(measured, 3)} 秒，预测 {fmt_number(predicted, 3)} 秒")
         dwg.add(marker)
+    return Markup(dwg.tostring()) + _legend(chart_id, sources)
+
+
+def _legend(chart_id: str, sources: list[str]) -> Markup:
+    """The sources, each after its marker, as a list that wraps and reads at the page's size."""
+    items = []
     for index, name in enumerate(sources):
-        y = TOP + plot + BOTTOM + 8 + index * LEGEND_ROW
-        dwg.add(_marker(dwg, SHAPES[index % len(SHAPES)], LEFT + 6, y - 4, f"chart-{chart_id}-key-{index}"))
-        shown = name if len(name) <= LEGEND_CHARS else name[:LEGEND_CHARS - 1] + "…"
-        dwg.add(dwg.text(shown, insert=(LEFT + 18, y), id=f"chart-{chart_id}-legend-{index}", style=text))
-    return Markup(dwg.tostring())
+        key = svgwrite.Drawing(size=(KEY, KEY), profile="full", debug=False, id=f"chart-{chart_id}-key-{index}")
+        key.viewbox(0, 0, KEY, KEY)
+        key.attribs.update({"aria-hidden": "true", "class": "chart-svg chart-key", "focusable": "false"})
+        key.add(_marker(key, SHAPES[index % len(SHAPES)], KEY / 2, KEY / 2, f"chart-{chart_id}-key-{index}-mark"))
+        items.append(f'<li id="chart-{chart_id}-legend-{index}">{key.tostring()} {escape(name)}</li>')
+    return Markup(f'<ul class="chart-legend" aria-label="图例">{"".join(items)}</ul>')
