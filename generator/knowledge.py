@@ -68,8 +68,8 @@ class Loaded(Generic[M]):
 
     @property
     def label(self) -> str:
-        """How pages and the recommender name the entity: its name or title (in Chinese where it
-        is a text); a claim, which has neither, by the start of what the article said. Never the
+        """How pages and the recommender name the entity: its name or title (in the language being
+        written, generator.language, where it is a text); a claim, which has neither, by the start of what the article said. Never the
         id: a reader does not see ids (tests/test_site_build.py scans the pages for them)."""
         model: Identified = self.model
         name: str | Text
@@ -80,7 +80,7 @@ class Loaded(Generic[M]):
         elif isinstance(model, VocabularyValue):
             name = model.label
         elif isinstance(model, Claim):
-            said = " ".join(model.said.zh.split())
+            said = " ".join(model.said.shown().split())
             if len(said) <= CLAIM_LABEL_CHARS:
                 return said
             cut = CLAIM_LABEL_CHARS
@@ -94,7 +94,7 @@ class Loaded(Generic[M]):
             return said[:cut].rstrip("，、；：,;:. ") + "…"
         else:
             return model.id
-        return name if isinstance(name, str) else name.zh
+        return name if isinstance(name, str) else name.shown()
 
     def at(self, path: DataPath) -> Mark:
         return self.file.value_mark(path)

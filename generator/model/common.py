@@ -20,6 +20,7 @@ from pydantic import (
     StringConstraints,
 )
 
+from ..language import current
 from ..units import UNITS, fmt_number, to_base, units_of
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
@@ -149,6 +150,12 @@ class Strict(BaseModel):
 class Text(Strict):
     zh: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)]
     en: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)] | None = None
+
+    def shown(self) -> str:
+        """The text in the language being written (generator.language). A text without `en`
+        shows its Chinese on an English page: the rule text-missing-en warns of it, and strict
+        mode refuses such a knowledge base."""
+        return self.en if self.en is not None and current() == "en" else self.zh
 
 
 SourceRef = Annotated[Slug, Ref("sources")]

@@ -6,7 +6,7 @@ and `python -m generator build` produce exactly the same bytes, and golden tests
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, partial
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
@@ -16,6 +16,7 @@ from markupsafe import Markup
 from .. import strict_json
 from ..derive import FigureIndex
 from ..knowledge import KnowledgeBase
+from ..language import DEFAULT, current, say, speaking
 from ..repository import Repository
 from ..spec_schema import schema_files
 from . import (
@@ -106,6 +107,7 @@ def environment() -> Environment:
     env.filters["yaml_str"] = yaml_str
     env.filters["md_cell"] = md_cell  # a cell of a Markdown pipe table
     env.filters["attr"] = attr  # an HTML attribute value
+    env.globals["say"] = say  # a phrase of a template shared by both languages (_macros.j2)
     return env
 
 
@@ -134,16 +136,34 @@ _SOURCE_LISTS = {f"{page}.md" for page, _title, _roles in SOURCE_GROUPS}
 
 
 def _template(page: str) -> str:
-    return "source-list.md.j2" if page in _SOURCE_LISTS else page + ".j2"
+    """The page's template in the language being written: the Chinese ones at the top of
+    templates/, each English one under templates/en/ (written on its own, not translated line by
+    line, so the two may differ in wording but draw the same figures from the same context)."""
+    name = "source-list.md.j2" if page in _SOURCE_LISTS else page + ".j2"
+    return name if current() == DEFAULT else f"{current()}/{name}"
 
 
-def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository | None = None) -> dict[str, str]:
-    """Every generated file; with a `repository`, each entity links to its spec file there."""
+def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository | None = None,
+                languages: Sequence[str] = (DEFAULT,)) -> dict[str, str]:
+    """Every generated file, in each of `languages`: the default language's at the top, any
+    other's under its own folder (`en/gpus.md`), each a complete site. With a `repository`, each
+    entity links to its spec file there. The languages share one Site, so what a page computes
+    without words (the planner's answers, the calibration) is computed once."""
     site = Site(kb, figures, repository)
+    files: dict[str, str] = {}
+    for language in languages:
+        prefix = "" if language == DEFAULT else f"{language}/"
+        with speaking(language):
+            files.update({prefix + name: text for name, text in _files(site).items()})
+    return dict(sorted(files.items()))
+
+
+def _files(site: Site) -> dict[str, str]:
+    """One language's generated files (generator.language.current)."""
     env = environment()
     files = {name: env.get_template(_template(name)).render(site=site, **context(site)) for name, context in PAGES.items()}
     files.update(reference.data_files(site))
     files.update(selection.data_files(site))
     files.update(calculator.data_files(site))
     files.update({f"schema/{name}": text for name, text in schema_files().items()})
-    return dict(sorted(files.items()))
+    return files

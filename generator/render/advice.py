@@ -14,7 +14,7 @@ from .context import Site
 from .escape import inert
 from .leafview import answers, side_by_side
 from .table import Cell, Row, Table
-from .text import zh
+from .text import localized
 from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
 
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
@@ -24,8 +24,8 @@ def topologies(site: Site) -> dict[str, object]:
     items = []
     for e in site.kb.of_type(Topology):
         m = e.model
-        items.append({"id": e.id, "name": zh(m.name), "en": m.name.en or "", "summary": zh(m.summary),
-                      "strengths": [zh(t) for t in m.strengths], "weaknesses": [zh(t) for t in m.weaknesses],
+        items.append({"id": e.id, "name": localized(m.name), "en": m.name.en or "", "summary": localized(m.summary),
+                      "strengths": [localized(t) for t in m.strengths], "weaknesses": [localized(t) for t in m.weaknesses],
                       "sources": [site.link(s) for s in m.sources],
                       "verified": checked_on([site.sources[s] for s in m.sources if s in site.sources],
                                              m.last_verified.isoformat())})
@@ -38,9 +38,9 @@ def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
     for row in sorted(entity.model.rows, key=lambda r: r.gpus.min):
         picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
         table.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(picks),
-                               Cell.text(row.said or "—"), Cell(site.html(zh(row.note) or "—"))]))
-    return {"id": entity.id, "title": zh(entity.model.title), "subject": TIER_SUBJECT_ZH[entity.model.subject],
-            "source": site.link(entity.model.source), "note": zh(entity.model.note), "table": table,
+                               Cell.text(row.said or "—"), Cell(site.html(localized(row.note) or "—"))]))
+    return {"id": entity.id, "title": localized(entity.model.title), "subject": TIER_SUBJECT_ZH[entity.model.subject],
+            "source": site.link(entity.model.source), "note": localized(entity.model.note), "table": table,
             "verdict": verdict_badge(site.kb, entity.model.claim),
             "verified": entity.model.last_verified.isoformat()}
 
@@ -63,10 +63,10 @@ def tiers(site: Site) -> dict[str, object]:
                 scope.append(f"{item.gpus.label()} GPU")
             conflict = None
             if item.conflict is not None:
-                conflict = {"table": site.link(item.conflict.table), "note": zh(item.conflict.note)}
-            items.append({"scope": " · ".join(scope), "said": zh(item.said), "verdict": verdict_badge(site.kb, item.claim),
+                conflict = {"table": site.link(item.conflict.table), "note": localized(item.conflict.note)}
+            items.append({"scope": " · ".join(scope), "said": localized(item.said), "verdict": verdict_badge(site.kb, item.claim),
                           "picks": Markup("、").join(site.link(p) for p in item.picks), "conflict": conflict})
-        recommendations.append({"id": e.id, "title": zh(e.model.title), "source": site.link(e.model.source),
+        recommendations.append({"id": e.id, "title": localized(e.model.title), "source": site.link(e.model.source),
                                 "advice": items, "verified": e.model.last_verified.isoformat()})
     return {"tables": tables, "recommendations": recommendations}
 
@@ -79,16 +79,16 @@ def scaling(site: Site) -> dict[str, object]:
         table = Table([("网络", False), ("单卡吞吐", True), ("集群吞吐", True), ("加速比", True),
                        ("并行效率（推导）", True), ("通信占比", True)])
         for row in m.rows:
-            label = site.link(row.network, zh(row.label)) if row.network else inert(zh(row.label))
+            label = site.link(row.network, localized(row.label)) if row.network else inert(localized(row.label))
             table.rows.append(Row([Cell(label), site.cell(f"{r}{row.key}.single_gpu"), site.cell(f"{r}{row.key}.cluster"),
                                    site.cell(f"{r}{row.key}.speedup"), site.cell(f"{r}{row.key}.efficiency"),
                                    site.cell(f"{r}{row.key}.comm_share")]))
-        bars = [(zh(row.label), float(site.fig(f"{r}{row.key}.speedup").shown))  # type: ignore[union-attr]
+        bars = [(localized(row.label), float(site.fig(f"{r}{row.key}.speedup").shown))  # type: ignore[union-attr]
                 for row in m.rows]
-        studies.append({"id": e.id, "title": zh(m.title), "workload": zh(m.workload), "gpu": site.link(m.gpu),
+        studies.append({"id": e.id, "title": localized(m.title), "workload": localized(m.workload), "gpu": site.link(m.gpu),
                         "nodes": m.nodes.value, "per_node": m.gpus_per_node.value, "gpus": m.gpus.value,
-                        "source": site.link(m.source), "table": table, "caveats": [zh(c) for c in m.caveats],
-                        "chart": scaling_chart(e.id, zh(m.title), bars, m.gpus.value),
+                        "source": site.link(m.source), "table": table, "caveats": [localized(c) for c in m.caveats],
+                        "chart": scaling_chart(e.id, localized(m.title), bars, m.gpus.value),
                         "modelled": scaling_model.modelled(site, e),
                         "verified": m.last_verified.isoformat()})
     return {"studies": studies,
@@ -109,11 +109,11 @@ def field_reports(site: Site) -> dict[str, object]:
         for claim_id in m.claims:
             claim = site.kb.get(claim_id, Claim)
             verdict = claim.model.verdict if claim is not None else "unsupported"
-            claims.append({"link": site.link(claim_id, zh(claim.model.said) if claim is not None else claim_id),
+            claims.append({"link": site.link(claim_id, localized(claim.model.said) if claim is not None else claim_id),
                            "verdict": verdict, "verdict_zh": VERDICT_ZH[verdict],
                            "badge": verdict_badge(site.kb, claim_id)})
-        reports.append({"id": e.id, "title": zh(m.title), "setup": Markup(" · ").join(setup), "observation": zh(m.observation),
-                        "lesson": zh(m.lesson), "claims": claims, "source": site.link(m.source),
+        reports.append({"id": e.id, "title": localized(m.title), "setup": Markup(" · ").join(setup), "observation": localized(m.observation),
+                        "lesson": localized(m.lesson), "claims": claims, "source": site.link(m.source),
                         "verified": m.last_verified.isoformat()})
     return {"reports": reports}
 
@@ -121,7 +121,7 @@ def field_reports(site: Site) -> dict[str, object]:
 def _restated(site: Site, claim_id: str, stance: str) -> dict[str, object]:
     """A claim a pitfall restates, shown beside it with its verdict."""
     claim = site.kb.get(claim_id, Claim)
-    said = zh(claim.model.said) if claim is not None else claim_id
+    said = localized(claim.model.said) if claim is not None else claim_id
     return {"said": said, "verdict": verdict_badge(site.kb, claim_id),
             "stance": "文中按事实陈述" if stance == "asserts" else "文中注明是文章的说法"}
 
@@ -133,10 +133,10 @@ def pitfalls(site: Site) -> dict[str, object]:
         if not items:
             continue
         groups.append({"severity": severity, "label": PITFALL_SEVERITY_ZH[severity], "pitfalls": [
-            {"id": e.id, "title": zh(e.model.title), "body": zh(e.model.body),
+            {"id": e.id, "title": localized(e.model.title), "body": localized(e.model.body),
              "origin": "来源文章" if e.model.origin == "article" else "编者补充",
              "source": site.link(e.model.source), "concerns": Markup("、").join(site.link(c) for c in e.model.concerns),
-             "commands": [(c.command, zh(c.purpose)) for c in e.model.commands],
+             "commands": [(c.command, localized(c.purpose)) for c in e.model.commands],
              "restates": [_restated(site, r.claim, r.stance) for r in e.model.restates],
              "verified": e.model.last_verified.isoformat()} for e in items]})
     return {"groups": groups}

@@ -30,7 +30,7 @@ from ..planner.plan import (
     power_w,
 )
 from .context import Site
-from .text import zh
+from .text import localized
 
 DATA = "data/costmodel.json"
 
@@ -72,7 +72,7 @@ def data(site: Site) -> dict[str, object]:
     assert isinstance(assumptions, dict)
     ids = assumptions.get("ids")
     if isinstance(ids, dict):
-        names = {e.model.parameter: zh(e.model.name) for e in assumption_entities(site.kb)}
+        names = {e.model.parameter: localized(e.model.name) for e in assumption_entities(site.kb)}
         values = assumptions.get("values")
         shown = {} if not isinstance(values, dict) else {
             name: PARAMETERS[name].shown(value) for name, value in values.items() if name in PARAMETERS}

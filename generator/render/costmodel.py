@@ -9,7 +9,7 @@ from ..estimates.records import assumption_entities, workloads
 from ..model.costs import PARAMETERS, Domain, Workload
 from .context import Site
 from .table import Cell, Row, Table
-from .text import zh
+from .text import localized
 
 
 def _number(value: float, domain: Domain) -> Cell:
@@ -47,9 +47,9 @@ def costmodel(site: Site) -> dict[str, object]:
     for entry in assumption_entities(site.kb):
         a, domain = entry.model, PARAMETERS[entry.model.parameter]
         sources = Markup(" · ").join(site.link(s) for s in (a.source, *a.also))
-        table.rows.append(Row([Cell.text(zh(a.name)), _number(a.value, domain),
+        table.rows.append(Row([Cell.text(localized(a.name)), _number(a.value, domain),
                                Cell.text(f"{domain.shown(a.range.low)} – {domain.shown(a.range.high)}"),
                                Cell.text("估计值" if a.estimate else "来源给出"), Cell(sources)],
                               anchor=entry.id, spec=site.spec(entry.id)))
-        notes.append((zh(a.name), zh(a.why)))
+        notes.append((localized(a.name), localized(a.why)))
     return {"shapes": shapes, "assumptions": table, "notes": notes}

@@ -22,7 +22,7 @@ from ..units import fmt_number
 from .context import Site
 from .scaling_model import model_cell, pct
 from .table import Cell, Row, Table
-from .text import inert, zh
+from .text import inert, localized
 from .trust import summary_html
 
 BOTTLENECK = {"memory": "显存（放不下）", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
@@ -73,7 +73,7 @@ def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outc
         step = o.number("step_time_s")
         bottleneck = o.out.get("bottleneck") if o.out is not None else None
         t.rows.append(Row([
-            Cell(site.link(o.row.node or o.row.gpu, zh(o.row.label)) + Markup("<br>") + site.link(o.row.network)),
+            Cell(site.link(o.row.node or o.row.gpu, localized(o.row.label)) + Markup("<br>") + site.link(o.row.network)),
             Cell.text(where),
             model_cell(step, "—" if step is None else f"{fmt_number(step, 3)} s"),
             model_cell(per_gpu, "—" if per_gpu is None else f"{per_gpu:,.0f} tok/s"),
@@ -93,9 +93,9 @@ def comparison(site: Site, layout: ExpertLayout, found: list[Outcome]) -> Markup
     low = min(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
     high = max(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
     return Markup("全互联占每步的比例在 {low} 上最小（{a}，每步 {ta} s），在 {high} 上最大（{b}，每步 {tb} s）。").format(
-        low=site.link(low.row.node or low.row.gpu, zh(low.row.label)), a=pct(low.number("all_to_all", "share")),
+        low=site.link(low.row.node or low.row.gpu, localized(low.row.label)), a=pct(low.number("all_to_all", "share")),
         ta=fmt_number(low.number("step_time_s") or 0.0, 3),
-        high=site.link(high.row.node or high.row.gpu, zh(high.row.label)), b=pct(high.number("all_to_all", "share")),
+        high=site.link(high.row.node or high.row.gpu, localized(high.row.label)), b=pct(high.number("all_to_all", "share")),
         tb=fmt_number(high.number("step_time_s") or 0.0, 3))
 
 
@@ -103,7 +103,7 @@ def page(site: Site) -> dict[str, object]:
     """The mixture-of-experts page's context: the studies, and links to the two assumptions."""
     def named(parameter: str, fallback: str) -> Markup:
         entity = next((a for a in site.kb.of_type(Assumption) if a.model.parameter == parameter), None)
-        return inert(fallback) if entity is None else site.link(entity.id, zh(entity.model.name))
+        return inert(fallback) if entity is None else site.link(entity.id, localized(entity.model.name))
 
     return {"studies": [study(site, e) for e in site.kb.of_type(ExpertStudy)],
             "overlap": named(EP_OVERLAP, "全互联与计算的重叠比例"), "imbalance": named(EXPERT_IMBALANCE, "专家负载不均系数"),
@@ -115,10 +115,10 @@ def study(site: Site, entity: Loaded[ExpertStudy]) -> dict[str, object]:
     found = outcomes(site, s)
     workload = site.kb.get(s.workload, WorkloadSpec)
     return {
-        "id": entity.id, "title": zh(s.title), "why": zh(s.why),
+        "id": entity.id, "title": localized(s.title), "why": localized(s.why),
         "workload": site.link(s.workload, workload.model.name if workload is not None else None),
         "gpus": s.gpus, "seq": s.seq, "global_batch": s.global_batch, "precision": s.precision.upper(),
-        "layouts": [{"key": lay.key, "label": zh(lay.label), "text": _layout_text(lay), "table": table(site, s, lay, found),
+        "layouts": [{"key": lay.key, "label": localized(lay.label), "text": _layout_text(lay), "table": table(site, s, lay, found),
                      "comparison": comparison(site, lay, found)} for lay in s.layouts],
         "verified": s.last_verified.isoformat(),
     }

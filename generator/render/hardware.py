@@ -25,7 +25,7 @@ from ..provenance import entity_sources
 from .context import Site
 from .names import RowNamer, note_anchor, row_names
 from .table import Cell, Row, Table
-from .text import NOT_ENTERED, figure_html, inert, sort_key, zh
+from .text import NOT_ENTERED, figure_html, inert, localized, sort_key
 from .trust import checked_on, source_link, summary_html
 
 
@@ -76,7 +76,7 @@ def gpus(site: Site) -> dict[str, object]:
                                  site.cell(r + "usd_per_tflops", unit=unit["usd_per_tflops"]),
                                  site.cell(r + "bytes_per_flop", unit=unit["bytes_per_flop"]),
                                  site.cell(r + "scale_up_to_pcie", show_direction=False), price_cell]))
-    notes = [(note_anchor(gpu.id), gpu.model.name, zh(gpu.model.summary)) for gpu in ordered]
+    notes = [(note_anchor(gpu.id), gpu.model.name, localized(gpu.model.summary)) for gpu in ordered]
     return {"specs": specs, "compute": _compute(site, ordered, names), "derived": derived, "notes": notes,
             "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label, names),
             "provenance": summary_html(site.kb, kinds=("gpus",), title="本页数字的来源")}
@@ -192,7 +192,7 @@ def interconnects(site: Site) -> dict[str, object]:
             nvswitch.rows.append(Row([names(e.id), site.cell(r + "per_gpu", unit=unit["per_gpu"], show_direction=True),
                                       site.cell(r + "gpus"), Cell(site.link(m.nvlink)), site.cell(r + "switches"),
                                       verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
-    notes = [(note_anchor(e.id), e.model.name, zh(e.model.summary)) for e in links]
+    notes = [(note_anchor(e.id), e.model.name, localized(e.model.summary)) for e in links]
     return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes,
             "provenance": summary_html(site.kb, kinds=("interconnects",), title="本页数字的来源")}
 
@@ -222,8 +222,8 @@ def networks(site: Site) -> dict[str, object]:
                                site.cell(r + "lane_rate", unit=unit["lane_rate"]), verified(site, e)],
                               anchor=e.id, spec=site.spec(e.id)))
         if m.latency is not None:
-            latency_notes.append((m.name, zh(m.latency.measures)))
-    notes = [(note_anchor(e.id), e.model.name, zh(e.model.summary)) for e in entities]
+            latency_notes.append((m.name, localized(m.latency.measures)))
+    notes = [(note_anchor(e.id), e.model.name, localized(e.model.summary)) for e in entities]
     return {"ports": table, "latency_notes": latency_notes, "notes": notes,
             "provenance": summary_html(site.kb, kinds=("networks",), title="本页数字的来源")}
 
@@ -249,7 +249,7 @@ def layers(site: Site) -> dict[str, object]:
                 cells = [site.cell(f"{tech}#{name}", show_direction=True),
                          site.cell(f"{tech}#{name}", direction="per_direction", show_direction=True)]
             table.rows.append(Row([Cell(site.link(tech)), *cells]))
-        sections.append({"id": e.id, "order": e.model.order, "name": zh(e.model.name),
-                         "connects": zh(e.model.connects), "summary": zh(e.model.summary), "table": table,
+        sections.append({"id": e.id, "order": e.model.order, "name": localized(e.model.name),
+                         "connects": localized(e.model.connects), "summary": localized(e.model.summary), "table": table,
                          "verified": e.model.last_verified.isoformat()})
     return {"sections": sections, "directions": DIRECTION_ZH}

@@ -8,7 +8,7 @@ from .context import Site
 from .hardware import verified
 from .names import RowNamer, note_anchor, row_names
 from .table import Cell, Row, Table
-from .text import inert, zh
+from .text import inert, localized
 
 
 def nodes(site: Site) -> dict[str, object]:
@@ -49,8 +49,8 @@ def nodes(site: Site) -> dict[str, object]:
                                  Cell(site.link(group.network)) if group.network else Cell.text("—")]))
     groups = Table([("节点", False), ("用途", False), ("网卡", False), ("网卡数", True), ("每卡端口", True),
                     ("端口速率", True), ("网络", False)], nic_rows)
-    notes = [(note_anchor(e.id), e.model.name, zh(e.model.summary)) for e in entities]
-    notes += [(note_anchor(c.id), c.model.name, zh(c.model.summary)) for c in cards]
+    notes = [(note_anchor(e.id), e.model.name, localized(e.model.summary)) for e in entities]
+    notes += [(note_anchor(c.id), c.model.name, localized(c.model.summary)) for c in cards]
     return {"nodes": table, "groups": groups, "nics": _nics(site, nic_names), "notes": notes}
 
 

@@ -30,7 +30,7 @@ from .context import Site
 from .expert_study import BOTTLENECK
 from .scaling_model import MODEL_MARK
 from .table import Cell, Row, Table
-from .text import inert, zh
+from .text import inert, localized
 
 ZERO_STAGES = (0, 1, 2, 3)
 ZERO_TEXT = {0: "不分片（纯数据并行）", 1: "ZeRO-1：分片优化器状态", 2: "ZeRO-2：再分片梯度", 3: "ZeRO-3 / FSDP：再分片权重"}
@@ -238,7 +238,7 @@ def primer(site: Site) -> dict[str, object]:
         entity = assumptions.get(parameter)
         if entity is None:
             return inert(PARAMETERS[parameter].zh)
-        return site.link(entity.id, zh(entity.model.name)) + Markup("（{}）").format(
+        return site.link(entity.id, localized(entity.model.name)) + Markup("（{}）").format(
             PARAMETERS[parameter].shown(entity.model.value))
 
     context: dict[str, object] = {"bytes": [named(p) for p in BYTES_PER_PARAMETER], "overlap": named("dp_overlap_fraction"),
@@ -251,7 +251,7 @@ def primer(site: Site) -> dict[str, object]:
     where = (site.link(ex.node) if ex.node else
              Markup("{} × {}").format(c.gpus_per_node, site.link(s.gpu)))
     context["example"] = {
-        "study": site.link(ex.study.id, zh(s.title)), "workload": site.link(c.workload, _workload_name(site, c.workload)), "where": where,
+        "study": site.link(ex.study.id, localized(s.title)), "workload": site.link(c.workload, _workload_name(site, c.workload)), "where": where,
         "network": site.link(ex.network), "gpus": c.gpus, "per_node": int(s.gpus_per_node.value),
         "nodes": c.gpus // int(s.gpus_per_node.value), "tp": c.tensor_parallel, "pp": c.pipeline_parallel,
         "dp": data_parallel, "zero": c.zero_stage, "micro_batch": c.micro_batch_size, "seq": c.sequence_length,

@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 from .. import strict_json
 from ..knowledge import Loaded
 from ..labels import DIAGNOSTIC_SEVERITY_ZH, FAMILY_ZH, PUBLISHER_ROLE_ZH, SOURCE_KIND_ZH, SPEC_KIND_ZH
+from ..language import current
 from ..load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
@@ -34,7 +35,7 @@ from .context import Site
 from .escape import inert, link
 from .runs import section_anchor
 from .table import Cell, Row, Table
-from .text import zh
+from .text import localized
 from .trust import BASIS_ZH, SOURCE_GROUPS, VERDICT_ZH, source_page, summary_html
 
 
@@ -66,7 +67,7 @@ def claims(site: Site) -> dict[str, object]:
         outcome = claim_outcome(site.kb, site.figures, e.id)
         deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome and outcome.deviation_pct is not None else ""
         groups[m.verdict].append({
-            "id": e.id, "said": inert(zh(m.said)), "data": _claim_data(site, m), "why": site.html(zh(m.why)),
+            "id": e.id, "said": inert(localized(m.said)), "data": _claim_data(site, m), "why": site.html(localized(m.why)),
             "verdict": Markup(f'<span class="verdict verdict-{m.verdict} basis-{m.basis}">'
                               f"{escape(VERDICT_ZH[m.verdict])}</span>{escape(deviation)}"),
             "basis": Markup(f'<span class="basis basis-{m.basis}">{escape(BASIS_ZH[m.basis])}</span>'),
@@ -109,7 +110,7 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
             "role": PUBLISHER_ROLE_ZH[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
             "link": link(m.url, _host(m.url)) if m.url else None, "page": source_page(m),
             "retrieved": m.retrieved.isoformat() if m.retrieved else None,
-            "published": m.published.isoformat() if m.published else None, "note": zh(m.note),
+            "published": m.published.isoformat() if m.published else None, "note": localized(m.note),
             "cited_by": _cited_by(site, e.id, cited.get(e.id, set()))}
 
 
@@ -130,12 +131,13 @@ def _cited_by(site: Site, source_id: str, citing: set[str]) -> Markup:
 
 
 def _source_items(site: Site) -> list[dict[str, object]]:
-    kept = site.shared.get("source-items")
+    key = f"source-items:{current()}"  # words: one list per language
+    kept = site.shared.get(key)
     if isinstance(kept, list):
         return kept
     cited = site.kb.citations()
     items = [_source_item(site, e, cited) for e in site.kb.of_type(Source)]
-    site.shared["source-items"] = items
+    site.shared[key] = items
     return items
 
 

@@ -25,7 +25,7 @@ from ..units import fmt_number
 from .chart import comm_share_chart
 from .context import Site
 from .table import Cell, Row, Table
-from .text import inert, zh
+from .text import inert, localized
 
 SAME = 1e-9
 """Two estimates this close (relative) are the same number: the model cannot tell the networks apart."""
@@ -85,13 +85,13 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
     found = outcomes(site, study)
     rows = [r for r in study.rows if r.network is not None]
     ref = f"{entity.id}#rows."
-    share = Table([("网络", False), ("文章（由吞吐反推）", True)] + [(inert(zh(lay.label)), True) for lay in m.layouts])
-    speed = Table([("网络", False), ("文章", True)] + [(inert(zh(lay.label)), True) for lay in m.layouts])
+    share = Table([("网络", False), ("文章（由吞吐反推）", True)] + [(inert(localized(lay.label)), True) for lay in m.layouts])
+    speed = Table([("网络", False), ("文章", True)] + [(inert(localized(lay.label)), True) for lay in m.layouts])
     for row in rows:
         mine = [o for o in found if o.row.key == row.key]
-        share.rows.append(Row([Cell(site.link(row.network, zh(row.label))), site.cell(f"{ref}{row.key}.comm_share")]
+        share.rows.append(Row([Cell(site.link(row.network, localized(row.label))), site.cell(f"{ref}{row.key}.comm_share")]
                               + [_share_cell(o.number("comm_share")) for o in mine]))
-        speed.rows.append(Row([Cell(site.link(row.network, zh(row.label))), site.cell(f"{ref}{row.key}.cluster")]
+        speed.rows.append(Row([Cell(site.link(row.network, localized(row.label))), site.cell(f"{ref}{row.key}.cluster")]
                               + [model_cell(o.number("tokens_per_s"), _tokens(o.number("tokens_per_s"))) for o in mine]))
     layouts = []
     for layout in m.layouts:
@@ -101,16 +101,16 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
         if isinstance(memory, dict) and first.out is not None:
             shown = (f"每块 GPU 需要 {fmt_number(memory['total_gb'], 4)} GB 显存，扣除预留后可用 "
                      f"{fmt_number(memory['usable_gb'], 4)} GB，{'放得下' if first.out['fits'] else '放不下'}")
-        layouts.append({"label": zh(layout.label), "text": _layout_text(layout), "memory": shown,
+        layouts.append({"label": localized(layout.label), "text": _layout_text(layout), "memory": shown,
                         "problem": inert(first.problem)})
-    groups = [(zh(row.label), [(zh(lay.label), o.number("comm_share"), False)
+    groups = [(localized(row.label), [(localized(lay.label), o.number("comm_share"), False)
                                for lay in m.layouts for o in found if o.row.key == row.key and o.layout.key == lay.key]
                + [("文章", float(_article_share(site, ref, row)), True)]) for row in rows]
-    title = f"{zh(study.title)}：按模型估算的通信占比"
+    title = f"{localized(study.title)}：按模型估算的通信占比"
     workload = site.kb.get(m.workload, WorkloadSpec)
     return {
-        "workload": site.link(m.workload, workload.model.name if workload is not None else None), "why": zh(m.why), "nics": m.nics_per_node, "seq": m.seq,
-        "global_batch": m.global_batch, "note": zh(m.note) if m.note else "", "layouts": layouts,
+        "workload": site.link(m.workload, workload.model.name if workload is not None else None), "why": localized(m.why), "nics": m.nics_per_node, "seq": m.seq,
+        "global_batch": m.global_batch, "note": localized(m.note) if m.note else "", "layouts": layouts,
         "share": share, "speed": speed, "chart": comm_share_chart(f"{entity.id}-model", title, groups),
         "paragraphs": disagreement(site, entity, found),
     }
@@ -161,11 +161,11 @@ def disagreement(site: Site, entity: Loaded[ScalingStudy], found: list[Outcome])
         spread = (f"在 {pct(min(shares))}–{pct(max(shares))} 之间" if pct(min(shares)) != pct(max(shares))
                   else f"在各网络上都是 {pct(min(shares))}")
         sentences.append(Markup("按“{lay}”，模型的通信占比{spread}，{gap}").format(
-            lay=inert(zh(layout.label)), spread=spread, gap=_gap(gaps)))
+            lay=inert(localized(layout.label)), spread=spread, gap=_gap(gaps)))
     widest = max(estimated, key=lambda o: (abs((o.number("comm_share") or 0.0) - _article_share(site, ref, o.row)),
                                            o.row.key, o.layout.key))
     paragraphs = [Markup("；").join(sentences) + Markup("。差得最多的是 {net} 上的“{lay}”：文章为 {a}，模型为 {m}。").format(
-        net=site.link(widest.row.network, zh(widest.row.label)), lay=inert(zh(widest.layout.label)),
+        net=site.link(widest.row.network, localized(widest.row.label)), lay=inert(localized(widest.layout.label)),
         a=site.cell(f"{ref}{widest.row.key}.comm_share").html, m=pct(widest.number("comm_share")))]
     ratios = []
     for o in estimated:
@@ -217,7 +217,7 @@ def _why(site: Site, entity: Loaded[ScalingStudy], estimated: list[Outcome]) -> 
     communication; the assumptions that move it, linked; and networks the model cannot tell apart."""
     m = entity.model.modelled
     assert m is not None
-    links = {e.model.parameter: site.link(e.id, zh(e.model.name)) for e in assumption_entities(site.kb)}
+    links = {e.model.parameter: site.link(e.id, localized(e.model.name)) for e in assumption_entities(site.kb)}
     named = Markup("、").join(links[p] for p in WHY_ASSUMPTIONS if p in links)
     text = Markup("可能的原因：文章的通信占比等于 1 − 加速比 ÷ GPU 数（校验器逐行核对），把基线的误差和一切非通信的损失都算成了通信；"
                   "模型只计没有被计算掩盖的通信时间。模型的结果取决于{named}等假设，以及文章没有给出、这里自行设定的条件："
@@ -245,5 +245,5 @@ def _indistinguishable(site: Site, entity: Loaded[ScalingStudy], estimated: list
             equal = shares and all(x is not None and y is not None and abs(x - y) <= SAME * max(abs(x), abs(y), 1e-300)
                                    for x, y in shares)
             if equal and _article_share(site, ref, first) != _article_share(site, ref, second):
-                pairs.append((site.link(first.network, zh(first.label)), site.link(second.network, zh(second.label))))
+                pairs.append((site.link(first.network, localized(first.label)), site.link(second.network, localized(second.label))))
     return pairs

@@ -21,7 +21,7 @@ from ..selection.flowchart import Line, Shape, ShapeNode, draw, layout
 from ..selection.tree import answer_label, leaf_paths, variables
 from .context import Site
 from .leafview import answers, example_label, leaf_view, short_answer
-from .text import zh
+from .text import localized
 
 
 def selection_shape(site: Site, sel: Selection) -> Shape:
@@ -30,12 +30,12 @@ def selection_shape(site: Site, sel: Selection) -> Shape:
     nodes: dict[str, ShapeNode] = {}
     children: dict[str, tuple[tuple[str, str], ...]] = {}
     for question in sel.questions:
-        nodes[question.id] = ShapeNode(question.id, "question", (Line(zh(question.ask), bold=True),))
+        nodes[question.id] = ShapeNode(question.id, "question", (Line(localized(question.ask), bold=True),))
         variable = known.get(question.variable)
         children[question.id] = tuple(
             (a.next, answer_label(variable, a) if variable else "") for a in question.answers)
     for leaf in sel.leaves:
-        lines = [Line(zh(leaf.title), href=f"#leaf-{leaf.id}", bold=True)]
+        lines = [Line(localized(leaf.title), href=f"#leaf-{leaf.id}", bold=True)]
         answered = found.get(leaf.id)
         if answered is not None:
             lines.append(Line(example_label(answered)))
@@ -47,8 +47,8 @@ def selection_shape(site: Site, sel: Selection) -> Shape:
 
 
 def flowchart_svg(site: Site, sel: Selection) -> Markup:
-    title = zh(sel.title)
-    desc = ("；".join(f"{zh(q.ask)}" for q in sel.questions)
+    title = localized(sel.title)
+    desc = ("；".join(f"{localized(q.ask)}" for q in sel.questions)
             + "。每个叶子给出规划器在一个例子上的答案：分支里最大的已发布模型、例子的 GPU 数，各个市场各一行。")
     return draw(layout(selection_shape(site, sel)), title, desc)
 
@@ -64,11 +64,11 @@ def flowchart(site: Site) -> dict[str, object]:
             answered = found.get(leaf.id)
             if answered is None:
                 continue
-            leaves.append({"id": leaf.id, "title": zh(leaf.title),
-                           "path": [(zh(step.question.ask), answer_label(known[step.question.variable], step.answer))
+            leaves.append({"id": leaf.id, "title": localized(leaf.title),
+                           "path": [(localized(step.question.ask), answer_label(known[step.question.variable], step.answer))
                                     for step in answered.steps],
-                           "reasons": [zh(r) for r in leaf.reasons], **leaf_view(site, answered)})
-        trees.append({"id": entity.id, "title": zh(sel.title), "source": site.link(sel.source),
+                           "reasons": [localized(r) for r in leaf.reasons], **leaf_view(site, answered)})
+        trees.append({"id": entity.id, "title": localized(sel.title), "source": site.link(sel.source),
                       "svg": flowchart_svg(site, sel), "leaves": leaves,
                       "verified": sel.last_verified.isoformat(),
                       "views": [v.name for v in market_views(site.kb)]})
@@ -92,23 +92,23 @@ def tree_data(site: Site, sel: Selection) -> dict[str, object]:
     for question in sel.questions:
         variable = known.get(question.variable)
         nodes[question.id] = {
-            "kind": "question", "ask": zh(question.ask), "variable": question.variable,
+            "kind": "question", "ask": localized(question.ask), "variable": question.variable,
             "answers": [{"label": answer_label(variable, a) if variable else str(a.value), "next": a.next,
                          "value": a.value, "min": a.range.min if a.range else None,
                          "max": a.range.max if a.range else None} for a in question.answers]}
     for leaf in sel.leaves:
         if leaf.id not in paths:
             continue
-        nodes[leaf.id] = {"kind": "leaf", "href": f"#leaf-{leaf.id}", "title": zh(leaf.title),
+        nodes[leaf.id] = {"kind": "leaf", "href": f"#leaf-{leaf.id}", "title": localized(leaf.title),
                           "reasons": [plain_text(r.zh, site.figures) for r in leaf.reasons],
                           "pitfalls": list(leaf.pitfalls)}
     pitfalls = [{"id": p.id, "severity": p.model.severity, "title": p.model.title.zh, "href": _href(site, p.id),
                  "concerns": list(p.model.concerns)} for p in site.kb.of_type(Pitfall)]
     threshold = leaf_threshold(site.kb)
     return {
-        "id": sel.id, "title": zh(sel.title), "root": sel.root, "nodes": nodes,
-        "variables": {v.id: {"name": zh(v.name), "kind": v.kind, "min": v.min, "suffix": v.suffix,
-                             "values": list(v.values), "labels": {k: zh(t) for k, t in v.labels.items()}}
+        "id": sel.id, "title": localized(sel.title), "root": sel.root, "nodes": nodes,
+        "variables": {v.id: {"name": localized(v.name), "kind": v.kind, "min": v.min, "suffix": v.suffix,
+                             "values": list(v.values), "labels": {k: localized(t) for k, t in v.labels.items()}}
                       for v in sel.variables},
         "workloads": [{"id": w.id, "name": w.model.name, "parameters": w.model.parameters}
                       for w in sorted(workloads(site.kb), key=lambda w: (w.model.parameters, w.id)) if sound(w.model)],

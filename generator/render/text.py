@@ -49,11 +49,12 @@ def expand_text(text: object, shown: Callable[[str, str | None], Markup | None],
     return Markup("").join(parts)
 
 
-def zh(text: Text | str | None) -> str:
-    """The Chinese of a Text field (or the string itself; nothing for a missing text)."""
+def localized(text: Text | str | None) -> str:
+    """A Text field in the language being written (`Text.shown`), or the string itself; nothing
+    for a missing text."""
     if text is None:
         return ""
-    return text if isinstance(text, str) else text.zh
+    return text if isinstance(text, str) else text.shown()
 
 
 def number(value: Fraction | float) -> str:
