@@ -14,6 +14,7 @@ from ..derive import FigureIndex
 from ..estimates.calibration import Calibration, calibrate
 from ..figures import Figure
 from ..knowledge import KnowledgeBase, Loaded
+from ..language import say
 from ..model.common import Identified
 from ..model.entities import ExpertStudy, FieldReport, ScalingStudy, Source
 from ..repository import Repository
@@ -105,13 +106,13 @@ class Site:
         return SpecLink(self.repository.edit(path), path)
 
     def spec_note(self, entity_id: str) -> Markup:
-        """` · 数据文件 specs/<kind>/<id>.yaml`, linked to its editor, for the line of facts under
+        """` · 数据文件 specs/<kind>/<id>.yaml` (` · data file …` in English), linked to its editor, for the line of facts under
         an entity shown as a section; empty when no repository is known."""
         link = self.spec(entity_id)
         if link is None:
             return Markup("")
-        return Markup(' · <a class="spec-file" href="{}" title="在仓库里编辑这个文件">数据文件 <code>{}</code></a>'
-                      ).format(link.href, link.path)
+        return Markup(' · <a class="spec-file" href="{}" title="{}">{} <code>{}</code></a>').format(
+            link.href, say("在仓库里编辑这个文件", "Edit this file in the repository"), say("数据文件", "data file"), link.path)
 
     def name(self, entity_id: str) -> str:
         entity = self.kb.get(entity_id)

@@ -15,7 +15,8 @@ from markupsafe import Markup, escape
 from ..figure_format import in_unit, with_unit
 from ..figure_refs import Reference, find_references
 from ..figures import Figure
-from ..labels import DIRECTION_ZH
+from ..labels import DIRECTION
+from ..language import say
 from ..model.common import Text
 from ..model.entities import Source
 from ..units import convert_direction, fmt_number
@@ -61,9 +62,10 @@ def number(value: Fraction | float) -> str:
     return fmt_number(value)
 
 
-# A stated figure the knowledge base does not hold, in a table where "—" means something else
-# (the GPU page: a precision the GPU lacks).
-NOT_ENTERED = Markup('<span class="fig-none">未录入</span>')
+def not_entered() -> Markup:
+    """A stated figure the knowledge base does not hold, in a table where "—" means something
+    else (the GPU page: a precision the GPU lacks)."""
+    return Markup('<span class="fig-none">{}</span>').format(say("未录入", "not entered"))
 
 
 def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: str | None = None,
@@ -77,11 +79,12 @@ def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: s
     parts: list[str] = [escape(with_unit(value, shown_unit))]
     if show_direction is None:
         show_direction = fig.dimension == "data_rate"
-    if show_direction and shown_direction in DIRECTION_ZH:
-        parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
+    if show_direction and shown_direction is not None and shown_direction in DIRECTION:
+        parts.append(f'<span class="fig-dir">{escape(DIRECTION[shown_direction])}</span>')
     source = kb_sources.get(fig.source or "")
     if fig.formula:  # derived: marked as such, never linked as if a source printed it
-        parts.append(f'<span class="fig-derived" title="推导：{attr(fig.formula)}">推导</span>')
+        derived = say("推导", "derived")
+        parts.append(f'<span class="fig-derived" title="{derived}{say("：", ": ")}{attr(fig.formula)}">{derived}</span>')
     elif source is not None:
         parts.append(source_link(source))
     return Markup(" ".join(parts))
