@@ -106,8 +106,8 @@ FOOTING = Bilingual(
                         "paper, official announcement)",
         "read_secondary": "from a source read in the original that is not a primary one (e.g. a kernel patch)",
         "copy": "read only in a third-party copy (mirror, reprint, quotation)",
-        "unread": "the source could not be opened; cited from the publisher's catalogue, awaiting review",
-        "article": "only the source article's word (the author's own tests, unpublished data)",
+        "unread": "the source could not be opened; cited from the publisher catalogue, awaiting review",
+        "article": "only what the source article says (tests by its author, unpublished data)",
         "estimate": "estimates or measured values"})
 # model.runs.Metric: what a measured training run's figure is.
 METRIC = Bilingual(

@@ -20,7 +20,7 @@ from ..model.entities import ExpertStudy, FieldReport, ScalingStudy, Source
 from ..repository import Repository
 from ..units import DERIVED_UNITS, UNITS
 from .table import Cell, SpecLink
-from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
+from .text import ENTITY_PAGE, expand_text, figure_html, inert, marked, sort_key
 from .trust import source_page
 
 
@@ -82,7 +82,7 @@ class Site:
         if entity is None:
             return inert(entity_id)
         text = label or entity.label
-        return Markup(f'<a href="../{escape(self.href(entity_id))}">{inert(text)}</a>')
+        return Markup(f'<a href="../{escape(self.href(entity_id))}">{marked(inert(text), text)}</a>')
 
     def href(self, entity_id: str) -> str:
         """Where an entity is shown, relative to the site's root (`gpus/#h100-sxm5-80gb`)."""

@@ -26,7 +26,7 @@ from ..provenance import entity_sources
 from .context import Site
 from .names import RowNamer, note_anchor, row_names
 from .table import Cell, Row, Table
-from .text import figure_html, inert, localized, not_entered, sort_key
+from .text import chinese, figure_html, inert, localized, not_entered, sort_key
 from .trust import checked_on, source_link, summary_html
 
 
@@ -52,7 +52,7 @@ def _none() -> str:
 
 
 def _provenance_title() -> str:
-    return say("本页数字的来源", "Where this page's figures come from")
+    return say("本页数字的来源", "Where the figures on this page come from")
 
 
 def verified(site: Site, entity: Loaded[Entity]) -> Cell:
@@ -110,7 +110,7 @@ def gpus(site: Site) -> dict[str, object]:
                                  site.cell(r + "scale_up_to_pcie", show_direction=False), price_cell]))
     notes = [(note_anchor(gpu.id), gpu.model.name, localized(gpu.model.summary)) for gpu in ordered]
     return {"specs": specs, "compute": _compute(site, ordered, names), "derived": derived, "notes": notes,
-            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label, names),
+            "reference": ref_label, "variants": _variants(site, ordered, reference, ref_label, names), "chinese": chinese,
             "provenance": summary_html(site.kb, kinds=("gpus",), title=_provenance_title())}
 
 
@@ -128,9 +128,9 @@ def _variants(site: Site, ordered: list[Loaded[Gpu]], reference: str | None, ref
     of the two figures was cut is read off the data, never named here."""
     table = Table([(say("受限版本", "Restricted version"), False), (say("同芯片的原型号", "Original (same chip)"), False),
                    (say("Scale-up 带宽", "Scale-up bandwidth"), True),
-                   (say("原型号 Scale-up 带宽", "Original's scale-up bandwidth"), True),
+                   (say("原型号 Scale-up 带宽", "Scale-up bandwidth of the original"), True),
                    (say(f"{ref_label} 稠密", f"{ref_label} dense"), True),
-                   (say(f"原型号 {ref_label} 稠密", f"Original's {ref_label} dense"), True),
+                   (say(f"原型号 {ref_label} 稠密", f"{ref_label} dense of the original"), True),
                    (say("相关避坑", "Related pitfalls"), False)])
     pitfalls = site.kb.of_type(Pitfall)
     # The units of the page's other tables, taken over every GPU: the same figure reads alike here.
@@ -238,7 +238,7 @@ def interconnects(site: Site) -> dict[str, object]:
                                       site.cell(r + "gpus"), Cell(site.link(m.nvlink)), site.cell(r + "switches"),
                                       verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
     notes = [(note_anchor(e.id), e.model.name, localized(e.model.summary)) for e in links]
-    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes,
+    return {"pcie": pcie, "nvlink": nvlink, "nvswitch": nvswitch, "notes": notes, "chinese": chinese,
             "provenance": summary_html(site.kb, kinds=("interconnects",), title=_provenance_title())}
 
 
@@ -271,7 +271,7 @@ def networks(site: Site) -> dict[str, object]:
         if m.latency is not None:
             latency_notes.append((m.name, localized(m.latency.measures)))
     notes = [(note_anchor(e.id), e.model.name, localized(e.model.summary)) for e in entities]
-    return {"ports": table, "latency_notes": latency_notes, "notes": notes,
+    return {"ports": table, "latency_notes": latency_notes, "notes": notes, "chinese": chinese,
             "provenance": summary_html(site.kb, kinds=("networks",), title=_provenance_title())}
 
 

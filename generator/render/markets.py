@@ -15,6 +15,7 @@ from ..model.markets import Market
 from ..planner.availability import Standing, standing
 from .context import Site
 from .table import Cell, Row, Table
+from .text import chinese
 
 
 def _status(found: Standing | None) -> Cell:
@@ -36,7 +37,7 @@ def _why(site: Site, titles: dict[str, str], market_id: str, found: Standing | N
         return Cell(Markup())
     what = (Markup('<a href="#{}">{}</a>').format(ruling_anchor(market_id, found.ruling), titles[found.ruling])
             if found.ruling is not None else Markup('<a href="#{}-default">{}</a>').format(
-                market_id, say("本市场的默认状态", "this market's default")))
+                market_id, say("本市场的默认状态", "default status of this market")))
     via = (Markup(say("随所用 GPU {}：", "as its GPU, {}: ")).format(site.link(found.via)) if found.via is not None
            else Markup())
     return Cell(via + what)
@@ -72,4 +73,4 @@ def markets(site: Site) -> dict[str, object]:
                          "where": r.where, "note": site.md(r.note.shown())} for r in rulings],
             "spec": site.spec_note(loaded.id),
         })
-    return {"sections": sections}
+    return {"sections": sections, "chinese": chinese}

@@ -9,7 +9,7 @@ from .context import Site
 from .hardware import verified
 from .names import RowNamer, note_anchor, row_names
 from .table import Cell, Row, Table
-from .text import inert, localized
+from .text import chinese, inert, localized
 
 
 def nodes(site: Site) -> dict[str, object]:
@@ -58,7 +58,7 @@ def nodes(site: Site) -> dict[str, object]:
                     (say("端口速率", "Port rate"), True), (say("网络", "Network"), False)], nic_rows)
     notes = [(note_anchor(e.id), e.model.name, localized(e.model.summary)) for e in entities]
     notes += [(note_anchor(c.id), c.model.name, localized(c.model.summary)) for c in cards]
-    return {"nodes": table, "groups": groups, "nics": _nics(site, nic_names), "notes": notes}
+    return {"nodes": table, "groups": groups, "nics": _nics(site, nic_names), "notes": notes, "chinese": chinese}
 
 
 def _nics(site: Site, names: RowNamer) -> Table:

@@ -6,6 +6,7 @@ Markdown, `inert` for HTML text, `attr` for attribute values), re-exported here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -16,7 +17,7 @@ from ..figure_format import in_unit, with_unit
 from ..figure_refs import Reference, find_references
 from ..figures import Figure
 from ..labels import DIRECTION
-from ..language import say
+from ..language import current, say
 from ..model.common import Text
 from ..model.entities import Source
 from ..units import convert_direction, fmt_number
@@ -56,6 +57,24 @@ def localized(text: Text | str | None) -> str:
     if text is None:
         return ""
     return text if isinstance(text, str) else text.shown()
+
+
+# Chinese characters and punctuation (CJK symbols, ideographs, full-width forms): what makes a
+# text shown on an English page Chinese.
+_CJK = re.compile("[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def chinese(text: object) -> bool:
+    """Whether a text holds Chinese: a name or title the specs give in Chinese only (a source's
+    title, a product name written in Chinese), which an English page shows as it is, marked as
+    Chinese (`lang="zh"`) for the reader's browser, its screen reader and its fonts."""
+    return bool(_CJK.search(str(text)))
+
+
+def marked(html: Markup, text: object) -> Markup:
+    """`html` (escaped `text`) inside `<span lang="zh">` when an English page shows Chinese text;
+    as it is otherwise, and always on a Chinese page."""
+    return Markup('<span lang="zh">{}</span>').format(html) if current() == "en" and chinese(text) else html
 
 
 def number(value: Fraction | float) -> str:
