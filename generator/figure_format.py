@@ -43,7 +43,7 @@ def plain_text(text: str, figures: FigureIndex) -> str:
         if figure is None or not isinstance(found, Reference):
             continue
         value, unit, direction = in_unit(figure, found.unit)
-        suffix = f"（{DIRECTION_ZH[direction]}）" if direction in DIRECTION_ZH else ""
+        suffix = f"（{DIRECTION_ZH[direction]}）" if direction is not None and direction in DIRECTION_ZH else ""
         parts += [raw[last:found.start], with_unit(value, unit) + suffix]
         last = found.end
     return "".join([*parts, raw[last:]])

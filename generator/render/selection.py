@@ -117,7 +117,7 @@ def tree_data(site: Site, sel: Selection) -> dict[str, object]:
         "topology": None if site.kb.get(TOPOLOGY) is None else {"id": TOPOLOGY, "name": site.name(TOPOLOGY),
                                                                  "href": _href(site, TOPOLOGY)},
         "comm_share_threshold": None if threshold is None else threshold.model.value,
-        "pick_labels": PICK_ZH, "parallelism_labels": PARALLELISM_ZH, "goal_labels": GOAL_ZH,
+        "pick_labels": dict(PICK_ZH), "parallelism_labels": dict(PARALLELISM_ZH), "goal_labels": dict(GOAL_ZH),
     }
 
 
