@@ -100,7 +100,7 @@ def deepen(tree: Tree, tag: str, answer_at: int, depth: int, variable_at: int = 
         node = f"test-gen-{tag}-{i}"
         answer["next"] = node
         answer = {"range": {"min": variable.get("min") or 0}, "next": target}
-        tree["questions"].append({"id": node, "ask": {"zh": f"第 {i + 1} 问"}, "variable": variable["id"],
+        tree["questions"].append({"id": node, "ask": {"zh": f"第 {i + 1} 问", "en": f"Question {i + 1}"}, "variable": variable["id"],
                                   "answers": [answer]})
     return tree
 
@@ -128,7 +128,7 @@ def widen(tree: Tree, tag: str, leaf_at: int, cuts: list[int], variable_at: int 
         for a in q["answers"]:
             if a["next"] == leaf["id"]:
                 a["next"] = question
-    tree["questions"].append({"id": question, "ask": {"zh": "再细分一次？"}, "variable": variable["id"],
+    tree["questions"].append({"id": question, "ask": {"zh": "再细分一次？", "en": "Split once more?"}, "variable": variable["id"],
                               "answers": answers})
     return tree
 
@@ -187,7 +187,7 @@ def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str 
     ids = {k: f"test-gen-{tag}-{k}" for k in ("vendor", "arch", "form", "link", "prec", "net", "gpu", "network")}
 
     def value(key: str, **extra: Any) -> dict[str, Any]:
-        return {"id": ids[key], "last_verified": dt.date(2026, 11, 30), "label": {"zh": label(MAX_TEXT)}, "source": source, **extra}
+        return {"id": ids[key], "last_verified": dt.date(2026, 11, 30), "label": {"zh": label(MAX_TEXT), "en": label(MAX_TEXT)}, "source": source, **extra}
 
     files = [_spec("vendors", value("vendor")),
              _spec("architectures", value("arch", vendor=ids["vendor"], released=released)),
@@ -252,7 +252,7 @@ def knowledge_bases(draw: st.DrawFn) -> list[SpecFile]:
         elif edit == "variable":
             for variable in _counts(tree):
                 variable["suffix"] = "".join(draw(st.lists(_SUFFIX_CHARS, max_size=8)))
-                variable["name"] = {"zh": new_text(MAX_TEXT)}
+                variable["name"] = {"zh": new_text(MAX_TEXT), "en": new_text(MAX_TEXT)}
         elif edit == "vocab":
             extra += new_vocabulary(tag, new_text, released=draw(st.integers(1990, 2100)),
                                     mounting=draw(st.sampled_from(["module", "card"])), bits=draw(st.integers(1, 64)),

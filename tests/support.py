@@ -184,7 +184,7 @@ def _add_network(specs: Path, name: str, fabric: str, lanes: int, lane_rate: int
         f"lanes: {{value: {lanes}, source: {source}}}\n"
         f"lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: {source}}}\n"
         f"port_rate: {{value: {port_rate}, direction: per_direction, scope: per_port, source: {source}}}\n"
-        "summary: {zh: 测试}\n", encoding="utf-8")
+        "summary: {zh: 测试, en: Test}\n", encoding="utf-8")
     return f"specs/networks/test-{name}.yaml"
 
 

@@ -114,6 +114,20 @@ def test_a_warning_passes_check_but_not_strict_check(tmp_path: Path) -> None:
     assert "Traceback" not in plain.stderr + strict.stderr + github.stderr
 
 
+def test_a_missing_english_text_passes_check_but_not_strict_check(tmp_path: Path) -> None:
+    """A text with Chinese but no English is a warning at its zh key: `check` prints it and exits
+    0, `check --strict` (the gate of the English edition) exits 1."""
+    _tree_with_case(tmp_path, "text-missing-en")
+    plain = _run("check", "specs", cwd=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    for path, line, col, rule in sorted(Case.read(INVALID / "text-missing-en.yaml").expected):
+        assert f"{path}:{line}:{col}: warning: " in plain.stderr and f"[{rule}]" in plain.stderr
+    assert "2 warning(s)" in plain.stderr
+    strict = _run("check", "--strict", "specs", cwd=tmp_path)
+    assert strict.returncode == 1 and "--strict: warnings count as errors" in strict.stderr
+    assert "[text-missing-en]" in strict.stderr and "Traceback" not in plain.stderr + strict.stderr
+
+
 def test_a_warning_builds_but_not_strictly(tmp_path: Path) -> None:
     """`build` writes the site and prints the warning; `build --strict` writes nothing."""
     _warning_tree(tmp_path)

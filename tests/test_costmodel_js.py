@@ -249,7 +249,7 @@ nics:
      port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
   - {key: b, role: scale_out, count: {value: 4, source: test-vendor-docs}, ports: {value: 2, source: test-vendor-docs},
      port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
-summary: {zh: "夹具机柜：16 块 GPU。"}
+summary: {zh: "夹具机柜：16 块 GPU。", en: "A fixture rack of sixteen GPUs."}
 """,
     "test-pcie-4x": """
 id: test-pcie-4x
@@ -263,7 +263,7 @@ scale_up: null
 nics:
   - {key: a, role: scale_out, count: {value: 1, source: test-vendor-docs},
      port_rate: {value: 800, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
-summary: {zh: "夹具 PCIe 机器：4 张卡。"}
+summary: {zh: "夹具 PCIe 机器：4 张卡。", en: "A fixture PCIe machine with four cards."}
 """,
     "test-mixed": """
 id: test-mixed
@@ -279,7 +279,7 @@ nics:
      port_rate: {value: 400, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
   - {key: b, role: scale_out, count: {value: 4, source: test-vendor-docs},
      port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
-summary: {zh: "夹具服务器：两组网口速率不同。"}
+summary: {zh: "夹具服务器：两组网口速率不同。", en: "A fixture server whose two port groups differ in rate."}
 """,
 }
 NODE_CASES = 240

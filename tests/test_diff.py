@@ -85,10 +85,10 @@ def claim_on(figure_ref: str, source_of: Result) -> Edit:
     figure = source_of.figures.get(figure_ref) if source_of.figures else None
     assert figure is not None
     article = data_of(paths("claims")[0])["source"]
-    claim = {"id": "test-claim-port", "last_verified": datetime.date(2026, 1, 1), "source": article, "said": {"zh": "测试"},
+    claim = {"id": "test-claim-port", "last_verified": datetime.date(2026, 1, 1), "source": article, "said": {"zh": "测试", "en": "Test"},
              "check": {"kind": "value", "actual": figure_ref,
                        "stated": {"value": float(figure.shown), "unit": figure.unit}},
-             "verdict": "confirmed", "basis": "independent", "why": {"zh": "测试"}}
+             "verdict": "confirmed", "basis": "independent", "why": {"zh": "测试", "en": "Test"}}
     return "specs/claims/test-claim-port.yaml", yaml.safe_dump(claim, allow_unicode=True).encode()
 
 

@@ -30,7 +30,7 @@ compute:
 scale_up:
   family: test-nvlink
   domain: {value: 72, source: test-nvlink-doc}
-summary: {zh: "夹具中只公布了显存容量的 GPU。"}
+summary: {zh: "夹具中只公布了显存容量的 GPU。", en: "A fixture GPU with only its memory capacity published."}
 """.encode()
 
 
@@ -67,7 +67,7 @@ compute:
     - {key: test-bf16, dense: {value: 300, unit: TFLOPS, source: test-gpu-datasheet}}
 scale_up:
   family: test-nvlink
-summary: {zh: "夹具中没有公布任何显存数字的 GPU。"}
+summary: {zh: "夹具中没有公布任何显存数字的 GPU。", en: "A fixture GPU with no memory figure published."}
 """.encode()
 
 

@@ -36,7 +36,7 @@ scale_up:
   bandwidth: {value: 400, unit: GB/s, direction: bidirectional, scope: per_gpu, source: test-nvlink-doc}
 pcie: test-pcie-4
 variant_of: test-a100-sxm4
-summary: {zh: "夹具中的受限版本：同一芯片，scale-up 链路被压低。"}
+summary: {zh: "夹具中的受限版本：同一芯片，scale-up 链路被压低。", en: "A restricted fixture variant: the same chip with a slower scale-up link."}
 """.encode()
 
 

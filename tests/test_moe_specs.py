@@ -43,7 +43,7 @@ context_length: 4096
 moe: {{experts: 8, experts_per_token: 2, expert_ffn_hidden_size: 1024, shared_experts: 1, dense_layers: 1}}
 active_parameters: {ACTIVE}
 source: test-topology-paper
-summary: {{zh: 夹具中的小型混合专家模型。}}
+summary: {{zh: 夹具中的小型混合专家模型。, en: A small fixture mixture-of-experts model.}}
 """
 RUN_TEXT = """id: test-run-moe
 last_verified: 2026-12-01
@@ -73,29 +73,29 @@ layout:
   pipeline_schedule: dualpipe
 measured:
   - {metric: gpu_hours_per_trillion_tokens, value: 180000}
-note: {zh: 夹具：按每万亿 token 的 GPU 小时给出的实测。}
+note: {zh: 夹具：按每万亿 token 的 GPU 小时给出的实测。, en: A fixture measurement in GPU hours per trillion tokens.}
 """
 ASSUMPTIONS = {
     # in place of the fixture base's own (same files), with values of this test's
     "specs/assumptions/test-moe-all-to-all-overlap.yaml": """id: test-moe-all-to-all-overlap
 last_verified: 2026-12-01
 parameter: ep_overlap_fraction
-name: {zh: 专家并行全互联可重叠比例}
+name: {zh: 专家并行全互联可重叠比例, en: Overlappable share of the expert-parallel all-to-all}
 value: 0.9
 range: {low: 0.8, high: 1}
 estimate: true
 source: test-topology-paper
-why: {zh: 夹具。}
+why: {zh: 夹具。, en: Fixture.}
 """,
     "specs/assumptions/test-moe-expert-imbalance.yaml": """id: test-moe-expert-imbalance
 last_verified: 2026-12-01
 parameter: expert_imbalance
-name: {zh: 专家负载不均衡系数}
+name: {zh: 专家负载不均衡系数, en: Expert load imbalance}
 value: 1.2
 range: {low: 1, high: 1.25}
 estimate: true
 source: test-topology-paper
-why: {zh: 夹具。}
+why: {zh: 夹具。, en: Fixture.}
 """}
 
 

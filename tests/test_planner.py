@@ -33,13 +33,13 @@ def _request(workload: str = "test-tiny-1b", gpus: int = 8, **kw: object) -> Req
 def test_a_part_stands_by_its_latest_ruling_then_its_gpu_then_the_default() -> None:
     later = RESTRICTED.replace(b"rulings:\n", b"""rulings:
   - key: opened
-    title: {zh: "\xe5\xa4\xb9\xe5\x85\xb7"}
+    title: {zh: "\xe5\xa4\xb9\xe5\x85\xb7", en: "Fixture"}
     items: [test-a100-sxm4]
     status: licence-required
     since: 2026-01-15
     source: test-topology-paper
     where: "x"
-    note: {zh: "\xe5\xa4\xb9\xe5\x85\xb7"}
+    note: {zh: "\xe5\xa4\xb9\xe5\x85\xb7", en: "Fixture"}
 """)
     result = validate_with(f"specs/markets/{MARKET}.yaml", later)
     assert result.kb is not None and result.passes(strict=True)

@@ -30,7 +30,7 @@ rdma: rocev2
 lanes: {{value: {lanes}, source: test-ethernet-standard}}
 lane_rate: {{value: {lane_rate}, unit: Gb/s, direction: per_direction, scope: per_lane, source: test-ethernet-standard}}
 port_rate: {{value: {port_rate}, unit: {unit}, direction: per_direction, scope: per_port, source: test-ethernet-standard}}
-summary: {{zh: 生成的网络}}
+summary: {{zh: 生成的网络, en: A generated network}}
 """.encode()
 
 
@@ -76,16 +76,16 @@ def _scaling(gpn: int, nodes: int, single: int, speedup: int, share_delta: float
     return f"""id: test-prop-case
 last_verified: 2026-11-30
 type: scaling_study
-title: {{zh: 生成的案例}}
+title: {{zh: 生成的案例, en: A generated case}}
 source: test-article-net
-workload: {{zh: 生成}}
+workload: {{zh: 生成, en: Generated}}
 gpu: test-a100-sxm4
 nodes: {{value: {nodes}, source: test-article-net}}
 gpus_per_node: {{value: {gpn}, source: test-article-net}}
 gpus: {{value: {gpus}, source: test-article-net}}
 rows:
   - key: only
-    label: {{zh: 唯一一行}}
+    label: {{zh: 唯一一行, en: The only row}}
     network: null
     single_gpu: {{value: {single}, unit: tok/s, source: test-article-net}}
     cluster: {{value: {single * speedup}, unit: tok/s, source: test-article-net}}
@@ -133,7 +133,7 @@ def _tier_table(bounds: list[int]) -> str:
     for low, high in zip([1, *bounds], [*bounds, None], strict=True):
         upper = "" if high is None else f", max: {high}"
         rows.append(f"  - gpus: {{min: {low}{upper}}}\n    picks: []\n")
-    return ("id: test-prop-tiers\nlast_verified: 2026-11-30\ntitle: {zh: 生成}\nsubject: network\n"
+    return ("id: test-prop-tiers\nlast_verified: 2026-11-30\ntitle: {zh: 生成, en: Generated}\nsubject: network\n"
             "source: test-article-net\nclaim: test-claim-net-bands\nrows:\n" + "".join(rows))
 
 

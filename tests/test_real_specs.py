@@ -6,13 +6,20 @@ golden cases check output byte for byte, on fixtures), so a valid edit of specs/
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
 from support import real_files
 
+from generator.diagnostics import DataPath
+from generator.knowledge import Loaded
 from generator.model import KINDS
+from generator.model.common import Identified, Text
 from generator.model.entities import ComputeNode, Gpu, Source
 from generator.render import PAGES, calculator, render_site
 from generator.render.text import ENTITY_PAGE
@@ -97,6 +104,42 @@ def test_every_figure_has_a_unit_direction_and_source(page: str) -> None:
         assert shown is not None, cell
         if shown["unit"] and _BANDWIDTH.match(shown["unit"]):
             assert 'class="fig-dir"' in cell, cell
+
+
+def _texts(entity: Loaded[Identified]) -> Iterator[tuple[DataPath, Text]]:
+    """Every text of an entity with its path, those of a mapping of texts (a selection's
+    labels) included."""
+    for path, value, _marks in entity.nodes:
+        if isinstance(value, Text):
+            yield path, value
+        elif isinstance(value, dict):
+            yield from ((path + (key,), item) for key, item in value.items() if isinstance(item, Text))
+
+
+def test_downloads_carry_every_text_in_both_languages() -> None:
+    """Each text of each entity is in data/<kind>.json as the object {"en": ..., "zh": ...} the
+    spec holds, and in data/<kind>.csv as a `<field>.zh` and a `<field>.en` column: a download that
+    dropped the English (or flattened a text to its Chinese) fails here."""
+    result, files = _real()
+    assert result.kb is not None
+    english = 0
+    for kind in KINDS:
+        records = {record["id"]: record for record in json.loads(files[f"data/{kind}.json"])}
+        rows = {row["id"]: row for row in csv.DictReader(io.StringIO(files[f"data/{kind}.csv"]))}
+        for entity in result.kb.of_kind(kind):
+            texts = list(_texts(entity))
+            for path, text in texts:
+                exported: object = records[entity.id]
+                for part in path:
+                    exported = exported[part]  # type: ignore[index]
+                assert exported == text.model_dump(exclude_none=True), (entity.path, path)
+            row = rows[entity.id]
+            filled = [column for column, cell in row.items() if cell]
+            assert sum(column.endswith(".zh") for column in filled) == len(texts), (entity.path, filled)
+            assert sum(column.endswith(".en") for column in filled) == sum(t.en is not None for _p, t in texts)
+            assert all(column.removesuffix(".en") + ".zh" in row for column in filled if column.endswith(".en"))
+            english += sum(t.en is not None for _p, t in texts)
+    assert english > 0  # the comparison above saw English texts
 
 
 def test_rendering_is_deterministic() -> None:

@@ -51,9 +51,9 @@ def _edit(specs: Path) -> tuple[str, str, str]:
     assert list(market)[-1] == "rulings"  # the list ends the file: a ruling appended joins it
     first = market["rulings"][0]
     with china.open("a", encoding="utf-8") as out:
-        out.write(f"  - key: {RULING}\n    title: {{zh: \"测试规则：Test GPU X 可以购买\"}}\n    items: [{GPU}]\n"
+        out.write(f"  - key: {RULING}\n    title: {{zh: \"测试规则：Test GPU X 可以购买\", en: \"Test rule: Test GPU X is available\"}}\n    items: [{GPU}]\n"
                   f"    status: available\n    since: {first['since']}\n    source: {first['source']}\n"
-                  f"    where: \"test\"\n    note: {{zh: \"测试用的规则。\"}}\n")
+                  f"    where: \"test\"\n    note: {{zh: \"测试用的规则。\", en: \"A rule for the test.\"}}\n")
     return workload["name"], best["name"], market["short_name"]["zh"]
 
 

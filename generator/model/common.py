@@ -148,8 +148,15 @@ class Strict(BaseModel):
 
 
 class Text(Strict):
-    zh: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)]
-    en: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)] | None = None
+    """A text in Chinese and English. `en` is optional, so that an entity written in Chinese
+    first still loads; a text without it is the warning `text-missing-en`, which `--strict`
+    (CI) counts as an error."""
+
+    zh: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)] = Field(
+        description="The text in Chinese.")
+    en: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)] | None = Field(
+        default=None, description="The text in English: without it the generator warns (text-missing-en), "
+                                  "and `check --strict` fails.")
 
     def shown(self) -> str:
         """The text in the language being written (generator.language). A text without `en`
