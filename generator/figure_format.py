@@ -8,6 +8,7 @@ from .derive import FigureIndex
 from .figure_refs import Reference, find_references
 from .figures import Figure
 from .labels import DIRECTION_ZH
+from .language import say
 from .units import DERIVED_UNITS, UNITS, convert_direction, fmt_number, from_base
 
 
@@ -33,8 +34,17 @@ def with_unit(value: float, unit: str) -> str:
     return f"{fmt_number(value)} {unit}".strip()
 
 
+def direction_suffix(direction: str | None) -> str:
+    """What follows a bandwidth written in prose: '（单向）', ' (per direction)'; nothing for
+    a figure without a direction."""
+    if direction is None or direction not in DIRECTION_ZH:
+        return ""
+    return say("（{}）", " ({})").format(DIRECTION_ZH[direction])
+
+
 def plain_text(text: str, figures: FigureIndex) -> str:
-    """Spec prose for a terminal: references become 'value unit（direction）'."""
+    """Spec prose for a terminal: references become 'value unit（direction）' (in English,
+    'value unit (direction)')."""
     raw = str(text)
     parts: list[str] = []
     last = 0
@@ -43,7 +53,7 @@ def plain_text(text: str, figures: FigureIndex) -> str:
         if figure is None or not isinstance(found, Reference):
             continue
         value, unit, direction = in_unit(figure, found.unit)
-        suffix = f"（{DIRECTION_ZH[direction]}）" if direction in DIRECTION_ZH else ""
+        suffix = direction_suffix(direction)
         parts += [raw[last:found.start], with_unit(value, unit) + suffix]
         last = found.end
     return "".join([*parts, raw[last:]])

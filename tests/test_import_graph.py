@@ -14,6 +14,7 @@ GENERATOR = Path(__file__).resolve().parent.parent / "generator"
 
 # Bottom to top. A module belongs to the first layer with a prefix that names it or its package.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("language",),  # the language a render writes in: read by every layer that writes words
     ("diagnostics", "units", "labels", "charsets", "repository", "strict_json"),
     ("figure_refs", "figure_text", "markdown_scan"),
     ("load",),

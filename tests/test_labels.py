@@ -1,9 +1,10 @@
-"""Every value of each closed vocabulary has its Chinese label in generator/labels.py, and no
-label names a value the vocabulary does not have: a value added to a `Literal` of the typed
-model or of the cost model fails here until it is named."""
+"""Every value of each closed vocabulary has its label in generator/labels.py, in Chinese and in
+English, and no label names a value the vocabulary does not have: a value added to a `Literal`
+of the typed model or of the cost model fails here until it is named in both languages."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, get_args
 
 import pytest
@@ -14,6 +15,7 @@ from generator.costmodel.step import Bottleneck
 from generator.diagnostics import FAMILIES, Severity
 from generator.edge.diff import Change
 from generator.estimates.calibration import Block
+from generator.language import LANGUAGES, Bilingual, speaking
 from generator.model import KINDS
 from generator.model.common import Direction
 from generator.model.entities import (
@@ -45,49 +47,66 @@ def _field(model: Any, name: str) -> tuple[object, ...]:
 
 
 VOCABULARIES: dict[str, tuple[object, ...]] = {
-    "DIRECTION_ZH": get_args(Direction),
-    "SOURCE_KIND_ZH": get_args(SourceKind),
-    "PUBLISHER_ROLE_ZH": get_args(PublisherRole),
-    "FAMILY_ZH": FAMILIES,
-    "DIAGNOSTIC_SEVERITY_ZH": tuple(s.value for s in Severity),
-    "SPEC_KIND_ZH": tuple(KINDS),
-    "PITFALL_SEVERITY_ZH": _field(Pitfall, "severity"),
-    "TIER_SUBJECT_ZH": _field(TierTable, "subject"),
-    "LAYER_ZH": _field(Advice, "layer"),
-    "MODEL_SIZE_ZH": _field(Advice, "model"),
-    "RDMA_ZH": _field(NetworkSpec, "rdma"),
-    "NIC_ROLE_ZH": _field(NodeNic, "role"),
-    "NODE_KIND_ZH": _field(ComputeNode, "kind"),
-    "VERDICT_ZH": get_args(Verdict),
-    "BASIS_ZH": get_args(Basis),
-    "FOOTING_ZH": get_args(Footing),
-    "BOTTLENECK_ZH": get_args(Bottleneck),
-    "GOAL_ZH": get_args(Goal),
-    "PARALLELISM_ZH": get_args(Parallelism),
-    "RECOMPUTE_ZH": get_args(Recompute),
-    "PICK_ZH": PICK_FIELDS,
-    "CHANGE_ZH": get_args(Change),
-    "BLOCK_ZH": get_args(Block),
-    "METRIC_ZH": get_args(Metric),
-    "CONVENTION_ZH": get_args(Convention),
-    "SCHEDULE_ZH": get_args(PipelineSchedule),
-    "ROUTING_ZH": get_args(ExpertRouting),
-    "MARKET_STATUS_ZH": get_args(Status),
+    "DIRECTION": get_args(Direction),
+    "SOURCE_KIND": get_args(SourceKind),
+    "PUBLISHER_ROLE": get_args(PublisherRole),
+    "FAMILY": FAMILIES,
+    "DIAGNOSTIC_SEVERITY": tuple(s.value for s in Severity),
+    "SPEC_KIND": tuple(KINDS),
+    "PITFALL_SEVERITY": _field(Pitfall, "severity"),
+    "TIER_SUBJECT": _field(TierTable, "subject"),
+    "LAYER": _field(Advice, "layer"),
+    "MODEL_SIZE": _field(Advice, "model"),
+    "RDMA": _field(NetworkSpec, "rdma"),
+    "NIC_ROLE": _field(NodeNic, "role"),
+    "NODE_KIND": _field(ComputeNode, "kind"),
+    "VERDICT": get_args(Verdict),
+    "BASIS": get_args(Basis),
+    "FOOTING": get_args(Footing),
+    "BOTTLENECK": get_args(Bottleneck),
+    "GOAL": get_args(Goal),
+    "PARALLELISM": get_args(Parallelism),
+    "RECOMPUTE": get_args(Recompute),
+    "PICK": PICK_FIELDS,
+    "CHANGE": get_args(Change),
+    "BLOCK": get_args(Block),
+    "METRIC": get_args(Metric),
+    "CONVENTION": get_args(Convention),
+    "SCHEDULE": get_args(PipelineSchedule),
+    "ROUTING": get_args(ExpertRouting),
+    "MARKET_STATUS": get_args(Status),
 }
 
 
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
 def test_every_table_is_held_to_a_vocabulary() -> None:
-    tables = {name for name in vars(labels) if name.endswith("_ZH")}
+    tables = {name for name, value in vars(labels).items() if isinstance(value, Bilingual) and not name.endswith("_ZH")}
     assert tables == set(VOCABULARIES)
 
 
+def test_the_old_names_are_the_same_tables() -> None:
+    """`DIRECTION_ZH`, the name from before the English edition, is `DIRECTION` itself."""
+    old = {name for name in vars(labels) if name.endswith("_ZH")}
+    assert old == {f"{name}_ZH" for name in VOCABULARIES}
+    assert all(getattr(labels, f"{name}_ZH") is getattr(labels, name) for name in VOCABULARIES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", sorted(VOCABULARIES))
-def test_each_value_has_one_label(name: str) -> None:
+def test_each_value_has_one_label(name: str, language: str) -> None:
     table = getattr(labels, name)
     values = VOCABULARIES[name]
     assert values, f"{name}: the vocabulary read from the model is empty"
-    assert sorted(map(str, table)) == sorted(map(str, values))
-    assert all(isinstance(label, str) and label.strip() for label in table.values())
+    with speaking(language):
+        assert sorted(map(str, table)) == sorted(map(str, values))
+        shown = dict(table)
+    assert all(isinstance(label, str) and label.strip() for label in shown.values())
+    if language == "en":
+        assert not [label for label in shown.values() if CJK.search(label)], f"{name}: Chinese in an English label"
+    else:
+        assert shown == table.zh
 
 
 def test_the_field_reader_reads_optional_and_list_fields() -> None:

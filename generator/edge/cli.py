@@ -9,11 +9,12 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from ..diagnostics import Diagnostic, format_all, quoted
+from ..language import DEFAULT
 from ..repository import Repository, from_settings
 from ..strict_json import NotFinite
 from ..validate import Result, SpecFile, validate
@@ -111,12 +112,13 @@ def find_repository(project: Path) -> Repository | None:
     return from_settings(os.environ, origin)
 
 
-def run_build(root: Path, repository: Repository | None) -> tuple[Result, dict[str, str] | None]:
-    """Validate the tree and, when it passes, render every generated file (in memory), with
-    entities linked to their spec files in `repository`."""
+def run_build(root: Path, repository: Repository | None,
+              languages: Sequence[str] = (DEFAULT,)) -> tuple[Result, dict[str, str] | None]:
+    """Validate the tree and, when it passes, render every generated file (in memory) in each of
+    `languages` (render_site), with entities linked to their spec files in `repository`."""
     from ..pipeline import validate_and_render
     files, early = read_spec_tree(root)
-    return validate_and_render(files, early, repository, build_date())
+    return validate_and_render(files, early, repository, build_date(), languages)
 
 
 def _build(args: argparse.Namespace) -> int:

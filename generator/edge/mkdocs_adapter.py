@@ -21,6 +21,12 @@ MkDocs and the pure generator.
   plugin and only if strict mode has nothing to abort on; a failed build deletes it
   (on_build_error, or on_shutdown after an interrupt). `mkdocs serve` builds into its own
   temporary folder and is left alone.
+- The English edition (issue 27): the Chinese build renders both languages' pages at once (one
+  validation; what the pages compute without words is computed once), and at its end, before
+  the site takes its place, builds mkdocs.en.yml into the site's `en/` folder: a nested MkDocs
+  build whose events reach this adapter again (`nested()`), written in English
+  (generator.language), with the Chinese build's knowledge base and pages. Its strict-mode
+  warnings count for the whole build, so both editions land together or not at all.
 `specs/`, `generator/` and `includes/` are watched by the hook (generator/edge/serve_watch.py), so
 an edit rebuilds once, and a replaced or deleted folder is noticed too.
 """
@@ -35,11 +41,12 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import CountHandler
 
 from ..diagnostics import Diagnostic, format_all
+from ..language import DEFAULT, LANGUAGES, say, speaking
 from ..render import PAGE_SOURCES
 from ..render.abbreviations import first_use_only
 from ..render.expand import body_first_line, expand_blocks, expand_figures
@@ -53,28 +60,58 @@ from .files import replace_file
 
 log = get_plugin_logger("generator")
 _state: dict[str, Any] = {"command": "build", "dirty": False}
+ENGLISH_CONFIG = "mkdocs.en.yml"  # beside mkdocs.yml: the English edition, built into en/
 
 
 def on_startup(*, command: str, dirty: bool) -> None:
     _state.update(command=command, dirty=dirty)
 
 
+def nested() -> bool:
+    """Whether the build under way is the English edition's, inside the Chinese build."""
+    return bool(_state.get("nested"))
+
+
 def on_config(config: Any) -> Any:
     project = Path(config.config_file_path).resolve().parent
-    repository = find_repository(project)
-    result, files = run_build(project / "specs", repository)
-    if files is None or result.kb is None or result.figures is None:
-        _invalid(result.diagnostics, project)
-    else:
-        _state.update(files=files, figures=result.figures, problems=_warnings(result.warnings, project, config),
-                      kb=result.kb,
-                      titles=source_targets(result.kb))
-    _state["repository"] = repository
     docs = Path(config.docs_dir).resolve()
     _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None
+    if nested():
+        return config  # the Chinese build has validated and rendered the English pages
+    language = config.theme["language"] if config.theme["language"] in LANGUAGES else DEFAULT
+    english = project / ENGLISH_CONFIG
+    languages = LANGUAGES if language == DEFAULT and english.is_file() else (language,)
+    repository = find_repository(project)
+    result, files = run_build(project / "specs", repository, languages)
+    if files is None or result.kb is None or result.figures is None:
+        _invalid(result.diagnostics, project)
+        files = _state["files"]
+        editions = {lang: files for lang in languages}  # the problems pages, in each edition
+    else:
+        editions = _editions(files, languages)
+        with speaking(language):
+            _state.update(figures=result.figures, problems=_warnings(result.warnings, project, config),
+                          kb=result.kb, titles=source_targets(result.kb))
+    _state.update(language=language, files=editions[language], repository=repository,
+                  english=(english, editions["en"]) if language == DEFAULT and "en" in editions else None)
     if not _serving():
         _build_beside(config)
     return config
+
+
+def _editions(files: dict[str, str], languages: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The rendered files of each language (render_site puts all but the default under
+    `<language>/`), each named from its own edition's root."""
+    editions: dict[str, dict[str, str]] = {lang: {} for lang in languages}
+    for path, text in files.items():
+        head, _slash, rest = path.partition("/")
+        if head in editions and head != DEFAULT and rest:
+            editions[head][rest] = text
+        elif DEFAULT in editions:
+            editions[DEFAULT][path] = text
+    if DEFAULT not in languages:  # an edition built alone: its files are at the top
+        return {languages[0]: editions.get(languages[0]) or files}
+    return editions
 
 
 def _invalid(diagnostics: Sequence[Diagnostic], project: Path) -> None:
@@ -116,6 +153,13 @@ def _relative(diagnostic: Diagnostic, project: Path) -> Diagnostic:
 def on_files(files: Files, config: Any) -> Files:
     for path, content in sorted(_state["files"].items()):
         files.append(File.generated(config, path, content=content))
+    assets = _state.get("assets")
+    if assets is not None:  # the English edition: the Chinese docs' stylesheets and scripts
+        for path in sorted(p for p in assets.rglob("*") if p.is_file()):
+            uri = path.relative_to(assets.parent).as_posix()
+            if files.get_file_from_path(uri) is None:
+                files.append(File(uri, str(assets.parent), config.site_dir, config.use_directory_urls,
+                                  inclusion=InclusionLevel.NOT_IN_NAV))
     return files
 
 
@@ -130,12 +174,13 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
     first_line = body_first_line(page.file.content_string, markdown)  # lines of front matter
     # Pages are served as folders (use_directory_urls), the home page at the root.
     root = "" if page.file.src_uri == "index.md" else "../" * (depth + 1)
-    expanded, problems = expand_figures(markdown, _state["figures"], _state["titles"],
-                                        f"docs/{page.file.src_uri}", depth, first_line)
+    where = f"{_state['docs'] or 'docs'}/{page.file.src_uri}"
+    expanded, problems = expand_figures(markdown, _state["figures"], _state["titles"], where, depth, first_line)
     # Generated blocks go in after the references are expanded, so line numbers stay the file's.
-    expanded, unknown = expand_blocks(expanded, {"provenance": summary_html(_state["kb"], title="全站数字的来源", root=root)})
+    title = say("全站数字的来源", "Where the site's figures come from")
+    expanded, unknown = expand_blocks(expanded, {"provenance": summary_html(_state["kb"], title=title, root=root)})
     if unknown:
-        raise PluginError(f"docs/{page.file.src_uri}: unknown generated block(s): {', '.join(unknown)}")
+        raise PluginError(f"{where}: unknown generated block(s): {', '.join(unknown)}")
     if problems and not _serving():
         raise PluginError("figure references that do not resolve:\n" + format_all(problems))
     if problems:
@@ -177,8 +222,19 @@ def _build_beside(config: Any) -> None:
 
 
 def on_post_build(config: Any) -> None:
+    if nested():
+        _rewrite_search_index(Path(config.site_dir))
+        return
     pending = _end_pending()
-    _rewrite_search_index(Path(config.site_dir if pending is None else pending[2]))
+    site = Path(config.site_dir if pending is None else pending[2])
+    _rewrite_search_index(site)
+    if _state.get("english") is not None:
+        try:
+            _build_english(config, site / "en")
+        except BaseException:
+            if pending is not None:
+                sitedir.discard(pending[2])  # neither edition lands
+            raise
     if pending is None:
         return
     _config, site_dir, sibling, counter = pending
@@ -190,6 +246,31 @@ def on_post_build(config: Any) -> None:
     except OSError as err:
         sitedir.discard(sibling)
         raise PluginError(f"the new site could not replace {site_dir}: {err}") from None
+
+
+def _build_english(config: Any, target: Path) -> None:
+    """Build the English edition (mkdocs.en.yml) into `target`, the `en/` folder of the site
+    being built, with the pages rendered in on_config. MkDocs loads the hook file afresh for
+    the nested configuration; that copy finds this adapter running (`nested()`) and hands it
+    the nested build's events, which see the English edition's state until the build ends."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    english_config, files = _state["english"]
+    saved = dict(_state)
+    _state.clear()
+    _state.update(command=saved["command"], dirty=False, nested=True, language="en", files=files,
+                  figures=saved.get("figures"), kb=saved.get("kb"), repository=saved.get("repository"),
+                  problems=saved.get("problems", []), assets=Path(config.docs_dir).resolve() / "assets")
+    try:
+        with speaking("en"):
+            if _state["kb"] is not None:
+                _state["titles"] = source_targets(_state["kb"])
+            english = load_config(str(english_config), site_dir=str(target), strict=config.strict)
+            build(english, dirty=False)
+    finally:
+        _state.clear()
+        _state.update(saved)
 
 
 def _rewrite_search_index(site: Path) -> None:

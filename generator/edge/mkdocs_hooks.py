@@ -39,7 +39,15 @@ def _fresh_adapter() -> ModuleType:
 
 
 def _current() -> ModuleType:
-    return _adapter if _adapter is not None else _fresh_adapter()
+    if _adapter is not None:
+        return _adapter
+    # The English edition is built inside the Chinese build's on_post_build, through a copy of
+    # this file of its own (MkDocs loads a hook file afresh for each configuration it loads):
+    # its events belong to the adapter already running, not to a fresh import of the generator.
+    running = sys.modules.get("generator.edge.mkdocs_adapter")
+    if running is not None and running.nested():
+        return running
+    return _fresh_adapter()
 
 
 def on_startup(*, command: str, dirty: bool) -> None:

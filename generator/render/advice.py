@@ -6,8 +6,8 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from ..knowledge import Loaded
-from ..labels import LAYER_ZH, MODEL_SIZE_ZH, PITFALL_SEVERITY_ZH, TIER_SUBJECT_ZH
-from ..language import Bilingual, say
+from ..labels import LAYER, MODEL_SIZE, PITFALL_SEVERITY, TIER_SUBJECT
+from ..language import say
 from ..model.entities import Claim, FieldReport, Pitfall, Recommendation, ScalingStudy, TierTable, Topology
 from . import scaling_model
 from .chart import scaling_chart
@@ -16,18 +16,9 @@ from .escape import inert
 from .leafview import answers, side_by_side
 from .table import Cell, Row, Table
 from .text import localized
-from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
+from .trust import checked_on, summary_html, verdict_badge
 
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
-
-# Labels of generator/labels.py these pages show, in both languages (labels.py holds the Chinese;
-# its own bilingual tables replace these once they exist).
-SEVERITY = Bilingual(zh=PITFALL_SEVERITY_ZH, en={"danger": "Critical", "warning": "Warning", "tip": "Tip", "info": "Note"})
-TIER_SUBJECT = Bilingual(zh=TIER_SUBJECT_ZH, en={"network": "inter-node network", "topology": "topology",
-                                                 "intra_node": "intra-node interconnect"})
-LAYER = Bilingual(zh=LAYER_ZH, en={"gpu": "GPU", "intra_node": "intra-node interconnect", "network": "inter-node network",
-                                   "topology": "topology", "rdma": "RDMA"})
-MODEL_SIZE = Bilingual(zh=MODEL_SIZE_ZH, en={"small": "small models", "medium": "medium models", "large": "large models"})
 
 
 def topologies(site: Site) -> dict[str, object]:
@@ -124,7 +115,7 @@ def field_reports(site: Site) -> dict[str, object]:
             claim = site.kb.get(claim_id, Claim)
             verdict = claim.model.verdict if claim is not None else "unsupported"
             claims.append({"link": site.link(claim_id, localized(claim.model.said) if claim is not None else claim_id),
-                           "verdict": verdict, "verdict_zh": VERDICT_ZH[verdict],
+                           "verdict": verdict,
                            "badge": verdict_badge(site.kb, claim_id)})
         reports.append({"id": e.id, "title": localized(m.title), "setup": Markup(" · ").join(setup), "observation": localized(m.observation),
                         "lesson": localized(m.lesson), "claims": claims, "source": site.link(m.source),
@@ -147,7 +138,7 @@ def pitfalls(site: Site) -> dict[str, object]:
         items = [e for e in site.kb.of_type(Pitfall) if e.model.severity == severity]
         if not items:
             continue
-        groups.append({"severity": severity, "label": SEVERITY[severity], "pitfalls": [
+        groups.append({"severity": severity, "label": PITFALL_SEVERITY[severity], "pitfalls": [
             {"id": e.id, "title": localized(e.model.title), "body": localized(e.model.body),
              "origin": say("来源文章", "Source article") if e.model.origin == "article" else say("编者补充", "Editor's note"),
              "source": site.link(e.model.source), "concerns": Markup(say("、", ", ")).join(site.link(c) for c in e.model.concerns),

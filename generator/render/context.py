@@ -14,12 +14,13 @@ from ..derive import FigureIndex
 from ..estimates.calibration import Calibration, calibrate
 from ..figures import Figure
 from ..knowledge import KnowledgeBase, Loaded
+from ..language import say
 from ..model.common import Identified
 from ..model.entities import ExpertStudy, FieldReport, ScalingStudy, Source
 from ..repository import Repository
 from ..units import DERIVED_UNITS, UNITS
 from .table import Cell, SpecLink
-from .text import ENTITY_PAGE, expand_text, figure_html, inert, sort_key
+from .text import ENTITY_PAGE, expand_text, figure_html, inert, marked, sort_key
 from .trust import source_page
 
 
@@ -81,7 +82,7 @@ class Site:
         if entity is None:
             return inert(entity_id)
         text = label or entity.label
-        return Markup(f'<a href="../{escape(self.href(entity_id))}">{inert(text)}</a>')
+        return Markup(f'<a href="../{escape(self.href(entity_id))}">{marked(inert(text), text)}</a>')
 
     def href(self, entity_id: str) -> str:
         """Where an entity is shown, relative to the site's root (`gpus/#h100-sxm5-80gb`)."""
@@ -105,13 +106,13 @@ class Site:
         return SpecLink(self.repository.edit(path), path)
 
     def spec_note(self, entity_id: str) -> Markup:
-        """` · 数据文件 specs/<kind>/<id>.yaml`, linked to its editor, for the line of facts under
+        """` · 数据文件 specs/<kind>/<id>.yaml` (` · data file …` in English), linked to its editor, for the line of facts under
         an entity shown as a section; empty when no repository is known."""
         link = self.spec(entity_id)
         if link is None:
             return Markup("")
-        return Markup(' · <a class="spec-file" href="{}" title="在仓库里编辑这个文件">数据文件 <code>{}</code></a>'
-                      ).format(link.href, link.path)
+        return Markup(' · <a class="spec-file" href="{}" title="{}">{} <code>{}</code></a>').format(
+            link.href, say("在仓库里编辑这个文件", "Edit this file in the repository"), say("数据文件", "data file"), link.path)
 
     def name(self, entity_id: str) -> str:
         entity = self.kb.get(entity_id)

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 
 from ..derive import FigureIndex
 from ..diagnostics import Diagnostic, Rule
-from ..figure_format import in_unit, with_unit
+from ..figure_format import direction_suffix, in_unit, with_unit
 from ..figure_refs import Reference, line_col
-from ..labels import DIRECTION_ZH
+from ..language import say
 from ..markdown_scan import scan_markdown
 from ..rules.quantity_units import DIMENSION
 from ..rules.text_figures import MALFORMED_REF, UNKNOWN_FIGURE
@@ -84,10 +84,9 @@ def _shown(ref: Reference, figures: FigureIndex, source_titles: Mapping[str, tup
                         f"{ref.ref} cannot be shown in {ref.unit!r} ({figure.dimension.replace('_', ' ')})")
     value, shown_unit, direction = in_unit(figure, ref.unit)
     text = with_unit(value, shown_unit)
-    if direction in DIRECTION_ZH:
-        text += f"（{DIRECTION_ZH[direction]}）"
+    text += direction_suffix(direction)
     if linked and figure.source and figure.source in source_titles:
         title, page = source_titles[figure.source]
         target = "../" * depth + f"{page}.md#src-{figure.source}"
-        return f'[{md(text)}]({target} "来源：{md(title)}")', None
+        return f'[{md(text)}]({target} "{say("来源：", "Source: ")}{md(title)}")', None
     return str(md(text)), None

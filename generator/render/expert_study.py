@@ -15,13 +15,14 @@ from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value
 from ..estimates.report import chosen_outputs
 from ..estimates.studies import expert_choice
 from ..knowledge import Loaded
+from ..labels import RECOMPUTE
 from ..language import Bilingual, say
 from ..model.costs import Assumption
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ExpertLayout, ExpertRow, ExpertStudy
 from ..units import fmt_number
 from .context import Site
-from .scaling_model import RECOMPUTE, model_cell, pct
+from .scaling_model import model_cell, pct
 from .table import Cell, Row, Table
 from .text import inert, localized
 from .trust import summary_html

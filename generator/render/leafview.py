@@ -10,8 +10,8 @@ from markupsafe import Markup, escape
 
 from ..estimates.records import leaf_threshold
 from ..knowledge import Loaded
-from ..labels import BOTTLENECK_ZH, GOAL_ZH
-from ..language import Bilingual, say
+from ..labels import BOTTLENECK, GOAL, RECOMPUTE
+from ..language import say
 from ..model.entities import TierTable
 from ..model.selection import Selection
 from ..planner.plan import GENERIC_GPUS_PER_NODE, Option, Plan
@@ -19,15 +19,8 @@ from ..planner.report import picks
 from ..selection.advice import comm_warning, pitfalls_data
 from ..selection.answers import LeafAnswer, MarketView, leaf_answers
 from .context import Site
-from .scaling_model import RECOMPUTE
 from .table import Cell, Row, Table
 from .text import inert, localized
-
-# The labels this page reads from generator/labels.py, in both languages (labels.py holds the
-# Chinese; its own bilingual tables replace these once they exist).
-GOAL = Bilingual(zh=GOAL_ZH, en={"pretrain": "pre-training", "finetune": "full fine-tuning", "lora": "LoRA fine-tuning"})
-BOTTLENECK = Bilingual(zh=BOTTLENECK_ZH, en={"memory": "memory", "compute": "compute",
-                                             "intra_node": "intra-node interconnect", "network": "inter-node network"})
 
 
 def answers(site: Site) -> dict[str, LeafAnswer]:

@@ -15,10 +15,12 @@ from typing import Protocol
 from markupsafe import Markup, escape
 
 from ..knowledge import KnowledgeBase, Loaded
+from ..language import current
 from ..model.common import Entity
 from ..model.entities import Vendor
 from .escape import attr, inert
 from .table import Cell
+from .text import chinese
 
 # A parenthetical that ends the name, ASCII or full-width, with no bracket inside it.
 _TRAILING_NOTE = re.compile(r"^(?P<head>.*\S)\s*[(（][^()（）]*[)）]$")
@@ -65,7 +67,9 @@ def name_cell(entity_id: str, name: str, short: str, href: str | None = None) ->
     name as the link's title."""
     target = href if href is not None else "#" + note_anchor(entity_id)
     # The href is made of ids (slugs, rule schema-id) and page paths: escaped as Site.link escapes it.
-    return Cell(Markup(f'<a class="row-name" href="{escape(target)}" title="{attr(name)}">{inert(short)}</a>'))
+    # A name written in Chinese, on an English page: the whole link, title too, marked as Chinese.
+    lang = ' lang="zh"' if current() == "en" and chinese(name) else ""
+    return Cell(Markup(f'<a class="row-name"{lang} href="{escape(target)}" title="{attr(name)}">{inert(short)}</a>'))
 
 
 class RowNamer(Protocol):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ..labels import NIC_ROLE_ZH, NODE_KIND_ZH
+from ..labels import NIC_ROLE, NODE_KIND
+from ..language import say
 from ..model.entities import ComputeNode, Gpu, Nic
 from .context import Site
 from .hardware import verified
 from .names import RowNamer, note_anchor, row_names
 from .table import Cell, Row, Table
-from .text import inert, localized
+from .text import chinese, inert, localized
 
 
 def nodes(site: Site) -> dict[str, object]:
@@ -16,9 +17,13 @@ def nodes(site: Site) -> dict[str, object]:
     scale-out NICs, and their ratio, both per direction (what decides how a job splits)."""
     # The GPU, how many, and the ratio that decides how a job splits lead; the two bandwidths
     # behind the ratio follow.
-    table = Table([("名称", False), ("GPU", False), ("每节点 GPU", True), ("Scale-up ÷ scale-out", True),
-                   ("每 GPU scale-up（单向）", True), ("每 GPU scale-out（单向）", True), ("Scale-up 域", False),
-                   ("每节点 scale-out（单向）", True), ("类型", False), ("核对日期", False)])
+    table = Table([(say("名称", "Name"), False), ("GPU", False), (say("每节点 GPU", "GPUs per node"), True),
+                   ("Scale-up ÷ scale-out", True),
+                   (say("每 GPU scale-up（单向）", "Scale-up per GPU (per direction)"), True),
+                   (say("每 GPU scale-out（单向）", "Scale-out per GPU (per direction)"), True),
+                   (say("Scale-up 域", "Scale-up domain"), False),
+                   (say("每节点 scale-out（单向）", "Scale-out per node (per direction)"), True),
+                   (say("类型", "Type"), False), (say("核对日期", "Checked"), False)])
     entities, cards = site.kb.of_type(ComputeNode), site.kb.of_type(Nic)
     names, nic_names = row_names(site.kb, entities), row_names(site.kb, cards)
     gpu_names = row_names(site.kb, site.kb.of_type(Gpu))
@@ -28,10 +33,11 @@ def nodes(site: Site) -> dict[str, object]:
     for e in entities:
         m, r = e.model, e.id + "#"
         if m.scale_up is not None:
-            domain = Cell(inert(f"{site.kb.label_of(m.scale_up.family)}，{m.scale_up.domain.value} 卡一域"),
+            family, size = site.kb.label_of(m.scale_up.family), m.scale_up.domain.value
+            domain = Cell(inert(say(f"{family}，{size} 卡一域", f"{family}, {size} GPUs per domain")),
                           str(m.scale_up.domain.value), True)
         else:
-            domain = Cell.text("无")
+            domain = Cell.text(say("无", "none"))
         gpu = gpu_names(m.gpu, href=f"../{site.href(m.gpu)}") if site.kb.get(m.gpu) else Cell(site.link(m.gpu))
         table.rows.append(Row([names(e.id), gpu, site.cell(r + "gpus"),
                                site.cell(r + "scale_up_to_scale_out", show_direction=False),
@@ -39,25 +45,28 @@ def nodes(site: Site) -> dict[str, object]:
                                          show_direction=True),
                                site.cell(r + "scale_out_per_gpu", unit="GB/s", show_direction=True), domain,
                                site.cell(r + "scale_out", unit="Gb/s", show_direction=True),
-                               Cell.text(NODE_KIND_ZH[m.kind]), verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
+                               Cell.text(NODE_KIND[m.kind]), verified(site, e)], anchor=e.id, spec=site.spec(e.id)))
         for group in m.nics:
             nic = nic_names(group.nic, href=f"#{group.nic}") if group.nic else Cell.text("—")
             ports = group.ports.value if group.ports else 1
-            nic_rows.append(Row([names(e.id, href=f"#{e.id}"), Cell.text(NIC_ROLE_ZH[group.role]), nic,
+            nic_rows.append(Row([names(e.id, href=f"#{e.id}"), Cell.text(NIC_ROLE[group.role]), nic,
                                  site.cell(f"{r}nics.{group.key}.count"), Cell.text(str(ports)),
                                  site.cell(f"{r}nics.{group.key}.port_rate", unit="Gb/s", show_direction=True),
                                  Cell(site.link(group.network)) if group.network else Cell.text("—")]))
-    groups = Table([("节点", False), ("用途", False), ("网卡", False), ("网卡数", True), ("每卡端口", True),
-                    ("端口速率", True), ("网络", False)], nic_rows)
+    groups = Table([(say("节点", "Node"), False), (say("用途", "Role"), False), (say("网卡", "NIC"), False),
+                    (say("网卡数", "NICs"), True), (say("每卡端口", "Ports per NIC"), True),
+                    (say("端口速率", "Port rate"), True), (say("网络", "Network"), False)], nic_rows)
     notes = [(note_anchor(e.id), e.model.name, localized(e.model.summary)) for e in entities]
     notes += [(note_anchor(c.id), c.model.name, localized(c.model.summary)) for c in cards]
-    return {"nodes": table, "groups": groups, "nics": _nics(site, nic_names), "notes": notes}
+    return {"nodes": table, "groups": groups, "nics": _nics(site, nic_names), "notes": notes, "chinese": chinese}
 
 
 def _nics(site: Site, names: RowNamer) -> Table:
     """One row per NIC and mode: a card split into other ports for another network is a row too."""
-    nics = Table([("名称", False), ("端口速率", True), ("端口数", True), ("合计（单向）", True), ("模式", False),
-                  ("主机接口", False), ("厂商", False), ("核对日期", False)])
+    nics = Table([(say("名称", "Name"), False), (say("端口速率", "Port rate"), True), (say("端口数", "Ports"), True),
+                  (say("合计（单向）", "Total (per direction)"), True), (say("模式", "Mode"), False),
+                  (say("主机接口", "Host interface"), False), (say("厂商", "Vendor"), False),
+                  (say("核对日期", "Checked"), False)])
     for card in site.kb.of_type(Nic):
         n, r = card.model, card.id + "#"
         for i, mode in enumerate(n.modes):

@@ -23,13 +23,14 @@ from ..estimates.choice import Choice, node_fill
 from ..estimates.records import assumption_entities
 from ..estimates.report import chosen_outputs
 from ..knowledge import Loaded
+from ..labels import RECOMPUTE
 from ..language import Bilingual, say
 from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ComputeNode, ModelledLayout, ScalingStudy
 from .context import Site
 from .expert_study import BOTTLENECK
-from .scaling_model import RECOMPUTE, model_mark
+from .scaling_model import model_mark
 from .table import Cell, Row, Table
 from .text import inert, localized
 

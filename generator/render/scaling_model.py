@@ -19,8 +19,8 @@ from ..estimates.records import assumption_entities
 from ..estimates.report import GB, chosen_outputs
 from ..estimates.studies import study_choice
 from ..knowledge import Loaded
-from ..labels import RECOMPUTE_ZH
-from ..language import Bilingual, say
+from ..labels import RECOMPUTE
+from ..language import say
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ModelledLayout, ScalingRow, ScalingStudy
 from ..units import fmt_number
@@ -33,8 +33,6 @@ SAME = 1e-9
 """Two estimates this close (relative) are the same number: the model cannot tell the networks apart."""
 WHY_ASSUMPTIONS = ("network_collective_efficiency", "dp_overlap_fraction", "gemm_efficiency_max")
 """The assumptions that move the communication share most: named and linked in the paragraph."""
-RECOMPUTE = Bilingual(zh=RECOMPUTE_ZH,
-                      en={"none": "no recomputation", "selective": "selective recomputation", "full": "full recomputation"})
 
 
 @dataclass(frozen=True)

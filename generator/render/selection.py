@@ -12,8 +12,8 @@ from markupsafe import Markup
 from .. import strict_json
 from ..estimates.records import leaf_threshold, sound, workloads
 from ..figure_format import plain_text
-from ..labels import PARALLELISM_ZH, PICK_ZH
-from ..language import Bilingual, say
+from ..labels import GOAL, PARALLELISM, PICK
+from ..language import say
 from ..model.entities import Pcie, Pitfall
 from ..model.selection import Selection
 from ..planner.report import TOPOLOGY
@@ -21,15 +21,8 @@ from ..selection.answers import market_views
 from ..selection.flowchart import Line, Shape, ShapeNode, draw, layout
 from ..selection.tree import answer_label, leaf_paths, variables
 from .context import Site
-from .leafview import GOAL, answers, example_label, leaf_view, short_answer
+from .leafview import answers, example_label, leaf_view, short_answer
 from .text import localized
-
-# Labels of generator/labels.py the questionnaire reads, in both languages (labels.py holds the
-# Chinese; its own bilingual tables replace these once they exist).
-PICK = Bilingual(zh=PICK_ZH, en={"gpu": "GPU", "node": "Server", "intra_node": "Intra-node interconnect",
-                                 "network": "Inter-node network", "topology": "Topology"})
-PARALLELISM = Bilingual(zh=PARALLELISM_ZH, en={"data": "data parallelism", "tensor": "tensor parallelism",
-                                               "pipeline": "pipeline parallelism"})
 
 
 def selection_shape(site: Site, sel: Selection) -> Shape:

@@ -6,6 +6,7 @@ Markdown, `inert` for HTML text, `attr` for attribute values), re-exported here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -15,7 +16,8 @@ from markupsafe import Markup, escape
 from ..figure_format import in_unit, with_unit
 from ..figure_refs import Reference, find_references
 from ..figures import Figure
-from ..labels import DIRECTION_ZH
+from ..labels import DIRECTION
+from ..language import current, say
 from ..model.common import Text
 from ..model.entities import Source
 from ..units import convert_direction, fmt_number
@@ -57,13 +59,32 @@ def localized(text: Text | str | None) -> str:
     return text if isinstance(text, str) else text.shown()
 
 
+# Chinese characters and punctuation (CJK symbols, ideographs, full-width forms): what makes a
+# text shown on an English page Chinese.
+_CJK = re.compile("[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def chinese(text: object) -> bool:
+    """Whether a text holds Chinese: a name or title the specs give in Chinese only (a source's
+    title, a product name written in Chinese), which an English page shows as it is, marked as
+    Chinese (`lang="zh"`) for the reader's browser, its screen reader and its fonts."""
+    return bool(_CJK.search(str(text)))
+
+
+def marked(html: Markup, text: object) -> Markup:
+    """`html` (escaped `text`) inside `<span lang="zh">` when an English page shows Chinese text;
+    as it is otherwise, and always on a Chinese page."""
+    return Markup('<span lang="zh">{}</span>').format(html) if current() == "en" and chinese(text) else html
+
+
 def number(value: Fraction | float) -> str:
     return fmt_number(value)
 
 
-# A stated figure the knowledge base does not hold, in a table where "—" means something else
-# (the GPU page: a precision the GPU lacks).
-NOT_ENTERED = Markup('<span class="fig-none">未录入</span>')
+def not_entered() -> Markup:
+    """A stated figure the knowledge base does not hold, in a table where "—" means something
+    else (the GPU page: a precision the GPU lacks)."""
+    return Markup('<span class="fig-none">{}</span>').format(say("未录入", "not entered"))
 
 
 def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: str | None = None,
@@ -77,11 +98,12 @@ def figure_html(fig: Figure | None, kb_sources: Mapping[str, Source], *, unit: s
     parts: list[str] = [escape(with_unit(value, shown_unit))]
     if show_direction is None:
         show_direction = fig.dimension == "data_rate"
-    if show_direction and shown_direction in DIRECTION_ZH:
-        parts.append(f'<span class="fig-dir">{escape(DIRECTION_ZH[shown_direction])}</span>')
+    if show_direction and shown_direction is not None and shown_direction in DIRECTION:
+        parts.append(f'<span class="fig-dir">{escape(DIRECTION[shown_direction])}</span>')
     source = kb_sources.get(fig.source or "")
     if fig.formula:  # derived: marked as such, never linked as if a source printed it
-        parts.append(f'<span class="fig-derived" title="推导：{attr(fig.formula)}">推导</span>')
+        derived = say("推导", "derived")
+        parts.append(f'<span class="fig-derived" title="{derived}{say("：", ": ")}{attr(fig.formula)}">{derived}</span>')
     elif source is not None:
         parts.append(source_link(source))
     return Markup(" ".join(parts))

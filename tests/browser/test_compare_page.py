@@ -50,3 +50,17 @@ def test_at_most_four_and_the_page_does_not_scroll_sideways_on_a_phone(page: Pag
     assert overflow <= 0
     settle(page, f"{base_url}/compare/")
     assert len(_shown(page, "gpus")) == 2 and len(_shown(page, "nodes")) >= 1
+
+
+def test_the_notes_follow_the_page_language(page: Page, base_url: str, kb: KnowledgeBase) -> None:
+    """The script's sentences come from its table for the language of <html lang> (English pages
+    are "en"), read when the note is written."""
+    gpus = sorted(e.id for e in kb.of_type(Gpu))
+    settle(page, f"{base_url}/compare/?gpus={gpus[0]},{gpus[1]}")
+    note = page.locator(".compare[data-kind=gpus] .compare-note")
+    page.locator(f".compare[data-kind=gpus] input[value='{gpus[0]}']").uncheck()
+    assert note.inner_text() == "至少选两项才能对比。"
+    page.evaluate("() => { document.documentElement.lang = 'en'; }")
+    page.locator(f".compare[data-kind=gpus] input[value='{gpus[2]}']").check()
+    page.locator(f".compare[data-kind=gpus] input[value='{gpus[2]}']").uncheck()
+    assert note.inner_text() == "Pick at least two items to compare."

@@ -6,6 +6,26 @@
 (function () {
   "use strict";
 
+  // The script's own sentences, in the page's language (Material writes the theme's language,
+  // "zh" or "en", into <html lang>); Chinese for any other.
+  var WORDS = {
+    zh: {
+      ignored: function (n) { return "地址里有 " + n + " 项不在这张表里或超出四项，已略去。"; },
+      tooFew: "至少选两项才能对比。"
+    },
+    en: {
+      ignored: function (n) {
+        return "Left out " + n + (n === 1 ? " item" : " items") + " of the address: not in this table, or more than four.";
+      },
+      tooFew: "Pick at least two items to compare."
+    }
+  };
+
+  function words() {
+    var lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
+    return WORDS[lang] || WORDS.zh;
+  }
+
   function chosenFromAddress(kind, valid) {
     var raw = new URLSearchParams(window.location.search).get(kind);
     if (raw === null) { return null; }
@@ -43,12 +63,12 @@
     var preselected = box.dataset.preselected.split(",").filter(function (s) { return s !== ""; });
     box.chosen = fromAddress && fromAddress.kept.length ? fromAddress.kept.slice(0, most) : preselected;
     var ignored = fromAddress ? fromAddress.dropped + Math.max(0, fromAddress.kept.length - most) : 0;
-    note.textContent = ignored ? "地址里有 " + ignored + " 项不在这张表里或超出四项，已略去。" : "";
+    note.textContent = ignored ? words().ignored(ignored) : "";
     inputs.forEach(function (input) {
       input.addEventListener("change", function () {
         if (input.checked) { box.chosen = box.chosen.concat([input.value]); }
         else { box.chosen = box.chosen.filter(function (id) { return id !== input.value; }); }
-        note.textContent = box.chosen.length < 2 ? "至少选两项才能对比。" : "";
+        note.textContent = box.chosen.length < 2 ? words().tooFew : "";
         show(box);
         writeAddress(boxes);
       });

@@ -29,18 +29,39 @@
     return; // vendor script missing: leave tables as they are
   }
 
-  // Optional "about" sign, a number with thousands separators and decimals, then either nothing or a
-  // unit starting with a letter, µ/μ, %, ×, / or a CJK character. Dates ("2026-11-30") and ratios
-  // ("2:4") do not match and keep the default string sort.
-  var FIGURE = /^[~≈约]?\s*([-+−]?\d[\d,]*(?:\.\d+)?)(?:\s*(?:[A-Za-zµμ%×\/]|[\u3400-\u9fff]).*)?$/;
-  var EMPTY = /^(?:|[—–-]|n\/a|N\/A|无|不适用)$/;
+  // The words a cell may hold around or instead of a figure, in the page's language (Material
+  // writes the theme's language, "zh" or "en", into <html lang>); Chinese for any other.
+  var WORDS = {
+    zh: { about: "约", empty: ["无", "不适用"] },
+    en: { about: "about ", empty: ["none", "not applicable"] }
+  };
+  var patterns = {};
+
+  // Optional "about" sign or word, a number with thousands separators and decimals, then either
+  // nothing or a unit starting with a letter, µ/μ, %, ×, / or a CJK character. Dates
+  // ("2026-11-30") and ratios ("2:4") do not match and keep the default string sort. EMPTY: a
+  // cell that holds no figure.
+  function pattern() {
+    var lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
+    lang = WORDS[lang] ? lang : "zh";
+    if (!patterns[lang]) {
+      var words = WORDS[lang];
+      patterns[lang] = {
+        FIGURE: new RegExp("^(?:[~≈]|" + words.about + ")?\\s*([-+−]?\\d[\\d,]*(?:\\.\\d+)?)" +
+                           "(?:\\s*(?:[A-Za-zµμ%×\\/]|[\\u3400-\\u9fff]).*)?$"),
+        EMPTY: new RegExp("^(?:|[—–-]|n\\/a|N\\/A|" + words.empty.join("|") + ")$")
+      };
+    }
+    return patterns[lang];
+  }
 
   function figureValue(text) {
     var t = String(text).trim();
-    if (EMPTY.test(t)) {
+    var p = pattern();
+    if (p.EMPTY.test(t)) {
       return null;
     }
-    var m = FIGURE.exec(t);
+    var m = p.FIGURE.exec(t);
     if (!m) {
       return null;
     }
@@ -52,7 +73,8 @@
     "figure",
     function (item) {
       var t = String(item).trim();
-      return EMPTY.test(t) || FIGURE.test(t);
+      var p = pattern();
+      return p.EMPTY.test(t) || p.FIGURE.test(t);
     },
     function (a, b) {
       // Same convention as tablesort.number (b - a); an empty cell counts as smaller than any number.
