@@ -15,7 +15,7 @@ from .context import Site
 from .escape import inert
 from .leafview import answers, side_by_side
 from .table import Cell, Row, Table
-from .text import localized
+from .text import localized, marked
 from .trust import checked_on, summary_html, verdict_badge
 
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
@@ -41,7 +41,7 @@ def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
         picks = (Markup(say("、", ", ")).join(site.link(p) for p in row.picks) if row.picks
                  else Markup(say("（来源未给出建议）", "(the source gives no advice)")))
         table.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(picks),
-                               Cell.text(row.said or "—"), Cell(site.html(localized(row.note) or "—"))]))
+                               Cell(marked(inert(row.said or "—"), row.said)), Cell(site.html(localized(row.note) or "—"))]))
     return {"id": entity.id, "title": localized(entity.model.title), "subject": TIER_SUBJECT[entity.model.subject],
             "source": site.link(entity.model.source), "note": localized(entity.model.note), "table": table,
             "verdict": verdict_badge(site.kb, entity.model.claim),
