@@ -7,6 +7,7 @@ knowledge base."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from itertools import product
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from support import BASE, ROOT
 
 from generator.edge.specfiles import read_spec_tree
+from generator.language import LANGUAGES, speaking
 from generator.model.selection import Selection
 from generator.render.context import Site
 from generator.render.leafview import answers as leaf_answers
@@ -274,16 +276,26 @@ def test_recommend_command_text_and_json() -> None:
     assert _cli("--gpus", "many", *market).returncode == 2
 
 
-def test_tree_json_holds_what_the_questionnaire_asks(site: Site) -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_tree_json_holds_what_the_questionnaire_asks(site: Site, language: str) -> None:
     """data/tree.json, which the phone questionnaire walks: every answer leads to a node in the
     file, a leaf's data is its title, its reasons as `recommend` prints them and its pitfalls;
     the workloads are the published ones a reader can name, and the markets are the views the
-    planner answers in. (The questionnaire's answers equal the command's: tests/browser/.)"""
+    planner answers in. (The questionnaire's answers equal the command's: tests/browser/.) Each
+    edition has its own copy, written in its language: the English one holds no Chinese."""
     from generator.edge.recommend import parse_answers
+    from generator.figure_format import plain_text
     from generator.render.selection import data_files
     from generator.selection.answers import market_views
     sel = _selection(site)
-    tree = json.loads(data_files(site)["data/tree.json"])
+    with speaking(language):
+        text = data_files(site)["data/tree.json"]
+        titles = {lf.id: lf.title.shown() for lf in sel.leaves}
+        reasons = {lf.id: [plain_text(r.shown(), site.figures) for r in lf.reasons] for lf in sel.leaves}
+        labels = {(m.market, m.licensed): m.name for m in market_views(site.kb)}
+    if language == "en":
+        assert not re.search("[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]", text), "Chinese in en/data/tree.json"
+    tree = json.loads(text)
     nodes = tree["nodes"]
     assert nodes[tree["root"]]["kind"] == "question"
     assert all(a["next"] in nodes for n in nodes.values() if n["kind"] == "question" for a in n["answers"])
@@ -293,10 +305,12 @@ def test_tree_json_holds_what_the_questionnaire_asks(site: Site) -> None:
             node = nodes[node]["answers"][list(step.question.answers).index(step.answer)]["next"]
         assert node == leaf_id
         leaf = next(lf for lf in sel.leaves if lf.id == leaf_id)
-        assert nodes[leaf_id]["title"] == leaf.title.zh and nodes[leaf_id]["pitfalls"] == list(leaf.pitfalls)
+        assert nodes[leaf_id]["title"] == titles[leaf_id] and nodes[leaf_id]["pitfalls"] == list(leaf.pitfalls)
+        assert nodes[leaf_id]["reasons"] == reasons[leaf_id]
         assert nodes[leaf_id]["href"] == f"#leaf-{leaf_id}"
     assert [(m["market"], m["licensed"]) for m in tree["markets"]] == [
         (v.market, v.licensed) for v in market_views(site.kb)]
+    assert {(m["market"], m["licensed"]): m["name"] for m in tree["markets"]} == labels
     for workload in tree["workloads"]:  # each is a --workload the command takes
         flags = ["--workload", workload["id"], "--gpus", "8", "--market", tree["markets"][0]["market"]]
         flags += [arg for v in sel.variables if v.kind == "category" for arg in (f"--{v.id}", v.values[0])]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from ..knowledge import Loaded
-from ..labels import LAYER_ZH, MODEL_SIZE_ZH, PITFALL_SEVERITY_ZH, TIER_SUBJECT_ZH
+from ..labels import LAYER, MODEL_SIZE, PITFALL_SEVERITY, TIER_SUBJECT
+from ..language import say
 from ..model.entities import Claim, FieldReport, Pitfall, Recommendation, ScalingStudy, TierTable, Topology
 from . import scaling_model
 from .chart import scaling_chart
@@ -14,8 +15,8 @@ from .context import Site
 from .escape import inert
 from .leafview import answers, side_by_side
 from .table import Cell, Row, Table
-from .text import localized
-from .trust import VERDICT_ZH, checked_on, summary_html, verdict_badge
+from .text import localized, marked
+from .trust import checked_on, summary_html, verdict_badge
 
 SEVERITY_ORDER = ("danger", "warning", "tip", "info")
 
@@ -34,12 +35,14 @@ def topologies(site: Site) -> dict[str, object]:
 
 
 def _tier_table(site: Site, entity: Loaded[TierTable]) -> dict[str, object]:
-    table = Table([("GPU 数", True), ("推荐", False), ("原文写法", False), ("说明", False)])
+    table = Table([(say("GPU 数", "GPUs"), True), (say("推荐", "Recommended"), False),
+                   (say("原文写法", "As the article puts it"), False), (say("说明", "Note"), False)])
     for row in sorted(entity.model.rows, key=lambda r: r.gpus.min):
-        picks = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（来源未给出建议）")
+        picks = (Markup(say("、", ", ")).join(site.link(p) for p in row.picks) if row.picks
+                 else Markup(say("（来源未给出建议）", "(the source gives no advice)")))
         table.rows.append(Row([Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True), Cell(picks),
-                               Cell.text(row.said or "—"), Cell(site.html(localized(row.note) or "—"))]))
-    return {"id": entity.id, "title": localized(entity.model.title), "subject": TIER_SUBJECT_ZH[entity.model.subject],
+                               Cell(marked(inert(row.said or "—"), row.said)), Cell(site.html(localized(row.note) or "—"))]))
+    return {"id": entity.id, "title": localized(entity.model.title), "subject": TIER_SUBJECT[entity.model.subject],
             "source": site.link(entity.model.source), "note": localized(entity.model.note), "table": table,
             "verdict": verdict_badge(site.kb, entity.model.claim),
             "verified": entity.model.last_verified.isoformat()}
@@ -56,16 +59,16 @@ def tiers(site: Site) -> dict[str, object]:
     for e in site.kb.of_type(Recommendation):
         items = []
         for item in e.model.items:
-            scope = [LAYER_ZH[item.layer]]
+            scope = [LAYER[item.layer]]
             if item.model:
-                scope.append(MODEL_SIZE_ZH[item.model])
+                scope.append(MODEL_SIZE[item.model])
             if item.gpus:
                 scope.append(f"{item.gpus.label()} GPU")
             conflict = None
             if item.conflict is not None:
                 conflict = {"table": site.link(item.conflict.table), "note": localized(item.conflict.note)}
             items.append({"scope": " · ".join(scope), "said": localized(item.said), "verdict": verdict_badge(site.kb, item.claim),
-                          "picks": Markup("、").join(site.link(p) for p in item.picks), "conflict": conflict})
+                          "picks": Markup(say("、", ", ")).join(site.link(p) for p in item.picks), "conflict": conflict})
         recommendations.append({"id": e.id, "title": localized(e.model.title), "source": site.link(e.model.source),
                                 "advice": items, "verified": e.model.last_verified.isoformat()})
     return {"tables": tables, "recommendations": recommendations}
@@ -76,8 +79,10 @@ def scaling(site: Site) -> dict[str, object]:
     for e in site.kb.of_type(ScalingStudy):
         m = e.model
         r = e.id + "#rows."
-        table = Table([("网络", False), ("单卡吞吐", True), ("集群吞吐", True), ("加速比", True),
-                       ("并行效率（推导）", True), ("通信占比", True)])
+        table = Table([(say("网络", "Network"), False), (say("单卡吞吐", "Single-GPU throughput"), True),
+                       (say("集群吞吐", "Cluster throughput"), True), (say("加速比", "Speed-up"), True),
+                       (say("并行效率（推导）", "Parallel efficiency (derived)"), True),
+                       (say("通信占比", "Communication share"), True)])
         for row in m.rows:
             label = site.link(row.network, localized(row.label)) if row.network else inert(localized(row.label))
             table.rows.append(Row([Cell(label), site.cell(f"{r}{row.key}.single_gpu"), site.cell(f"{r}{row.key}.cluster"),
@@ -92,7 +97,7 @@ def scaling(site: Site) -> dict[str, object]:
                         "modelled": scaling_model.modelled(site, e),
                         "verified": m.last_verified.isoformat()})
     return {"studies": studies,
-            "provenance": summary_html(site.kb, kinds=("cases",), title="本页数字的来源")}
+            "provenance": summary_html(site.kb, kinds=("cases",), title=say("本页数字的来源", "Where this page's figures come from"))}
 
 
 def field_reports(site: Site) -> dict[str, object]:
@@ -110,7 +115,7 @@ def field_reports(site: Site) -> dict[str, object]:
             claim = site.kb.get(claim_id, Claim)
             verdict = claim.model.verdict if claim is not None else "unsupported"
             claims.append({"link": site.link(claim_id, localized(claim.model.said) if claim is not None else claim_id),
-                           "verdict": verdict, "verdict_zh": VERDICT_ZH[verdict],
+                           "verdict": verdict,
                            "badge": verdict_badge(site.kb, claim_id)})
         reports.append({"id": e.id, "title": localized(m.title), "setup": Markup(" · ").join(setup), "observation": localized(m.observation),
                         "lesson": localized(m.lesson), "claims": claims, "source": site.link(m.source),
@@ -123,7 +128,8 @@ def _restated(site: Site, claim_id: str, stance: str) -> dict[str, object]:
     claim = site.kb.get(claim_id, Claim)
     said = localized(claim.model.said) if claim is not None else claim_id
     return {"said": said, "verdict": verdict_badge(site.kb, claim_id),
-            "stance": "文中按事实陈述" if stance == "asserts" else "文中注明是文章的说法"}
+            "stance": (say("文中按事实陈述", "stated here as fact") if stance == "asserts"
+                       else say("文中注明是文章的说法", "stated here as the article's claim"))}
 
 
 def pitfalls(site: Site) -> dict[str, object]:
@@ -132,10 +138,10 @@ def pitfalls(site: Site) -> dict[str, object]:
         items = [e for e in site.kb.of_type(Pitfall) if e.model.severity == severity]
         if not items:
             continue
-        groups.append({"severity": severity, "label": PITFALL_SEVERITY_ZH[severity], "pitfalls": [
+        groups.append({"severity": severity, "label": PITFALL_SEVERITY[severity], "pitfalls": [
             {"id": e.id, "title": localized(e.model.title), "body": localized(e.model.body),
-             "origin": "来源文章" if e.model.origin == "article" else "编者补充",
-             "source": site.link(e.model.source), "concerns": Markup("、").join(site.link(c) for c in e.model.concerns),
+             "origin": say("来源文章", "Source article") if e.model.origin == "article" else say("编者补充", "Editor's note"),
+             "source": site.link(e.model.source), "concerns": Markup(say("、", ", ")).join(site.link(c) for c in e.model.concerns),
              "commands": [(c.command, localized(c.purpose)) for c in e.model.commands],
              "restates": [_restated(site, r.claim, r.stance) for r in e.model.restates],
              "verified": e.model.last_verified.isoformat()} for e in items]})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import svgwrite
 from markupsafe import Markup
 
+from ..language import say
 from ..units import fmt_number
 
 # Each bar has its label on the line above it, not in a column to its left: the drawing is then
@@ -30,9 +31,11 @@ def scaling_chart(chart_id: str, title: str, bars: list[tuple[str, float]], idea
     dwg = svgwrite.Drawing(size=("100%", None), profile="full", debug=False, id=f"chart-{chart_id}")
     dwg.viewbox(0, 0, WIDTH, height)
     dwg.attribs.update({"role": "img", "aria-label": title, "class": "chart-svg"})
-    desc = "；".join(f"{label}：{fmt_number(value)} 倍" for label, value in bars)
-    dwg.set_desc(title=title, desc=f"各网络方案的加速比（理想值 {ideal} 倍）。{desc}")
-    dwg.add(dwg.text(f"加速比（倍），虚线为理想值 {ideal}", insert=(LEFT, 18), id=f"chart-{chart_id}-axis",
+    desc = say("；", "; ").join(say(f"{label}：{fmt_number(value)} 倍", f"{label}: {fmt_number(value)}×") for label, value in bars)
+    dwg.set_desc(title=title, desc=say(f"各网络方案的加速比（理想值 {ideal} 倍）。{desc}",
+                                       f"Speed-up of each network (ideal {ideal}×). {desc}"))
+    dwg.add(dwg.text(say(f"加速比（倍），虚线为理想值 {ideal}", f"Speed-up (×), dashed line = ideal {ideal}"),
+                     insert=(LEFT, 18), id=f"chart-{chart_id}-axis",
                      style=TEXT_STYLE))
     for index, (label, value) in enumerate(bars):
         y = TOP + index * ROW_H
@@ -65,10 +68,14 @@ def comm_share_chart(chart_id: str, title: str, groups: list[tuple[str, list[tup
     dwg = svgwrite.Drawing(size=("100%", None), profile="full", debug=False, id=f"chart-{chart_id}")
     dwg.viewbox(0, 0, WIDTH, height)
     dwg.attribs.update({"role": "img", "aria-label": title, "class": "chart-svg"})
-    desc = "；".join(f"{network}：" + "，".join(f"{label} {_percent(value)}" for label, value, _a in series)
-                    for network, series in groups)
-    dwg.set_desc(title=title, desc=f"各网络下的通信占比（0–100%）。{desc}")
-    dwg.add(dwg.text("通信占比（%），实心为模型估算，空心框为文章数字", insert=(LEFT, 18),
+    desc = say("；", "; ").join(say(f"{network}：", f"{network}: ")
+                               + say("，", ", ").join(f"{label} {_percent(value)}" for label, value, _a in series)
+                               for network, series in groups)
+    dwg.set_desc(title=title, desc=say(f"各网络下的通信占比（0–100%）。{desc}",
+                                       f"Communication share on each network (0–100%). {desc}"))
+    dwg.add(dwg.text(say("通信占比（%），实心为模型估算，空心框为文章数字",
+                         "Comm. share (%): solid = model, outline = article"),
+                     insert=(LEFT, 18),
                      id=f"chart-{chart_id}-axis", style=TEXT_STYLE))
     for tick in (0, 25, 50, 75, 100):
         x = round(x0 + plot_w * tick / 100, 1)

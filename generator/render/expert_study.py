@@ -15,6 +15,8 @@ from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value
 from ..estimates.report import chosen_outputs
 from ..estimates.studies import expert_choice
 from ..knowledge import Loaded
+from ..labels import RECOMPUTE
+from ..language import Bilingual, say
 from ..model.costs import Assumption
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ExpertLayout, ExpertRow, ExpertStudy
@@ -25,7 +27,9 @@ from .table import Cell, Row, Table
 from .text import inert, localized
 from .trust import summary_html
 
-BOTTLENECK = {"memory": "显存（放不下）", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"}
+BOTTLENECK = Bilingual(zh={"memory": "显存（放不下）", "compute": "计算", "intra_node": "机内互连", "network": "节点间网络"},
+                       en={"memory": "memory (does not fit)", "compute": "compute", "intra_node": "intra-node interconnect",
+                           "network": "inter-node network"})
 
 
 @dataclass(frozen=True)
@@ -55,19 +59,25 @@ def outcomes(site: Site, study: ExpertStudy) -> list[Outcome]:
 
 
 def _layout_text(layout: ExpertLayout) -> str:
-    parts = [f"张量并行 {layout.tp}", f"流水线并行 {layout.pp}", f"专家并行 {layout.ep}", f"ZeRO-{layout.zero}",
-             f"微批 {layout.micro_batch}",
-             {"none": "不重计算", "selective": "选择性重计算", "full": "完全重计算"}[layout.recompute],
-             "全互联与计算重叠" if layout.overlap else "全互联不与计算重叠"]
-    return "，".join(parts)
+    parts = [say(f"张量并行 {layout.tp}", f"tensor parallel {layout.tp}"),
+             say(f"流水线并行 {layout.pp}", f"pipeline parallel {layout.pp}"),
+             say(f"专家并行 {layout.ep}", f"expert parallel {layout.ep}"), f"ZeRO-{layout.zero}",
+             say(f"微批 {layout.micro_batch}", f"micro-batch {layout.micro_batch}"),
+             RECOMPUTE[layout.recompute],
+             say("全互联与计算重叠", "all-to-all overlapped with compute") if layout.overlap
+             else say("全互联不与计算重叠", "all-to-all not overlapped with compute")]
+    return say("，", ", ").join(parts)
 
 
 def table(site: Site, study: ExpertStudy, layout: ExpertLayout, found: list[Outcome]) -> Table:
-    t = Table([("节点与网络", False), ("专家组", False), ("每步时间", True), ("每卡吞吐", True),
-               ("全互联占每步", True), ("通信占每步", True), ("瓶颈", False)])
+    t = Table([(say("节点与网络", "Node and network"), False), (say("专家组", "Expert group"), False),
+               (say("每步时间", "Step time"), True), (say("每卡吞吐", "Throughput per GPU"), True),
+               (say("全互联占每步", "All-to-all share of step"), True), (say("通信占每步", "Communication share of step"), True),
+               (say("瓶颈", "Bottleneck"), False)])
     for o in (o for o in found if o.layout.key == layout.key):
         a2a = o.out.get("all_to_all") if o.out is not None else None
-        where = "—" if not isinstance(a2a, dict) else ("跨节点" if a2a.get("on_network") else "节点内")
+        where = "—" if not isinstance(a2a, dict) else (say("跨节点", "across nodes") if a2a.get("on_network")
+                                                       else say("节点内", "within a node"))
         tokens = o.number("tokens_per_s")
         per_gpu = None if tokens is None else tokens / study.gpus
         step = o.number("step_time_s")
@@ -89,10 +99,13 @@ def comparison(site: Site, layout: ExpertLayout, found: list[Outcome]) -> Markup
     mine = [o for o in found if o.layout.key == layout.key and o.number("all_to_all", "share") is not None]
     if len(mine) < 2:
         problems = sorted({o.problem for o in found if o.layout.key == layout.key and o.problem})
-        return inert("模型无法为这一布局给出比较：" + "；".join(problems)) if problems else Markup("")
+        return (inert(say("模型无法为这一布局给出比较：", "The model cannot compare the rows of this layout: ")
+                      + say("；", "; ").join(problems)) if problems else Markup(""))
     low = min(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
     high = max(mine, key=lambda o: (o.number("all_to_all", "share") or 0.0, o.row.key))
-    return Markup("全互联占每步的比例在 {low} 上最小（{a}，每步 {ta} s），在 {high} 上最大（{b}，每步 {tb} s）。").format(
+    return Markup(say("全互联占每步的比例在 {low} 上最小（{a}，每步 {ta} s），在 {high} 上最大（{b}，每步 {tb} s）。",
+                      "The all-to-all takes the smallest share of the step on {low} ({a}, {ta} s per step) and the "
+                      "largest on {high} ({b}, {tb} s per step).")).format(
         low=site.link(low.row.node or low.row.gpu, localized(low.row.label)), a=pct(low.number("all_to_all", "share")),
         ta=fmt_number(low.number("step_time_s") or 0.0, 3),
         high=site.link(high.row.node or high.row.gpu, localized(high.row.label)), b=pct(high.number("all_to_all", "share")),
@@ -106,8 +119,9 @@ def page(site: Site) -> dict[str, object]:
         return inert(fallback) if entity is None else site.link(entity.id, localized(entity.model.name))
 
     return {"studies": [study(site, e) for e in site.kb.of_type(ExpertStudy)],
-            "overlap": named(EP_OVERLAP, "全互联与计算的重叠比例"), "imbalance": named(EXPERT_IMBALANCE, "专家负载不均系数"),
-            "provenance": summary_html(site.kb, kinds=("cases",), title="本页数字的来源")}
+            "overlap": named(EP_OVERLAP, say("全互联与计算的重叠比例", "all-to-all overlap with compute")),
+            "imbalance": named(EXPERT_IMBALANCE, say("专家负载不均系数", "expert load imbalance factor")),
+            "provenance": summary_html(site.kb, kinds=("cases",), title=say("本页数字的来源", "Where this page's figures come from"))}
 
 
 def study(site: Site, entity: Loaded[ExpertStudy]) -> dict[str, object]:

@@ -10,7 +10,8 @@ from markupsafe import Markup, escape
 
 from ..estimates.records import leaf_threshold
 from ..knowledge import Loaded
-from ..labels import BOTTLENECK_ZH, GOAL_ZH, RECOMPUTE_ZH
+from ..labels import BOTTLENECK, GOAL, RECOMPUTE
+from ..language import say
 from ..model.entities import TierTable
 from ..model.selection import Selection
 from ..planner.plan import GENERIC_GPUS_PER_NODE, Option, Plan
@@ -19,7 +20,7 @@ from ..selection.advice import comm_warning, pitfalls_data
 from ..selection.answers import LeafAnswer, MarketView, leaf_answers
 from .context import Site
 from .table import Cell, Row, Table
-from .text import inert
+from .text import inert, localized
 
 
 def answers(site: Site) -> dict[str, LeafAnswer]:
@@ -44,26 +45,30 @@ def option_href(site: Site, option: Option) -> str:
 
 
 def example_label(found: LeafAnswer) -> str:
-    model = found.workload.model.name if found.workload is not None else "（这一档没有已发布的模型）"
-    return f"例：{model}，{found.gpus} 块 GPU，{GOAL_ZH[found.goal]}"
+    model = (found.workload.model.name if found.workload is not None
+             else say("（这一档没有已发布的模型）", "(no published model in this band)"))
+    return say(f"例：{model}，{found.gpus} 块 GPU，{GOAL[found.goal]}",
+               f"Example: {model}, {found.gpus} GPUs, {GOAL[found.goal]}")
 
 
 def short_answer(site: Site, plan: Plan | str) -> tuple[str, str | None]:
     """One line for the chart: the answer's name and where it links, or why there is none."""
     if isinstance(plan, str):
-        return "无法估算", None
+        return say("无法估算", "cannot be estimated"), None
     if plan.options:
         best = plan.options[0]
         return option_name(site, best), option_href(site, best)
     if plan.fewest is not None:
-        return f"放不下；至少要 {plan.fewest[0]} 块 GPU", None
-    return "放不下", None
+        return say(f"放不下；至少要 {plan.fewest[0]} 块 GPU", f"does not fit; needs at least {plan.fewest[0]} GPUs"), None
+    return say("放不下", "does not fit"), None
 
 
 def _layout(option: Option) -> str:
     lay = option.layout
-    return (f"张量并行 {lay.tensor_parallel} × 流水线并行 {lay.pipeline_parallel}，ZeRO-{lay.zero_stage}，"
-            f"{RECOMPUTE_ZH[lay.recompute]}，全局批 {lay.global_batch_size} 条 × {lay.sequence_length} token")
+    return say(f"张量并行 {lay.tensor_parallel} × 流水线并行 {lay.pipeline_parallel}，ZeRO-{lay.zero_stage}，"
+               f"{RECOMPUTE[lay.recompute]}，全局批 {lay.global_batch_size} 条 × {lay.sequence_length} token",
+               f"tensor parallel {lay.tensor_parallel} × pipeline parallel {lay.pipeline_parallel}, ZeRO-{lay.zero_stage}, "
+               f"{RECOMPUTE[lay.recompute]}, global batch {lay.global_batch_size} sequences × {lay.sequence_length} tokens")
 
 
 def view_row(site: Site, view: MarketView, plan: Plan | str) -> dict[str, object]:
@@ -71,29 +76,35 @@ def view_row(site: Site, view: MarketView, plan: Plan | str) -> dict[str, object
     row: dict[str, object] = {"market": view.name, "key": view.key, "pick": None, "numbers": [], "warning": None,
                               "none": None}
     if isinstance(plan, str):
-        row["none"] = f"无法估算：{plan}"
+        row["none"] = say(f"无法估算：{plan}", f"Cannot be estimated: {plan}")
         return row
     if not plan.options:
         closest = plan.closest
-        text = "这个市场能买到的配置都放不下"
+        text = say("这个市场能买到的配置都放不下", "Nothing this market can buy fits")
         if closest is not None:
             m = closest.estimate.memory
-            text += f"（最接近的 {option_name(site, closest)} 每卡要 {m.total_bytes / 1e9:.1f} GB，可用 {m.usable_bytes / 1e9:.1f} GB）"
+            text += say(f"（最接近的 {option_name(site, closest)} 每卡要 {m.total_bytes / 1e9:.1f} GB，"
+                        f"可用 {m.usable_bytes / 1e9:.1f} GB）",
+                        f" (the closest, {option_name(site, closest)}, needs {m.total_bytes / 1e9:.1f} GB per GPU "
+                        f"of {m.usable_bytes / 1e9:.1f} GB usable)")
         if plan.fewest is not None:
-            text += f"；至少要 {plan.fewest[0]} 块 GPU：{option_name(site, plan.fewest[1])}"
-        row["none"] = text + "。"
+            text += say(f"；至少要 {plan.fewest[0]} 块 GPU：{option_name(site, plan.fewest[1])}",
+                        f"; it takes at least {plan.fewest[0]} GPUs: {option_name(site, plan.fewest[1])}")
+        row["none"] = text + say("。", ".")
         return row
     best = plan.options[0]
     e = best.estimate
     row["pick"] = Markup('<a href="../{}">{}</a>').format(option_href(site, best), inert(option_name(site, best)))
-    numbers = [("布局", _layout(best)),
-               ("每卡显存", f"{e.memory.total_bytes / 1e9:.1f} GB，可用 {e.memory.usable_bytes / 1e9:.1f} GB"),
-               ("每步时间", f"{e.step.step_s:.3g} s，{e.step.tokens_per_s:.4g} token/s"),
-               ("通信占比", f"{e.step.comm_share:.1%}"),
-               ("瓶颈", BOTTLENECK_ZH.get(e.bottleneck, e.bottleneck))]
+    numbers = [(say("布局", "Layout"), _layout(best)),
+               (say("每卡显存", "Memory per GPU"), say(f"{e.memory.total_bytes / 1e9:.1f} GB，可用 {e.memory.usable_bytes / 1e9:.1f} GB",
+                                                  f"{e.memory.total_bytes / 1e9:.1f} GB of {e.memory.usable_bytes / 1e9:.1f} GB usable")),
+               (say("每步时间", "Step time"), say(f"{e.step.step_s:.3g} s，{e.step.tokens_per_s:.4g} token/s",
+                                                  f"{e.step.step_s:.3g} s, {e.step.tokens_per_s:.4g} tokens/s")),
+               (say("通信占比", "Communication share"), f"{e.step.comm_share:.1%}"),
+               (say("瓶颈", "Bottleneck"), BOTTLENECK.get(e.bottleneck, e.bottleneck))]
     others = [option_name(site, o) for o in plan.options[1:4]]
     if others:
-        numbers.append(("其他系列里最好的", "、".join(others)))
+        numbers.append((say("其他系列里最好的", "Best of the other families"), say("、", ", ").join(others)))
     row["numbers"] = numbers
     warning = comm_warning(site.kb, best)
     if warning is not None:
@@ -123,13 +134,16 @@ def side_by_side(site: Site, table: Loaded[TierTable], found: dict[str, LeafAnsw
     subject = table.model.subject
     if not found:
         return None
-    out = Table([("GPU 数", True), ("文章建议", False), ("规划器在这个区间里的例子", False)])
+    out = Table([(say("GPU 数", "GPUs"), True), (say("文章建议", "Article's advice"), False),
+                 (say("规划器在这个区间里的例子", "Planner's examples in this range"), False)])
     for row in sorted(table.model.rows, key=lambda r: r.gpus.min):
-        article = Markup("、").join(site.link(p) for p in row.picks) if row.picks else Markup("（未给出建议）")
+        article = (Markup(say("、", ", ")).join(site.link(p) for p in row.picks) if row.picks
+                   else Markup(say("（未给出建议）", "(no advice given)")))
         first = Cell(escape(row.gpus.label()), str(row.gpus.min), numeric=True)
         if subject in ("network", "topology") and row.gpus.max is not None and row.gpus.max - 1 <= GENERIC_GPUS_PER_NODE:
             # Counts that fit in one server use no network: no answer's network says anything about them.
-            out.rows.append(Row([first, Cell(article), Cell(Markup("这些 GPU 装在一台服务器里，用不到节点间网络"))]))
+            out.rows.append(Row([first, Cell(article), Cell(Markup(say("这些 GPU 装在一台服务器里，用不到节点间网络",
+                                                                       "These GPUs fit in one server: no inter-node network is used")))]))
             continue
         ours = [_example(site, answer, subject) for answer in found.values()
                 if row.gpus.min <= answer.gpus and (row.gpus.max is None or answer.gpus < row.gpus.max)]
@@ -143,10 +157,11 @@ def _example(site: Site, found: LeafAnswer, subject: str) -> Markup:
     for view, plan in found.plans:
         best = plan.options[0] if not isinstance(plan, str) and plan.options else None
         if best is None:
-            parts.append(Markup("{} 放不下").format(view.name))
+            parts.append(Markup(say("{} 放不下", "{}: does not fit")).format(view.name))
             continue
         ref = (picks(site.kb, best) or {}).get(subject)
-        pick = site.link(ref["id"]) if ref else Markup("（不需要）")
-        parts.append(Markup("{} {}（通信占比 {}）").format(view.name, pick, f"{best.estimate.step.comm_share:.1%}"))
-    return Markup('<a href="../flowchart/#leaf-{}">{}</a>（{}）：{}').format(
-        found.leaf.id, inert(found.leaf.title.zh), inert(example_label(found)), Markup("；").join(parts))
+        pick = site.link(ref["id"]) if ref else Markup(say("（不需要）", "(none needed)"))
+        parts.append(Markup(say("{} {}（通信占比 {}）", "{}: {} (communication share {})")).format(
+            view.name, pick, f"{best.estimate.step.comm_share:.1%}"))
+    return Markup(say('<a href="../flowchart/#leaf-{}">{}</a>（{}）：{}', '<a href="../flowchart/#leaf-{}">{}</a> ({}): {}')).format(
+        found.leaf.id, inert(localized(found.leaf.title)), inert(example_label(found)), Markup(say("；", "; ")).join(parts))

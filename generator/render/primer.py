@@ -23,17 +23,22 @@ from ..estimates.choice import Choice, node_fill
 from ..estimates.records import assumption_entities
 from ..estimates.report import chosen_outputs
 from ..knowledge import Loaded
+from ..labels import RECOMPUTE
+from ..language import Bilingual, say
 from ..model.costs import PARAMETERS, Assumption
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ComputeNode, ModelledLayout, ScalingStudy
 from .context import Site
 from .expert_study import BOTTLENECK
-from .scaling_model import MODEL_MARK
+from .scaling_model import model_mark
 from .table import Cell, Row, Table
 from .text import inert, localized
 
 ZERO_STAGES = (0, 1, 2, 3)
-ZERO_TEXT = {0: "不分片（纯数据并行）", 1: "ZeRO-1：分片优化器状态", 2: "ZeRO-2：再分片梯度", 3: "ZeRO-3 / FSDP：再分片权重"}
+ZERO_TEXT = Bilingual(zh={"0": "不分片（纯数据并行）", "1": "ZeRO-1：分片优化器状态", "2": "ZeRO-2：再分片梯度",
+                          "3": "ZeRO-3 / FSDP：再分片权重"},
+                      en={"0": "no sharding (plain data parallelism)", "1": "ZeRO-1: optimizer states sharded",
+                          "2": "ZeRO-2: gradients sharded too", "3": "ZeRO-3 / FSDP: weights sharded too"})
 INTERLEAVED_CHUNKS = 2
 """The interleaved schedule's model chunks per stage that the example shows beside plain 1F1B."""
 BYTES_PER_PARAMETER = ("weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter")
@@ -131,10 +136,11 @@ def _get(out: dict[str, object] | None, *path: str) -> float | None:
 def _figure(value: float | None, shown: str, key: str, unit: str = "", mark: bool = True) -> Markup:
     """A model figure in a span the browser test reads (`data-figure`), its unit, the model mark."""
     if value is None:
-        return Markup('<span class="fig-none" title="无法估算">—</span>')
+        return Markup(say('<span class="fig-none" title="无法估算">—</span>',
+                          '<span class="fig-none" title="cannot be estimated">—</span>'))
     tail = Markup(" {}").format(unit) if unit else Markup("")
     if mark:
-        tail += Markup(" ") + MODEL_MARK
+        tail += Markup(" ") + model_mark()
     return Markup('<span data-figure="{}" data-value="{}">{}</span>').format(key, repr(value), shown) + tail
 
 
@@ -144,29 +150,36 @@ def _calc_link(choice: Choice, text: str, key: str) -> Markup:
 
 def zero_table(site: Site, ex: Example) -> Table:
     """The example under each ZeRO stage: model states, activations and the total per GPU."""
-    t = Table([("ZeRO 阶段", False), ("权重", True), ("梯度", True), ("优化器状态", True), ("模型状态合计", True),
-               ("激活", True), ("每卡合计", True), ("放得下", False), ("在计算器中", False)],
-              caption="每块 GPU 的显存（GB = 10⁹ 字节）")
+    t = Table([(say("ZeRO 阶段", "ZeRO stage"), False), (say("权重", "Weights"), True), (say("梯度", "Gradients"), True),
+               (say("优化器状态", "Optimizer states"), True), (say("模型状态合计", "Model states total"), True),
+               (say("激活", "Activations"), True), (say("每卡合计", "Total per GPU"), True), (say("放得下", "Fits"), False),
+               (say("在计算器中", "In the calculator"), False)],
+              caption=say("每块 GPU 的显存（GB = 10⁹ 字节）", "Memory per GPU (GB = 10⁹ bytes)"))
     for stage in ZERO_STAGES:
         choice = replace(ex.choice, zero_stage=stage)
         out, why = chosen_outputs(site.kb, choice)
-        cells = [Cell.text(ZERO_TEXT[stage])]
+        cells = [Cell.text(ZERO_TEXT[str(stage)])]
         for name in ("weights_gb", "gradients_gb", "optimizer_gb", "model_states_gb", "activations_gb", "total_gb"):
             value = _get(out, "memory_per_gpu_gb", name)
             cells.append(Cell(_figure(value, shown_number(value), f"zero{stage}.{name}"),
                               "" if value is None else repr(value), numeric=True))
         fits = None if out is None else out.get("fits")
         cells.append(Cell(Markup('<span data-figure="zero{}.fits" data-value="{}">{}</span>').format(
-            stage, str(fits).lower(), "是" if fits else "否") if isinstance(fits, bool) else inert("—")))
-        cells.append(Cell(_calc_link(choice, "打开", f"zero{stage}") if out is not None else inert(why)))
+            stage, str(fits).lower(), say("是", "yes") if fits else say("否", "no")) if isinstance(fits, bool) else inert("—")))
+        cells.append(Cell(_calc_link(choice, say("打开", "Open"), f"zero{stage}") if out is not None else inert(why)))
         t.rows.append(Row(cells, anchor=f"zero-{stage}"))
     return t
 
 
-STEP_FIGURES = (("step_time_s", ("step_time_s",), "秒"), ("microbatches", ("microbatches",), ""),
-                ("bubble", ("time_s", "bubble"), "秒"), ("tensor_parallel", ("time_s", "tensor_parallel"), "秒"),
-                ("dp_exposed", ("time_s", "dp_exposed"), "秒"), ("activations_gb", ("memory_per_gpu_gb", "activations_gb"), "GB"))
-"""The step's figures the page shows: name, where `estimate`'s JSON holds it, the unit after it."""
+STEP_FIGURES = (("step_time_s", ("step_time_s",), "s"), ("microbatches", ("microbatches",), ""),
+                ("bubble", ("time_s", "bubble"), "s"), ("tensor_parallel", ("time_s", "tensor_parallel"), "s"),
+                ("dp_exposed", ("time_s", "dp_exposed"), "s"), ("activations_gb", ("memory_per_gpu_gb", "activations_gb"), "GB"))
+"""The step's figures the page shows: name, where `estimate`'s JSON holds it, the unit after it
+(`s` is written 秒 on the Chinese page: `_unit`)."""
+
+
+def _unit(unit: str) -> str:
+    return say("秒", "s") if unit == "s" else unit
 SHARES = ("bubble", "tensor_parallel", "dp_exposed")
 
 
@@ -180,8 +193,10 @@ def step_figures(site: Site, choice: Choice, key: str) -> dict[str, Markup] | st
         return why
     if out.get("fits") is not True:  # the calculator times no step that does not fit: neither does the page
         total, usable = _get(out, "memory_per_gpu_gb", "total_gb"), _get(out, "memory_per_gpu_gb", "usable_gb")
-        return f"这个布局每块 GPU 需要 {shown_number(total)} GB，超出可用的 {shown_number(usable)} GB，放不下"
-    shown = {name: _figure(_get(out, *path), shown_number(_get(out, *path)), f"{key}.{name}", unit,
+        return say(f"这个布局每块 GPU 需要 {shown_number(total)} GB，超出可用的 {shown_number(usable)} GB，放不下",
+                   f"this layout needs {shown_number(total)} GB per GPU, more than the {shown_number(usable)} GB "
+                   "usable: it does not fit")
+    shown = {name: _figure(_get(out, *path), shown_number(_get(out, *path)), f"{key}.{name}", _unit(unit),
                            mark=name != "microbatches")  # a count of the layout's, not an estimate
              for name, path, unit in STEP_FIGURES}
     for name in SHARES:
@@ -190,7 +205,7 @@ def step_figures(site: Site, choice: Choice, key: str) -> dict[str, Markup] | st
         shown[f"{name}_share"] = _figure(share, shown_share(share), f"{key}.{name}_share")
     comm = _get(out, "comm_share")
     shown["comm_share"] = _figure(comm, shown_share(comm), f"{key}.comm_share")
-    shown["link"] = _calc_link(choice, "在计算器中打开这一布局", key)
+    shown["link"] = _calc_link(choice, say("在计算器中打开这一布局", "Open this layout in the calculator"), key)
     shown["verdict"] = verdict(out)
     return shown
 
@@ -198,9 +213,15 @@ def step_figures(site: Site, choice: Choice, key: str) -> dict[str, Markup] | st
 def verdict(out: dict[str, object]) -> Markup:
     """Which of the two communications weighs more in this step, and the model's bottleneck."""
     tp, dp = _get(out, "time_s", "tensor_parallel") or 0.0, _get(out, "time_s", "dp_exposed") or 0.0
-    first = ("张量并行的通信比数据并行未被掩盖的通信多：这个布局下，机内互连的带宽比节点间网络更影响每步时间。"
-             if tp > dp else "数据并行未被掩盖的通信不少于张量并行的通信：这个布局下，节点间网络的带宽更影响每步时间。")
-    return inert(first + "成本模型判定的瓶颈是" + BOTTLENECK.get(str(out.get("bottleneck")), "—") + "。")
+    first = (say("张量并行的通信比数据并行未被掩盖的通信多：这个布局下，机内互连的带宽比节点间网络更影响每步时间。",
+                 "Tensor-parallel communication exceeds the exposed data-parallel communication: in this layout the "
+                 "intra-node interconnect's bandwidth matters more to the step time than the inter-node network's. ")
+             if tp > dp else
+             say("数据并行未被掩盖的通信不少于张量并行的通信：这个布局下，节点间网络的带宽更影响每步时间。",
+                 "Exposed data-parallel communication is at least the tensor-parallel communication: in this layout "
+                 "the inter-node network's bandwidth matters more to the step time. "))
+    bottleneck = BOTTLENECK.get(str(out.get("bottleneck")), "—")
+    return inert(first + say("成本模型判定的瓶颈是", "The cost model's bottleneck is ") + bottleneck + say("。", "."))
 
 
 def fit_figures(site: Site, choice: Choice, key: str) -> dict[str, Markup]:
@@ -210,8 +231,8 @@ def fit_figures(site: Site, choice: Choice, key: str) -> dict[str, Markup]:
                            f"{key}.{name}", "GB") for name in ("activations_gb", "total_gb", "usable_gb")}
     fits = None if out is None else out.get("fits")
     shown["fits"] = Markup('<span data-figure="{}.fits" data-value="{}">{}</span>').format(
-        key, str(fits).lower(), "放得下" if fits else "放不下")
-    shown["link"] = _calc_link(choice, "在计算器中打开", key)
+        key, str(fits).lower(), say("放得下", "it fits") if fits else say("放不下", "it does not fit"))
+    shown["link"] = _calc_link(choice, say("在计算器中打开", "open in the calculator"), key)
     return shown
 
 
@@ -237,8 +258,8 @@ def primer(site: Site) -> dict[str, object]:
     def named(parameter: str) -> Markup:
         entity = assumptions.get(parameter)
         if entity is None:
-            return inert(PARAMETERS[parameter].zh)
-        return site.link(entity.id, localized(entity.model.name)) + Markup("（{}）").format(
+            return inert(say(PARAMETERS[parameter].zh, parameter.replace("_", " ")))
+        return site.link(entity.id, localized(entity.model.name)) + Markup(say("（{}）", " ({})")).format(
             PARAMETERS[parameter].shown(entity.model.value))
 
     context: dict[str, object] = {"bytes": [named(p) for p in BYTES_PER_PARAMETER], "overlap": named("dp_overlap_fraction"),
@@ -255,8 +276,7 @@ def primer(site: Site) -> dict[str, object]:
         "network": site.link(ex.network), "gpus": c.gpus, "per_node": int(s.gpus_per_node.value),
         "nodes": c.gpus // int(s.gpus_per_node.value), "tp": c.tensor_parallel, "pp": c.pipeline_parallel,
         "dp": data_parallel, "zero": c.zero_stage, "micro_batch": c.micro_batch_size, "seq": c.sequence_length,
-        "global_batch": c.global_batch_size, "recompute": {"none": "不重计算", "selective": "选择性重计算",
-                                                          "full": "完全重计算"}[c.recompute],
+        "global_batch": c.global_batch_size, "recompute": RECOMPUTE[c.recompute],
         "zero_table": zero_table(site, ex), "plain": step_figures(site, c, "plain"),
         "chunks": INTERLEAVED_CHUNKS,
         "interleaved": None if interleaved is None else interleaved_figures(site, interleaved),

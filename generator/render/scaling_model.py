@@ -19,6 +19,8 @@ from ..estimates.records import assumption_entities
 from ..estimates.report import GB, chosen_outputs
 from ..estimates.studies import study_choice
 from ..knowledge import Loaded
+from ..labels import RECOMPUTE
+from ..language import say
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ModelledLayout, ScalingRow, ScalingStudy
 from ..units import fmt_number
@@ -70,11 +72,12 @@ def pct(share: float | None) -> str:
 
 
 def _layout_text(layout: ModelledLayout) -> str:
-    parts = [f"张量并行 {layout.tp}", f"流水线并行 {layout.pp}", f"ZeRO-{layout.zero}", f"微批 {layout.micro_batch}",
-             {"none": "不重计算", "selective": "选择性重计算", "full": "完全重计算"}[layout.recompute]]
+    parts = [say(f"张量并行 {layout.tp}", f"tensor parallel {layout.tp}"),
+             say(f"流水线并行 {layout.pp}", f"pipeline parallel {layout.pp}"), f"ZeRO-{layout.zero}",
+             say(f"微批 {layout.micro_batch}", f"micro-batch {layout.micro_batch}"), RECOMPUTE[layout.recompute]]
     if layout.sequence_parallel:
-        parts.append("序列并行")
-    return "，".join(parts)
+        parts.append(say("序列并行", "sequence parallelism"))
+    return say("，", ", ").join(parts)
 
 
 def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | None:
@@ -85,8 +88,10 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
     found = outcomes(site, study)
     rows = [r for r in study.rows if r.network is not None]
     ref = f"{entity.id}#rows."
-    share = Table([("网络", False), ("文章（由吞吐反推）", True)] + [(inert(localized(lay.label)), True) for lay in m.layouts])
-    speed = Table([("网络", False), ("文章", True)] + [(inert(localized(lay.label)), True) for lay in m.layouts])
+    share = Table([(say("网络", "Network"), False), (say("文章（由吞吐反推）", "Article (derived from throughput)"), True)]
+                  + [(inert(localized(lay.label)), True) for lay in m.layouts])
+    speed = Table([(say("网络", "Network"), False), (say("文章", "Article"), True)]
+                  + [(inert(localized(lay.label)), True) for lay in m.layouts])
     for row in rows:
         mine = [o for o in found if o.row.key == row.key]
         share.rows.append(Row([Cell(site.link(row.network, localized(row.label))), site.cell(f"{ref}{row.key}.comm_share")]
@@ -99,14 +104,17 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
         memory = None if first.out is None else first.out["memory_per_gpu_gb"]
         shown = ""
         if isinstance(memory, dict) and first.out is not None:
-            shown = (f"每块 GPU 需要 {fmt_number(memory['total_gb'], 4)} GB 显存，扣除预留后可用 "
-                     f"{fmt_number(memory['usable_gb'], 4)} GB，{'放得下' if first.out['fits'] else '放不下'}")
+            total, usable = fmt_number(memory['total_gb'], 4), fmt_number(memory['usable_gb'], 4)
+            shown = say(f"每块 GPU 需要 {total} GB 显存，扣除预留后可用 "
+                        f"{usable} GB，{'放得下' if first.out['fits'] else '放不下'}",
+                        f"each GPU needs {total} GB of memory, {usable} GB usable after the reserve: "
+                        f"{'it fits' if first.out['fits'] else 'it does not fit'}")
         layouts.append({"label": localized(layout.label), "text": _layout_text(layout), "memory": shown,
                         "problem": inert(first.problem)})
     groups = [(localized(row.label), [(localized(lay.label), o.number("comm_share"), False)
                                for lay in m.layouts for o in found if o.row.key == row.key and o.layout.key == lay.key]
-               + [("文章", float(_article_share(site, ref, row)), True)]) for row in rows]
-    title = f"{localized(study.title)}：按模型估算的通信占比"
+               + [(say("文章", "Article"), float(_article_share(site, ref, row)), True)]) for row in rows]
+    title = say(f"{localized(study.title)}：按模型估算的通信占比", f"{localized(study.title)}: communication share by the model")
     workload = site.kb.get(m.workload, WorkloadSpec)
     return {
         "workload": site.link(m.workload, workload.model.name if workload is not None else None), "why": localized(m.why), "nics": m.nics_per_node, "seq": m.seq,
@@ -118,14 +126,23 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
 
 MODEL_MARK = Markup('<a class="fig-derived" href="../costmodel/#assumptions" '
                     'title="成本模型估算：公式见成本模型页，输入是本案例的集群、所列布局与假设">模型</a>')
-"""After each estimated figure, as a source link follows a stated one: where the number comes from."""
+MODEL_MARK_EN = Markup('<a class="fig-derived" href="../costmodel/#assumptions" '
+                       'title="Estimated by the cost model: formulas on the cost model page; inputs are this '
+                       'case\'s cluster, the layouts listed and the assumptions">model</a>')
+"""After each estimated figure, as a source link follows a stated one: where the number comes from
+(`model_mark()` in the language being written)."""
+
+
+def model_mark() -> Markup:
+    return Markup(say(MODEL_MARK, MODEL_MARK_EN))
 
 
 def model_cell(value: float | None, shown: str) -> Cell:
     """A figure the model estimated, marked as such and sorted by `value` (— where there is none)."""
     if value is None:
-        return Cell(Markup('<span class="fig-none" title="无法估算">—</span>'), "", numeric=True)
-    return Cell(escape(shown) + Markup(" ") + MODEL_MARK, repr(value), numeric=True)
+        return Cell(Markup(say('<span class="fig-none" title="无法估算">—</span>',
+                               '<span class="fig-none" title="cannot be estimated">—</span>')), "", numeric=True)
+    return Cell(escape(shown) + Markup(" ") + model_mark(), repr(value), numeric=True)
 
 
 def _share_cell(share: float | None) -> Cell:
@@ -148,7 +165,8 @@ def disagreement(site: Site, entity: Loaded[ScalingStudy], found: list[Outcome])
     study, ref = entity.model, f"{entity.id}#rows."
     estimated = [o for o in found if o.number("comm_share") is not None]
     if not estimated:
-        return [Markup("模型无法为这些布局给出估算：") + inert("；".join(sorted({o.problem for o in found})))]
+        return [Markup(say("模型无法为这些布局给出估算：", "The model cannot estimate these layouts: "))
+                + inert(say("；", "; ").join(sorted({o.problem for o in found})))]
     m = study.modelled
     assert m is not None
     sentences = []
@@ -158,13 +176,17 @@ def disagreement(site: Site, entity: Loaded[ScalingStudy], found: list[Outcome])
             continue
         shares = [o.number("comm_share") or 0.0 for o in mine]
         gaps = [(share - _article_share(site, ref, o.row)) * 100 for share, o in zip(shares, mine, strict=True)]
-        spread = (f"在 {pct(min(shares))}–{pct(max(shares))} 之间" if pct(min(shares)) != pct(max(shares))
-                  else f"在各网络上都是 {pct(min(shares))}")
-        sentences.append(Markup("按“{lay}”，模型的通信占比{spread}，{gap}").format(
+        spread = (say(f"在 {pct(min(shares))}–{pct(max(shares))} 之间", f"between {pct(min(shares))} and {pct(max(shares))}")
+                  if pct(min(shares)) != pct(max(shares))
+                  else say(f"在各网络上都是 {pct(min(shares))}", f"{pct(min(shares))} on every network"))
+        sentences.append(Markup(say("按“{lay}”，模型的通信占比{spread}，{gap}",
+                                    "With “{lay}”, the model's communication share is {spread}, {gap}")).format(
             lay=inert(localized(layout.label)), spread=spread, gap=_gap(gaps)))
     widest = max(estimated, key=lambda o: (abs((o.number("comm_share") or 0.0) - _article_share(site, ref, o.row)),
                                            o.row.key, o.layout.key))
-    paragraphs = [Markup("；").join(sentences) + Markup("。差得最多的是 {net} 上的“{lay}”：文章为 {a}，模型为 {m}。").format(
+    paragraphs = [Markup(say("；", "; ")).join(sentences) + Markup(say(
+        "。差得最多的是 {net} 上的“{lay}”：文章为 {a}，模型为 {m}。",
+        ". The widest gap is “{lay}” on {net}: {a} in the article, {m} in the model.")).format(
         net=site.link(widest.row.network, localized(widest.row.label)), lay=inert(localized(widest.layout.label)),
         a=site.cell(f"{ref}{widest.row.key}.comm_share").html, m=pct(widest.number("comm_share")))]
     ratios = []
@@ -173,7 +195,8 @@ def disagreement(site: Site, entity: Loaded[ScalingStudy], found: list[Outcome])
         if tokens is not None and figure is not None and figure.value > 0:
             ratios.append(tokens / float(figure.value))
     if ratios:
-        paragraphs.append(Markup("模型估算的集群吞吐是文章数字的 {low}–{high} 倍。").format(
+        paragraphs.append(Markup(say("模型估算的集群吞吐是文章数字的 {low}–{high} 倍。",
+                                     "The model's cluster throughput is {low}–{high} times the article's figure. ")).format(
             low=fmt_number(min(ratios), 3), high=fmt_number(max(ratios), 3)) + _baseline(site, entity))
     paragraphs.append(_why(site, entity, estimated))
     return paragraphs
@@ -183,10 +206,13 @@ def _gap(points: list[float]) -> str:
     """Model minus article, in percentage points, over the networks of one layout."""
     low, high = min(points), max(points)
     if high < 0:
-        return f"比文章低 {fmt_number(-high, 3)}–{fmt_number(-low, 3)} 个百分点"
+        return say(f"比文章低 {fmt_number(-high, 3)}–{fmt_number(-low, 3)} 个百分点",
+                   f"{fmt_number(-high, 3)}–{fmt_number(-low, 3)} percentage points below the article")
     if low > 0:
-        return f"比文章高 {fmt_number(low, 3)}–{fmt_number(high, 3)} 个百分点"
-    return f"与文章相差 −{fmt_number(-low, 3)} 到 +{fmt_number(high, 3)} 个百分点"
+        return say(f"比文章高 {fmt_number(low, 3)}–{fmt_number(high, 3)} 个百分点",
+                   f"{fmt_number(low, 3)}–{fmt_number(high, 3)} percentage points above the article")
+    return say(f"与文章相差 −{fmt_number(-low, 3)} 到 +{fmt_number(high, 3)} 个百分点",
+               f"−{fmt_number(-low, 3)} to +{fmt_number(high, 3)} percentage points from the article")
 
 
 def _baseline(site: Site, entity: Loaded[ScalingStudy]) -> Markup:
@@ -206,8 +232,11 @@ def _baseline(site: Site, entity: Loaded[ScalingStudy]) -> Markup:
         return Markup("")
     memory = result.estimate.memory
     states = (memory.weights_bytes + memory.gradients_bytes + memory.optimizer_bytes) / GB
-    return Markup("文章以单卡 {single} 为基线，但按模型，一块 GPU 单独训练这个负载时仅权重、梯度和优化器状态就要 {states} GB，"
-                  "超过扣除预留后可用的 {usable} GB：这个基线不可能是实测的。").format(
+    return Markup(say("文章以单卡 {single} 为基线，但按模型，一块 GPU 单独训练这个负载时仅权重、梯度和优化器状态就要 {states} GB，"
+                      "超过扣除预留后可用的 {usable} GB：这个基线不可能是实测的。",
+                      "The article takes {single} on one GPU as its baseline, but by the model one GPU training this "
+                      "workload alone needs {states} GB for the weights, gradients and optimizer states alone, more "
+                      "than the {usable} GB usable after the reserve: that baseline cannot have been measured.")).format(
         single=site.cell(f"{entity.id}#rows.{ideal.key}.single_gpu").html, states=fmt_number(states, 4),
         usable=fmt_number(memory.usable_bytes / GB, 4))
 
@@ -218,17 +247,27 @@ def _why(site: Site, entity: Loaded[ScalingStudy], estimated: list[Outcome]) -> 
     m = entity.model.modelled
     assert m is not None
     links = {e.model.parameter: site.link(e.id, localized(e.model.name)) for e in assumption_entities(site.kb)}
-    named = Markup("、").join(links[p] for p in WHY_ASSUMPTIONS if p in links)
-    text = Markup("可能的原因：文章的通信占比等于 1 − 加速比 ÷ GPU 数（校验器逐行核对），把基线的误差和一切非通信的损失都算成了通信；"
-                  "模型只计没有被计算掩盖的通信时间。模型的结果取决于{named}等假设，以及文章没有给出、这里自行设定的条件："
-                  "每节点 {nics} 块网卡，序列长度 {seq}，全局批大小 {batch}。").format(
+    named = Markup(say("、", ", ")).join(links[p] for p in WHY_ASSUMPTIONS if p in links)
+    text = Markup(say(
+        "可能的原因：文章的通信占比等于 1 − 加速比 ÷ GPU 数（校验器逐行核对），把基线的误差和一切非通信的损失都算成了通信；"
+        "模型只计没有被计算掩盖的通信时间。模型的结果取决于{named}等假设，以及文章没有给出、这里自行设定的条件："
+        "每节点 {nics} 块网卡，序列长度 {seq}，全局批大小 {batch}。",
+        "Why they may differ: the article's communication share is 1 − speed-up ÷ GPU count (the validator checks "
+        "each row), which counts the baseline's error and every loss that is not communication as communication; the "
+        "model counts only communication time that compute does not hide. The model's result depends on assumptions "
+        "such as {named}, and on conditions the article does not give and this page sets: {nics} NICs per node, "
+        "sequence length {seq}, global batch size {batch}.")).format(
         named=named, nics=m.nics_per_node, seq=m.seq, batch=m.global_batch)
     same = _indistinguishable(site, entity, estimated)
     if same:
-        text += Markup("模型对{pairs}给出相同的估算：它们的端口速率相同，而模型对所有网络使用同一个集合通信效率{eff}，"
-                       "文章中它们的差别只能来自模型之外的因素（如拥塞控制与网络配置）。").format(
-            pairs=Markup("、").join(Markup("{}与{}").format(a, b) for a, b in same),
-            eff=Markup("（{}）").format(links["network_collective_efficiency"])
+        text += Markup(say("模型对{pairs}给出相同的估算：它们的端口速率相同，而模型对所有网络使用同一个集合通信效率{eff}，"
+                           "文章中它们的差别只能来自模型之外的因素（如拥塞控制与网络配置）。",
+                           " The model gives {pairs} the same estimate: their port speeds are equal and the model uses "
+                           "one collective efficiency{eff} for every network, so the difference the article shows can "
+                           "only come from factors outside the model (such as congestion control and network "
+                           "configuration).")).format(
+            pairs=Markup(say("、", "; ")).join(Markup(say("{}与{}", "{} and {}")).format(a, b) for a, b in same),
+            eff=Markup(say("（{}）", " ({})")).format(links["network_collective_efficiency"])
             if "network_collective_efficiency" in links else "")
     return text
 

@@ -12,7 +12,8 @@ from markupsafe import Markup
 from .. import strict_json
 from ..estimates.records import leaf_threshold, sound, workloads
 from ..figure_format import plain_text
-from ..labels import GOAL_ZH, PARALLELISM_ZH, PICK_ZH
+from ..labels import GOAL, PARALLELISM, PICK
+from ..language import say
 from ..model.entities import Pcie, Pitfall
 from ..model.selection import Selection
 from ..planner.report import TOPOLOGY
@@ -41,15 +42,17 @@ def selection_shape(site: Site, sel: Selection) -> Shape:
             lines.append(Line(example_label(answered)))
             for view, plan in answered.plans:
                 text, href = short_answer(site, plan)
-                lines.append(Line(f"{view.name}：{text}", href=f"../{href}" if href else None))
+                lines.append(Line(say(f"{view.name}：{text}", f"{view.name}: {text}"), href=f"../{href}" if href else None))
         nodes[leaf.id] = ShapeNode(leaf.id, "leaf", tuple(lines))
     return Shape(sel.root, nodes, children)
 
 
 def flowchart_svg(site: Site, sel: Selection) -> Markup:
     title = localized(sel.title)
-    desc = ("；".join(f"{localized(q.ask)}" for q in sel.questions)
-            + "。每个叶子给出规划器在一个例子上的答案：分支里最大的已发布模型、例子的 GPU 数，各个市场各一行。")
+    desc = (say("；", "; ").join(f"{localized(q.ask)}" for q in sel.questions)
+            + say("。每个叶子给出规划器在一个例子上的答案：分支里最大的已发布模型、例子的 GPU 数，各个市场各一行。",
+                  ". Each leaf gives the planner's answer on one example: the branch's largest published model at "
+                  "the example's GPU count, one line per market."))
     return draw(layout(selection_shape(site, sel)), title, desc)
 
 
@@ -100,9 +103,9 @@ def tree_data(site: Site, sel: Selection) -> dict[str, object]:
         if leaf.id not in paths:
             continue
         nodes[leaf.id] = {"kind": "leaf", "href": f"#leaf-{leaf.id}", "title": localized(leaf.title),
-                          "reasons": [plain_text(r.zh, site.figures) for r in leaf.reasons],
+                          "reasons": [plain_text(r.shown(), site.figures) for r in leaf.reasons],
                           "pitfalls": list(leaf.pitfalls)}
-    pitfalls = [{"id": p.id, "severity": p.model.severity, "title": p.model.title.zh, "href": _href(site, p.id),
+    pitfalls = [{"id": p.id, "severity": p.model.severity, "title": p.model.title.shown(), "href": _href(site, p.id),
                  "concerns": list(p.model.concerns)} for p in site.kb.of_type(Pitfall)]
     threshold = leaf_threshold(site.kb)
     return {
@@ -117,7 +120,7 @@ def tree_data(site: Site, sel: Selection) -> dict[str, object]:
         "topology": None if site.kb.get(TOPOLOGY) is None else {"id": TOPOLOGY, "name": site.name(TOPOLOGY),
                                                                  "href": _href(site, TOPOLOGY)},
         "comm_share_threshold": None if threshold is None else threshold.model.value,
-        "pick_labels": dict(PICK_ZH), "parallelism_labels": dict(PARALLELISM_ZH), "goal_labels": dict(GOAL_ZH),
+        "pick_labels": dict(PICK), "parallelism_labels": dict(PARALLELISM), "goal_labels": dict(GOAL),
     }
 
 

@@ -32,7 +32,7 @@ Parallelism = Literal["data", "tensor", "pipeline"]
 
 def path_data(sel: Selection, steps: tuple[Step, ...]) -> list[dict[str, str]]:
     known = variables(sel)
-    return [{"question": step.question.id, "ask": step.question.ask.zh, "variable": step.question.variable,
+    return [{"question": step.question.id, "ask": step.question.ask.shown(), "variable": step.question.variable,
              "answer": answer_label(known[step.question.variable], step.answer)} for step in steps]
 
 
@@ -60,7 +60,7 @@ def pitfalls_data(kb: KnowledgeBase, leaf: Leaf, option: Option | None) -> list[
         entity = kb.get(pitfall_id, Pitfall)
         if entity is not None and pitfall_id not in seen:
             seen.add(pitfall_id)
-            out.append({"id": pitfall_id, "severity": entity.model.severity, "title": entity.model.title.zh,
+            out.append({"id": pitfall_id, "severity": entity.model.severity, "title": entity.model.title.shown(),
                         "about": None})
     chosen = concerned_ids(kb, option)
     concerning = []
@@ -68,7 +68,7 @@ def pitfalls_data(kb: KnowledgeBase, leaf: Leaf, option: Option | None) -> list[
         about = next((part for part in chosen if part in entity.model.concerns), None)
         if about is not None and entity.id not in seen:
             seen.add(entity.id)
-            concerning.append({"id": entity.id, "severity": entity.model.severity, "title": entity.model.title.zh,
+            concerning.append({"id": entity.id, "severity": entity.model.severity, "title": entity.model.title.shown(),
                                "about": about})
     concerning.sort(key=lambda p: (SEVERITY_ORDER.index(p["severity"]), p["id"]))
     return out + concerning
@@ -102,8 +102,8 @@ def answer_data(kb: KnowledgeBase, figures: FigureIndex, sel: Selection, found: 
     leaf = found.leaf
     best = planned.options[0] if planned.options else None
     data: dict[str, Any] = {
-        "tree": sel.id, "path": path_data(sel, found.steps), "leaf": leaf.id, "title": leaf.title.zh,
-        "reasons": [plain_text(r.zh, figures) for r in leaf.reasons],
+        "tree": sel.id, "path": path_data(sel, found.steps), "leaf": leaf.id, "title": leaf.title.shown(),
+        "reasons": [plain_text(r.shown(), figures) for r in leaf.reasons],
         "pitfalls": pitfalls_data(kb, leaf, best),
         "parallelism": parallelism(best),
         "comm_warning": comm_warning(kb, best),

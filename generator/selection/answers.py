@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ..estimates.choice import Choice
 from ..estimates.records import sound, workloads
 from ..knowledge import KnowledgeBase, Loaded
-from ..model.common import Range
+from ..language import say
+from ..model.common import Range, Text
 from ..model.costs import Workload as WorkloadSpec
 from ..model.markets import Market
 from ..model.selection import Leaf, Selection
@@ -38,7 +39,14 @@ class MarketView:
 
     market: str
     licensed: bool
-    name: str  # how a page labels it
+    title: Text  # the market's (short) name
+
+    @property
+    def name(self) -> str:
+        """How a page labels it, in the language being written (the views are computed once for
+        both languages: kept with the answers)."""
+        name = self.title.shown()
+        return say(f"{name}（获出口许可）", f"{name} (export licence granted)") if self.licensed else name
 
     @property
     def key(self) -> str:
@@ -52,10 +60,10 @@ def market_views(kb: KnowledgeBase) -> tuple[MarketView, ...]:
     entries = sorted(kb.of_type(Market), key=lambda m: (m.model.default is None or m.model.default.status != "available",
                                                          m.id))
     for entry in entries:
-        name = (entry.model.short_name or entry.model.name).zh
-        views.append(MarketView(entry.id, False, name))
+        title = entry.model.short_name or entry.model.name
+        views.append(MarketView(entry.id, False, title))
         if any(r.status == "licence-required" for r in entry.model.rulings):
-            views.append(MarketView(entry.id, True, f"{name}（获出口许可）"))
+            views.append(MarketView(entry.id, True, title))
     return tuple(views)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..costmodel.feasibility import MAX_COUNT
 from ..diagnostics import quoted
+from ..language import say
 from ..model.common import Range
 from ..model.selection import Answer, Leaf, Question, Selection, Variable
 
@@ -145,14 +146,14 @@ def answer_label(variable: Variable, answer: Answer) -> str:
     if answer.range is not None:
         r, suffix = answer.range, variable.suffix
         if r.max is None:
-            return f"{r.min}{suffix} 及以上"
+            return say(f"{r.min}{suffix} 及以上", f"{r.min}{suffix} or more")
         if r.min == variable.min and r.min == 0:
-            return f"小于 {r.max}{suffix}"
+            return say(f"小于 {r.max}{suffix}", f"under {r.max}{suffix}")
         # Counts of GPUs are whole: 8–63. A size with a suffix is a measure: 13B–70B, lower bound
         # included, upper excluded (the page says so).
         return f"{r.min}–{r.max - 1}" if not suffix else f"{r.min}{suffix}–{r.max}{suffix}"
     label = variable.labels.get(answer.value or "")
-    return label.zh if label is not None else str(answer.value)
+    return label.shown() if label is not None else str(answer.value)
 
 
 def parse_value(variable: Variable, text: str) -> Value:

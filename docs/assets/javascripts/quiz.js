@@ -21,10 +21,134 @@
 (function () {
   "use strict";
 
-  var SEVERITY = { danger: "危险", warning: "警告", tip: "建议", info: "说明" };
+  // The script's own words, in the page's language (Material writes the theme's language, "zh" or
+  // "en", into <html lang>); Chinese for any other. What the questionnaire shows from its data
+  // file (questions, answers, titles, reasons, labels) is written in the page's language by the
+  // generator: each edition has its own data/tree.json.
+  var WORDS = {
+    zh: {
+      severity: { danger: "危险", warning: "警告", tip: "建议", info: "说明" },
+      bottleneck: { memory: "显存", compute: "计算", intra_node: "机内互连", network: "节点间网络" },
+      recompute: { none: "不重计算", selective: "选择性重计算", full: "完全重计算" },
+      status: { "licence-required": "需要出口许可", barred: "买不到", "end-of-life": "已停售" },
+      deadEnd: "这条路径没有下文；请返回上一步。",
+      question: function (n) { return "第 " + n + " 问"; },
+      questionMark: "？",
+      workload: function (name, size) { return name + "（" + size + "）"; },
+      gpuCount: "GPU 数量",
+      next: "下一步",
+      badCount: function (max) { return "GPU 数量应为 1 到 " + max + " 之间的整数"; },
+      commonCounts: "常见的 GPU 数量",
+      where: "在哪里采购？",
+      licensedHint: "“获出口许可”把这个市场里需要逐案许可的部件也算进来。",
+      back: "上一步",
+      restart: "重新开始",
+      noNetwork: "（单台，不需要节点间网络）",
+      answer: "答案",
+      point: function (model, gpus, market, goal) {
+        return "模型：" + model + "；GPU：" + gpus + " 块；市场：" + market + "；目标：" + goal;
+      },
+      cannotPlan: function (problem) { return "无法规划：" + problem; },
+      parallelism: "并行方式",
+      list: "、",
+      commWarning: function (share, line) { return "通信警告：按模型估算通信占一步的 " + share + "，超过警戒线 " + line + "%。"; },
+      others: "其他 GPU 系列里最好的",
+      other: function (name, step, slower) { return name + "：每步 " + step + " s，慢 " + slower + "%"; },
+      nothingFits: function (gpus) { return "这个市场里能买到的配置，" + gpus + " 块 GPU 都放不下这个模型。"; },
+      fewest: function (gpus, name) { return "至少要 " + gpus + " 块：" + name + "。"; },
+      reasons: "这一分支的理由",
+      pitfalls: "注意",
+      severityTag: function (label) { return "[" + label + "] "; },
+      about: function (name) { return "（与所选的 " + name + " 有关）"; },
+      branchNotes: "这一分支的说明",
+      inCalculator: "在计算器里细看",
+      estimate: "按成本模型估算",
+      memory: "每 GPU 显存",
+      memoryValue: function (total, usable) { return total + " GB（可用 " + usable + " GB）"; },
+      stepTime: "单步时间",
+      throughput: "吞吐",
+      tokensPerS: " token/s",
+      commShare: "通信占比",
+      allToAll: "其中专家全互联",
+      acrossNodes: "（跨节点）",
+      withinNode: "（节点内）",
+      bottleneckLabel: "瓶颈",
+      layoutLabel: "布局",
+      layout: function (tp, pp, ep, zero, recompute, batch, seq) {
+        return "张量并行 " + tp + " × 流水线并行 " + pp + (ep > 1 ? " × 专家并行 " + ep : "") + "，ZeRO-" + zero + "，" +
+          recompute + "，全局批 " + batch + " 条 × " + seq + " token";
+      },
+      rule: function (status, title) { return status + "：" + title; },
+      excluded: "这个市场没有计入的部件",
+      excludedItem: function (rule, parts) { return rule + "（" + parts + "）"; }
+    },
+    en: {
+      severity: { danger: "critical", warning: "warning", tip: "tip", info: "note" },
+      bottleneck: { memory: "memory", compute: "compute", intra_node: "intra-node interconnect", network: "inter-node network" },
+      recompute: { none: "no recomputation", selective: "selective recomputation", full: "full recomputation" },
+      status: { "licence-required": "needs an export licence", barred: "cannot be bought", "end-of-life": "no longer sold" },
+      deadEnd: "This path leads nowhere; please go back a step.",
+      question: function (n) { return "Question " + n; },
+      questionMark: "?",
+      workload: function (name, size) { return name + " (" + size + ")"; },
+      gpuCount: "Number of GPUs",
+      next: "Next",
+      badCount: function (max) { return "The number of GPUs must be a whole number from 1 to " + max; },
+      commonCounts: "Common GPU counts",
+      where: "Where will you buy?",
+      licensedHint: "“Export licence granted” also counts the parts this market licenses case by case.",
+      back: "Back",
+      restart: "Start over",
+      noNetwork: " (one server, no inter-node network needed)",
+      answer: "Answer",
+      point: function (model, gpus, market, goal) {
+        return "Model: " + model + "; GPUs: " + gpus + "; market: " + market + "; goal: " + goal;
+      },
+      cannotPlan: function (problem) { return "Cannot plan: " + problem; },
+      parallelism: "Parallelism",
+      list: ", ",
+      commWarning: function (share, line) {
+        return "Communication warning: by the model's estimate, communication takes " + share + " of a step, above the " +
+          "warning line of " + line + "%.";
+      },
+      others: "Best of the other GPU families",
+      other: function (name, step, slower) { return name + ": " + step + " s per step, " + slower + "% slower"; },
+      nothingFits: function (gpus) { return "Nothing this market can buy fits this model on " + gpus + " GPUs."; },
+      fewest: function (gpus, name) { return " It takes at least " + gpus + ": " + name + "."; },
+      reasons: "Why this branch",
+      pitfalls: "Watch out",
+      severityTag: function (label) { return "[" + label + "] "; },
+      about: function (name) { return " (concerns the chosen " + name + ")"; },
+      branchNotes: "Notes on this branch",
+      inCalculator: "Look closer in the calculator",
+      estimate: "Estimated by the cost model",
+      memory: "Memory per GPU",
+      memoryValue: function (total, usable) { return total + " GB (" + usable + " GB usable)"; },
+      stepTime: "Step time",
+      throughput: "Throughput",
+      tokensPerS: " tokens/s",
+      commShare: "Communication share",
+      allToAll: "of which expert all-to-all",
+      acrossNodes: " (across nodes)",
+      withinNode: " (within a node)",
+      bottleneckLabel: "Bottleneck",
+      layoutLabel: "Layout",
+      layout: function (tp, pp, ep, zero, recompute, batch, seq) {
+        return "tensor parallel " + tp + " × pipeline parallel " + pp + (ep > 1 ? " × expert parallel " + ep : "") +
+          ", ZeRO-" + zero + ", " + recompute + ", global batch " + batch + " sequences × " + seq + " tokens";
+      },
+      rule: function (status, title) { return status + ": " + title; },
+      excluded: "Parts this market leaves out",
+      excludedItem: function (rule, parts) { return rule + " (" + parts + ")"; }
+    }
+  };
+
+  function words() {
+    var lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
+    return WORDS[lang] || WORDS.zh;
+  }
+
   var SEVERITY_ORDER = ["danger", "warning", "tip", "info"];
-  var BOTTLENECK = { memory: "显存", compute: "计算", intra_node: "机内互连", network: "节点间网络" };
-  var RECOMPUTE = { none: "不重计算", selective: "选择性重计算", full: "完全重计算" };
   var QUICK_GPUS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
   var MAX_GPUS = 1000000;
   var MODEL = "model-size", GPUS = "gpus", GOAL = "goal";
@@ -84,7 +208,7 @@
     this.tree = tree;
     this.data = data;
     this.values = {}; // goal, workload, gpus, view (index into tree.markets)
-    this.order = [];  // the keys of `values` in the order they were answered (for 上一步)
+    this.order = [];  // the keys of `values` in the order they were answered (for "back")
   }
 
   /** The tree's value of a variable from the reader's answers (model-size from the workload). */
@@ -188,11 +312,11 @@
     var at = this.walk();
     var panel = el("div", "quiz-panel");
     if (!at.node) {
-      panel.appendChild(el("p", "", "这条路径没有下文；请返回上一步。"));
+      panel.appendChild(el("p", "", words().deadEnd));
     } else if (at.ask === "market") {
       panel.appendChild(this.askMarket());
     } else if (at.ask === GPUS) {
-      panel.appendChild(this.askGpus(at.node.kind === "question" ? at.node.ask : this.tree.variables[GPUS].name + "？"));
+      panel.appendChild(this.askGpus(at.node.kind === "question" ? at.node.ask : this.tree.variables[GPUS].name + words().questionMark));
     } else if (at.ask) {
       panel.appendChild(this.askQuestion(at.ask, at.node));
     } else {
@@ -212,7 +336,7 @@
 
   Quiz.prototype.heading = function (text) {
     var wrap = el("div");
-    wrap.appendChild(el("p", "quiz-progress", "第 " + (this.order.length + 1) + " 问"));
+    wrap.appendChild(el("p", "quiz-progress", words().question(this.order.length + 1)));
     wrap.appendChild(el("h3", "quiz-question", text));
     return wrap;
   };
@@ -229,7 +353,7 @@
     if (node.variable === MODEL) {
       // The model is one of the published shapes, the planner's --workload.
       this.tree.workloads.forEach(function (w) {
-        answers.appendChild(button(w.name + "（" + billions(w.parameters) + "）", function () { self.set("workload", w.id); },
+        answers.appendChild(button(words().workload(w.name, billions(w.parameters)), function () { self.set("workload", w.id); },
                                    "quiz-answer quiz-workload"));
       });
     } else if (node.variable === GPUS) {
@@ -249,23 +373,23 @@
     form.noValidate = true; // the script says what is wrong, in the page's words
     var input = el("input");
     input.type = "number"; input.min = "1"; input.max = String(MAX_GPUS); input.step = "1"; input.required = true;
-    input.setAttribute("aria-label", "GPU 数量");
+    input.setAttribute("aria-label", words().gpuCount);
     input.setAttribute("inputmode", "numeric");
     var problem = el("p", "quiz-problem");
     form.appendChild(input);
-    form.appendChild(button("下一步", function () { submit(); }, "quiz-next"));
+    form.appendChild(button(words().next, function () { submit(); }, "quiz-next"));
     form.addEventListener("submit", function (event) { event.preventDefault(); submit(); });
     function submit() {
       var n = Number(input.value);
       if (!(n >= 1 && n <= MAX_GPUS && n % 1 === 0)) {
-        problem.textContent = "GPU 数量应为 1 到 " + MAX_GPUS + " 之间的整数";
+        problem.textContent = words().badCount(MAX_GPUS);
         return;
       }
       self.set(GPUS, n);
     }
     out.appendChild(form);
     out.appendChild(problem);
-    var quick = this.group("常见的 GPU 数量");
+    var quick = this.group(words().commonCounts);
     QUICK_GPUS.forEach(function (n) {
       quick.appendChild(button(String(n), function () { self.set(GPUS, n); }, "quiz-answer quiz-count"));
     });
@@ -274,20 +398,20 @@
   };
 
   Quiz.prototype.askMarket = function () {
-    var self = this, out = this.heading("在哪里采购？"), answers = this.group("在哪里采购？");
+    var self = this, out = this.heading(words().where), answers = this.group(words().where);
     this.tree.markets.forEach(function (m, i) {
       answers.appendChild(button(m.name, function () { self.set("view", i); }, "quiz-answer quiz-market"));
     });
     out.appendChild(answers);
-    out.appendChild(el("p", "quiz-hint", "“获出口许可”把这个市场里需要逐案许可的部件也算进来。"));
+    out.appendChild(el("p", "quiz-hint", words().licensedHint));
     return out;
   };
 
   Quiz.prototype.navigation = function () {
     var self = this;
     var nav = el("div", "quiz-nav");
-    var back = button("上一步", function () { self.back(); }, "quiz-back");
-    var restart = button("重新开始", function () { self.restart(); }, "quiz-restart");
+    var back = button(words().back, function () { self.back(); }, "quiz-back");
+    var restart = button(words().restart, function () { self.restart(); }, "quiz-restart");
     back.disabled = restart.disabled = this.order.length === 0;
     nav.appendChild(back);
     nav.appendChild(restart);
@@ -348,7 +472,7 @@
     var node = option.node ? byId(this.data.nodes, option.node) : null;
     var gpu = byId(this.data.gpus, option.gpu), net = option.network ? byId(this.data.networks, option.network) : null;
     var where = node ? node.label : option.gpus + " × " + (gpu ? gpu.label : option.gpu);
-    return where + (net ? " + " + net.label : "（单台，不需要节点间网络）");
+    return where + (net ? " + " + net.label : words().noNetwork);
   };
 
   Quiz.prototype.result = function (at) {
@@ -356,7 +480,7 @@
     var request = this.request();
     var answer = CostModel.plan(data, request);
     var out = el("div", "quiz-result");
-    out.appendChild(el("p", "quiz-progress", "答案"));
+    out.appendChild(el("p", "quiz-progress", words().answer));
     out.appendChild(el("h3", "quiz-title", leaf.title));
 
     var path = el("ol", "quiz-path");
@@ -367,10 +491,10 @@
     out.appendChild(path);
     var workload = byId(tree.workloads, request.workload);
     var view = tree.markets[this.values.view];
-    out.appendChild(el("p", "quiz-point", "模型：" + (workload ? workload.name : request.workload) + "；GPU：" + request.gpus +
-                                            " 块；市场：" + view.name + "；目标：" + tree.goal_labels[request.goal]));
+    out.appendChild(el("p", "quiz-point", words().point(workload ? workload.name : request.workload, request.gpus, view.name,
+                                                        tree.goal_labels[request.goal])));
     if (answer.problem) {
-      out.appendChild(el("p", "quiz-none", "无法规划：" + answer.problem));
+      out.appendChild(el("p", "quiz-none", words().cannotPlan(answer.problem)));
       return out;
     }
     var best = answer.options[0] || null;
@@ -394,30 +518,30 @@
       if (lay.tensor_parallel > 1) parallel.push("tensor");
       if (lay.pipeline_parallel > 1) parallel.push("pipeline");
       if (parallel.length) {
-        row(tbody, "并行方式", parallel.map(function (p) { return tree.parallelism_labels[p]; }).join("、"), "parallelism");
+        row(tbody, words().parallelism, parallel.map(function (p) { return tree.parallelism_labels[p]; }).join(words().list),
+            "parallelism");
       }
       table.appendChild(tbody);
       out.appendChild(table);
       out.appendChild(this.estimateBlock(best));
       var threshold = tree.comm_share_threshold;
       if (typeof threshold === "number" && best.estimate.comm_share > threshold) {
-        out.appendChild(el("p", "quiz-warning", "通信警告：按模型估算通信占一步的 " + pct(best.estimate.comm_share) +
-                                                "，超过警戒线 " + (threshold * 100).toFixed(0) + "%。"));
+        out.appendChild(el("p", "quiz-warning", words().commWarning(pct(best.estimate.comm_share), (threshold * 100).toFixed(0))));
       }
       if (answer.options.length > 1) {
-        out.appendChild(el("h4", "", "其他 GPU 系列里最好的"));
+        out.appendChild(el("h4", "", words().others));
         var others = el("ol", "quiz-options");
         answer.options.slice(1).forEach(function (o) {
-          var li = el("li", "", self.optionName(o) + "：每步 " + fixed(o.estimate.step_time_s, 2) + " s，慢 " +
-                      ((o.estimate.step_time_s / best.estimate.step_time_s - 1) * 100).toFixed(0) + "%");
+          var li = el("li", "", words().other(self.optionName(o), fixed(o.estimate.step_time_s, 2),
+                                              ((o.estimate.step_time_s / best.estimate.step_time_s - 1) * 100).toFixed(0)));
           li.setAttribute("data-id", o.id);
           others.appendChild(li);
         });
         out.appendChild(others);
       }
     } else {
-      var none = "这个市场里能买到的配置，" + request.gpus + " 块 GPU 都放不下这个模型。";
-      if (answer.fewest) none += "至少要 " + answer.fewest.gpus + " 块：" + this.optionName(answer.fewest.option) + "。";
+      var none = words().nothingFits(request.gpus);
+      if (answer.fewest) none += words().fewest(answer.fewest.gpus, this.optionName(answer.fewest.option));
       var p = el("p", "quiz-none", none);
       p.setAttribute("data-fewest", answer.fewest ? String(answer.fewest.gpus) : "");
       out.appendChild(p);
@@ -425,32 +549,33 @@
     this.excluded(out, answer);
 
     if (leaf.reasons.length) {
-      out.appendChild(el("h4", "", "这一分支的理由"));
+      out.appendChild(el("h4", "", words().reasons));
       var reasons = el("ul", "quiz-reasons");
       leaf.reasons.forEach(function (reason) { reasons.appendChild(el("li", "", reason)); });
       out.appendChild(reasons);
     }
     var pitfalls = this.pitfalls(leaf, picks);
     if (pitfalls.length) {
-      out.appendChild(el("h4", "", "注意"));
+      out.appendChild(el("h4", "", words().pitfalls));
       var list = el("ul", "quiz-pitfalls");
       pitfalls.forEach(function (item) {
         var li = el("li");
         li.setAttribute("data-id", item.pitfall.id);
-        li.appendChild(el("span", "quiz-severity", "[" + (SEVERITY[item.pitfall.severity] || item.pitfall.severity) + "] "));
+        li.appendChild(el("span", "quiz-severity", words().severityTag(words().severity[item.pitfall.severity] ||
+                                                                        item.pitfall.severity)));
         li.appendChild(link(item.pitfall.title, item.pitfall.href));
-        if (item.about) li.appendChild(el("span", "quiz-about", "（与所选的 " + item.about.name + " 有关）"));
+        if (item.about) li.appendChild(el("span", "quiz-about", words().about(item.about.name)));
         list.appendChild(li);
       });
       out.appendChild(list);
     }
     var more = el("p", "quiz-more");
-    more.appendChild(link("这一分支的说明", leaf.href));
+    more.appendChild(link(words().branchNotes, leaf.href));
     var calculator = this.box.getAttribute("data-calculator");
     if (calculator) {
       more.appendChild(document.createTextNode(" · "));
       var url = calculator + "?workload=" + encodeURIComponent(request.workload) + "&gpus=" + request.gpus;
-      more.appendChild(link("在计算器里细看", url));
+      more.appendChild(link(words().inCalculator, url));
     }
     out.appendChild(more);
     return out;
@@ -459,23 +584,23 @@
   Quiz.prototype.estimateBlock = function (option) {
     var e = option.estimate, lay = option.layout;
     var block = el("div", "quiz-estimate");
-    block.appendChild(el("h4", "", "按成本模型估算"));
+    var w = words();
+    block.appendChild(el("h4", "", w.estimate));
     var table = el("table");
     var tbody = el("tbody");
     var memory = e.memory_per_gpu_gb || {};
-    row(tbody, "每 GPU 显存", fixed(memory.total_gb, 1) + " GB（可用 " + fixed(memory.usable_gb, 1) + " GB）", "memory");
-    row(tbody, "单步时间", fixed(e.step_time_s, 2) + " s", "step_time_s");
-    row(tbody, "吞吐", fixed(e.tokens_per_s, 0) + " token/s", "tokens_per_s");
-    row(tbody, "通信占比", pct(e.comm_share), "comm_share");
+    row(tbody, w.memory, w.memoryValue(fixed(memory.total_gb, 1), fixed(memory.usable_gb, 1)), "memory");
+    row(tbody, w.stepTime, fixed(e.step_time_s, 2) + " s", "step_time_s");
+    row(tbody, w.throughput, fixed(e.tokens_per_s, 0) + w.tokensPerS, "tokens_per_s");
+    row(tbody, w.commShare, pct(e.comm_share), "comm_share");
     if (e.all_to_all) {  // a mixture-of-experts model with its experts spread over GPUs
-      row(tbody, "其中专家全互联", pct(e.all_to_all.share) + (e.all_to_all.on_network ? "（跨节点）" : "（节点内）"),
+      row(tbody, w.allToAll, pct(e.all_to_all.share) + (e.all_to_all.on_network ? w.acrossNodes : w.withinNode),
           "all_to_all_share");
     }
-    row(tbody, "瓶颈", BOTTLENECK[e.bottleneck] || e.bottleneck, "bottleneck");
-    row(tbody, "布局", "张量并行 " + lay.tensor_parallel + " × 流水线并行 " + lay.pipeline_parallel +
-        (lay.expert_parallel > 1 ? " × 专家并行 " + lay.expert_parallel : "") + "，ZeRO-" +
-        lay.zero_stage + "，" + (RECOMPUTE[lay.recompute] || lay.recompute) + "，全局批 " + lay.global_batch_size +
-        " 条 × " + lay.sequence_length + " token", "layout");
+    row(tbody, w.bottleneckLabel, w.bottleneck[e.bottleneck] || e.bottleneck, "bottleneck");
+    row(tbody, w.layoutLabel, w.layout(lay.tensor_parallel, lay.pipeline_parallel, lay.expert_parallel, lay.zero_stage,
+                                       w.recompute[lay.recompute] || lay.recompute, lay.global_batch_size,
+                                       lay.sequence_length), "layout");
     table.appendChild(tbody);
     block.appendChild(table);
     return block;
@@ -483,19 +608,18 @@
 
   /** The parts the market leaves out, grouped by the ruling that does it. */
   Quiz.prototype.excluded = function (out, answer) {
-    var data = this.data, byRule = {}, keys = [];
-    var STATUS = { "licence-required": "需要出口许可", barred: "买不到", "end-of-life": "已停售" };
+    var data = this.data, byRule = {}, keys = [], w = words();
     answer.excluded.forEach(function (e) {
       if (e.kind !== "market" || !e.status) return;
-      var key = STATUS[e.status] + "：" + e.title;
+      var key = w.rule(w.status[e.status], e.title);
       if (!byRule[key]) { byRule[key] = []; keys.push(key); }
       var part = byId(data.nodes, e.id) || byId(data.gpus, e.id);
       byRule[key].push(part ? part.label : e.id);
     });
     if (!keys.length) return;
-    out.appendChild(el("h4", "", "这个市场没有计入的部件"));
+    out.appendChild(el("h4", "", w.excluded));
     var list = el("ul", "quiz-excluded");
-    keys.forEach(function (k) { list.appendChild(el("li", "", k + "（" + byRule[k].join("、") + "）")); });
+    keys.forEach(function (k) { list.appendChild(el("li", "", w.excludedItem(k, byRule[k].join(w.list)))); });
     out.appendChild(list);
   };
 
