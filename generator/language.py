@@ -12,9 +12,11 @@ The lowest layer: imports nothing of the generator.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from decimal import Decimal
 from typing import Generic, TypeVar
 
 LANGUAGES = ("zh", "en")  # the site's languages; the first is the default and the site's root
@@ -70,3 +72,19 @@ class Bilingual(Mapping[str, T], Generic[T]):
 
     def __len__(self) -> int:
         return len(self.zh)
+
+
+# A number as prose writes it, with its magnitude word: "1,000", "4000 亿", "400 billion", "3.5".
+_STATED = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(亿|万)|\s*(trillion|billion|million)\b)?")
+_MAGNITUDE = {"亿": 10**8, "万": 10**4, "trillion": 10**12, "billion": 10**9, "million": 10**6}
+
+
+def stated_numbers(text: str) -> frozenset[Decimal]:
+    """The numbers a text states, by value: "4000 亿" and "400 billion" are the same number, and
+    so are "1,000" and "1000". A Chinese text and its English rendering state the same ones (the
+    rule text-en-numbers, and the English edition's tests compare pages by them)."""
+    found = set()
+    for whole, fraction, chinese, english in _STATED.findall(text):
+        value = Decimal(whole.replace(",", "") + fraction) * _MAGNITUDE.get(chinese or english, 1)
+        found.add(value.normalize())
+    return frozenset(found)

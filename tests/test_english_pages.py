@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import html
 import re
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
 import pytest
 from support import real_files
 
-from generator.language import speaking
+from generator.language import speaking, stated_numbers
 from generator.render import PAGES, _template, environment
 from generator.render.context import Site
 from generator.validate import validate
@@ -27,17 +28,17 @@ TRANSLATED = sorted(page for page in PAGES if (TEMPLATES / "en" / _template(page
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 # An element marked as Chinese: a quoted claim, a Chinese source's title. Not nested in itself.
 MARKED_ZH = re.compile(r'<(\w+)\b[^>]*\blang="zh(?:-[A-Za-z]+)?"[^>]*>.*?</\1>', re.DOTALL)
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
 SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 TAG = re.compile(r"<[^>]*>")
 
 
-def _numbers(page: str) -> set[str]:
-    """The numbers a page shows. Inside a drawing only its text counts: its coordinates follow the
-    width of the words, which differ between the languages."""
+def _numbers(page: str) -> frozenset[Decimal]:
+    """The numbers a page shows, by value ("4000 亿" is "400 billion": generator.language.
+    stated_numbers). Inside a drawing only its text counts: its coordinates follow the width of
+    the words, which differ between the languages."""
     text = SVG.sub(lambda m: TAG.sub(" ", m.group(0)), page)
     # Character references (&#39;, &#58; …) are one character, not numbers.
-    return set(NUMBER.findall(html.unescape(text)))
+    return stated_numbers(html.unescape(text))
 
 
 @cache
