@@ -75,7 +75,8 @@ class Bilingual(Mapping[str, T], Generic[T]):
 
 
 # A number as prose writes it, with its magnitude word: "1,000", "4000 亿", "400 billion", "3.5".
-_STATED = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(亿|万)|\s*(trillion|billion|million)\b)?")
+# "400-billion-parameter" too (in Markdown, "400\\-billion").
+_STATED = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(亿|万)|[\s\\-]*(trillion|billion|million)\b)?")
 _MAGNITUDE = {"亿": 10**8, "万": 10**4, "trillion": 10**12, "billion": 10**9, "million": 10**6}
 
 
