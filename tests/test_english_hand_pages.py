@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 from mkdocs.config.config_options import PathSpec
+from mkdocs.utils.meta import get_data
 from support import ROOT
 
 from generator.markdown_scan import scan_markdown
@@ -77,6 +78,17 @@ def _skeleton(text: str) -> list[str]:
 
 def test_every_hand_page_has_its_english_counterpart() -> None:
     assert sorted(p.name for p in DOCS.glob("*.md")) == PAGES
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_same_front_matter(page: str) -> None:
+    """The front matter is read as MkDocs reads it (an English colon inside an unquoted value
+    would make it no front matter at all, shown as text atop the page): the same keys, the same
+    settings (search exclusion), and a title and description in English."""
+    zh, en = (get_data(text)[1] for text in _pair(page))
+    assert sorted(en) == sorted(zh) and {"title", "description"} <= set(en)
+    assert {k: v for k, v in en.items() if not isinstance(v, str)} == {k: v for k, v in zh.items() if not isinstance(v, str)}
+    assert not any(CJK.search(v) for v in en.values() if isinstance(v, str))
 
 
 @pytest.mark.parametrize("page", PAGES)
