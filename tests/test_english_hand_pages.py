@@ -155,6 +155,20 @@ def test_english_outside_code_and_quotes(page: str) -> None:
     assert not lines, f"en/{page}:\n" + "\n".join(lines)
 
 
+TERM = re.compile(r"^\*\[([^\]]+)\]: (.*)$", re.M)
+
+
+def test_the_glossary_tooltips_in_english() -> None:
+    """includes/en/abbreviations.md, for the English build's snippets (auto_append, as
+    includes/abbreviations.md is for the Chinese one): the same terms in the same order, the same
+    numbers, each explained in English."""
+    zh, en = (_read(ROOT / "includes" / folder / "abbreviations.md") for folder in ("", "en"))
+    assert [term for term, _ in TERM.findall(en)] == [term for term, _ in TERM.findall(zh)]
+    assert len(TERM.findall(en)) == len(en.splitlines())
+    assert set(NUMBER.findall(en)) == set(NUMBER.findall(zh))
+    assert not [text for _, text in TERM.findall(en) if CJK.search(text)]
+
+
 def test_the_chinese_build_leaves_the_english_pages_out() -> None:
     """mkdocs.yml excludes docs/en/ (read as MkDocs reads `exclude_docs`): without it the
     Chinese build would publish the English pages under en/ as Chinese pages, and strict mode
