@@ -16,7 +16,13 @@ from generator.render.expand import body_first_line, expand_figures
 from generator.render.trust import source_targets
 from generator.validate import validate
 
+# Both editions' pages: docs/ and docs/en/ (issue 27), named by their path so that the two
+# index.md are told apart.
 PAGES = sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "includes").rglob("*.md"))
+
+
+def _name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
 
 
 def _prose(text: str) -> str:
@@ -28,11 +34,11 @@ def _prose(text: str) -> str:
     return "".join(chars)
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", PAGES, ids=_name)
 def test_no_typed_figures(page: Path) -> None:
     """Outside code and figure references, no number is followed by a unit."""
     found = typed_in_prose(_prose(page.read_text(encoding="utf-8")))
-    assert not found, f"{page.name}: typed figures {found}: use [[entity#figure]]"
+    assert not found, f"{_name(page)}: typed figures {found}: use [[entity#figure]]"
 
 
 def test_detector_catches_typed_figures() -> None:
@@ -51,7 +57,7 @@ def test_detector_reads_through_spellings_and_invisible_characters(typed: str) -
     assert found[0].replace("\u00a0", " ").split()[0][:1] == typed[:1]
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", PAGES, ids=_name)
 def test_references_resolve(page: Path) -> None:
     """Every [[entity#figure]] on a hand-written page is well formed and names a real figure;
     the page is read as the MkDocs hook gets it (front matter taken off), positions as in the file."""
@@ -60,5 +66,5 @@ def test_references_resolve(page: Path) -> None:
     titles = source_targets(result.kb)
     source = page.read_text(encoding="utf-8")
     body, _meta = get_data(source)
-    _text, problems = expand_figures(body, result.figures, titles, page.name, first_line=body_first_line(source, body))
+    _text, problems = expand_figures(body, result.figures, titles, _name(page), first_line=body_first_line(source, body))
     assert not problems, [p.as_text() for p in problems]

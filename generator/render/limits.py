@@ -5,6 +5,7 @@ Pure: Markdown in, Markdown out."""
 
 from __future__ import annotations
 
+from ..language import say
 from ..load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model.common import MAX_TEXT
 from ..rules.diagnostic_cap import MAX_PER_FILE
@@ -13,17 +14,32 @@ MARKER = "<!-- limits -->"
 
 
 def limits_markdown() -> str:
-    """One list item per limit: what is limited, the figure and the rule that reports it."""
+    """One list item per limit: what is limited, the figure and the rule that reports it, in the
+    language being written (generator.language): the contributing page of each edition holds the
+    marker."""
     items = [
-        f"**文件大小**：单个规格文件最多 {MAX_FILE_BYTES // 1024} KiB（{MAX_FILE_BYTES:,} 字节）；"
-        "更大的文件只读到超出上限的第一个字节就停下，报 `yaml-too-large`。",
-        f"**单个值**：一个值最多 {MAX_SCALAR_CHARS:,} 个字符（`yaml-too-large`）。",
-        f"**嵌套深度**：映射和列表最多嵌套 {MAX_DEPTH} 层（`yaml-too-deep`）。",
-        f"**文本字段**：`zh`、`en` 这类说明文字每段最多 {MAX_TEXT:,} 个字符（`schema-text-too-long`）。",
-        "**决策树深度**：没有单独的层数上限。整棵树写在一个文件里，深度受上面的文件大小限制；"
-        "测试会构建文件大小所允许的最深的一条问题链，确认它能通过校验并生成流程图。",
-        f"**每个文件的诊断条数**：最多列出 {MAX_PER_FILE} 条，其余的合并成一条 `schema-too-many-problems`，"
-        "写明还有多少条、属于哪些规则。",
+        say(f"**文件大小**：单个规格文件最多 {MAX_FILE_BYTES // 1024} KiB（{MAX_FILE_BYTES:,} 字节）；"
+            "更大的文件只读到超出上限的第一个字节就停下，报 `yaml-too-large`。",
+            f"**File size**: a single specification file may be at most {MAX_FILE_BYTES // 1024} KiB "
+            f"({MAX_FILE_BYTES:,} bytes); a larger file is read only up to the first byte beyond the limit, "
+            "and reported as `yaml-too-large`."),
+        say(f"**单个值**：一个值最多 {MAX_SCALAR_CHARS:,} 个字符（`yaml-too-large`）。",
+            f"**Single value**: a value may be at most {MAX_SCALAR_CHARS:,} characters long (`yaml-too-large`)."),
+        say(f"**嵌套深度**：映射和列表最多嵌套 {MAX_DEPTH} 层（`yaml-too-deep`）。",
+            f"**Nesting depth**: mappings and lists may nest at most {MAX_DEPTH} levels deep (`yaml-too-deep`)."),
+        say(f"**文本字段**：`zh`、`en` 这类说明文字每段最多 {MAX_TEXT:,} 个字符（`schema-text-too-long`）。",
+            f"**Text fields**: each descriptive text such as `zh` or `en` may be at most {MAX_TEXT:,} characters "
+            "long (`schema-text-too-long`)."),
+        say("**决策树深度**：没有单独的层数上限。整棵树写在一个文件里，深度受上面的文件大小限制；"
+            "测试会构建文件大小所允许的最深的一条问题链，确认它能通过校验并生成流程图。",
+            "**Decision tree depth**: there is no separate limit on the number of levels. The whole tree is "
+            "written in one file, so its depth is bounded by the file size limit above; a test builds the "
+            "deepest chain of questions that file size allows and makes sure it passes validation and "
+            "renders a flowchart."),
+        say(f"**每个文件的诊断条数**：最多列出 {MAX_PER_FILE} 条，其余的合并成一条 `schema-too-many-problems`，"
+            "写明还有多少条、属于哪些规则。",
+            f"**Diagnostics per file**: at most {MAX_PER_FILE} are listed; the rest are merged into one "
+            "`schema-too-many-problems`, which says how many more there are and which rules they belong to."),
     ]
     return "\n".join(f"- {item}" for item in items) + "\n"
 
