@@ -15,11 +15,16 @@ from ..diagnostics import Diagnostic, Rule
 from ..figure_format import in_unit, with_unit
 from ..figure_refs import Reference, line_col
 from ..labels import DIRECTION_ZH
+from ..language import Bilingual, say
 from ..markdown_scan import scan_markdown
 from ..rules.quantity_units import DIMENSION
 from ..rules.text_figures import MALFORMED_REF, UNKNOWN_FIGURE
 from ..units import DERIVED_UNITS, UNITS
 from .text import md
+
+# (labels.py is becoming bilingual on its own; until then the English is here, same keys.)
+DIRECTION = Bilingual(zh=DIRECTION_ZH, en={"per_direction": "per direction", "bidirectional": "bidirectional total",
+                                           "aggregate": "aggregate"})
 
 
 def expand_figures(markdown: str, figures: FigureIndex, source_titles: Mapping[str, tuple[str, str]], page: str,
@@ -84,10 +89,10 @@ def _shown(ref: Reference, figures: FigureIndex, source_titles: Mapping[str, tup
                         f"{ref.ref} cannot be shown in {ref.unit!r} ({figure.dimension.replace('_', ' ')})")
     value, shown_unit, direction = in_unit(figure, ref.unit)
     text = with_unit(value, shown_unit)
-    if direction in DIRECTION_ZH:
-        text += f"（{DIRECTION_ZH[direction]}）"
+    if direction in DIRECTION:
+        text += say("（{}）", " ({})").format(DIRECTION[direction])
     if linked and figure.source and figure.source in source_titles:
         title, page = source_titles[figure.source]
         target = "../" * depth + f"{page}.md#src-{figure.source}"
-        return f'[{md(text)}]({target} "来源：{md(title)}")', None
+        return f'[{md(text)}]({target} "{say("来源：", "Source: ")}{md(title)}")', None
     return str(md(text)), None
