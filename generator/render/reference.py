@@ -199,22 +199,38 @@ def rules(_site: Site) -> dict[str, object]:
 
 
 VOCABULARIES = ("vendors", "architectures", "form-factors", "scale-up-families", "network-families", "precisions")
+_VOCABULARY_NAME = Bilingual(zh={kind: SPEC_KIND_ZH[kind].removeprefix("词表：") for kind in VOCABULARIES},
+                             en={"vendors": "Vendors", "architectures": "Architectures", "form-factors": "Form factors",
+                                 "scale-up-families": "Scale-up links", "network-families": "Network types",
+                                 "precisions": "Numeric precisions"})
 # What a vocabulary's extra field means on the page, by field name.
-_VOCAB_FIELDS = {"vendor": "厂商", "released": "发布年份", "flash_attention_2": "FlashAttention-2 利用率",
-                 "cudnn_attention_speedup": "cuDNN 注意力加速倍数",
-                 "mounting": "安装方式", "bits": "位宽", "reference": "比较基准"}
+_VOCAB_FIELDS = Bilingual(
+    zh={"vendor": "厂商", "released": "发布年份", "flash_attention_2": "FlashAttention-2 利用率",
+        "cudnn_attention_speedup": "cuDNN 注意力加速倍数", "mounting": "安装方式", "bits": "位宽", "reference": "比较基准"},
+    en={"vendor": "Vendor", "released": "Year released", "flash_attention_2": "FlashAttention-2 utilisation",
+        "cudnn_attention_speedup": "cuDNN attention speed-up", "mounting": "Mounting", "bits": "Bits",
+        "reference": "Reference for comparisons"})
 _VOCAB_FIGURES = frozenset({"flash_attention_2", "cudnn_attention_speedup"})  # shown with unit and source
-_VALUE_ZH = {"module": "基板上的模块", "card": "插卡", True: "是", False: ""}
+
+
+def _vocab_value(value: str | bool) -> str:
+    """How a vocabulary's property value reads on the page: a form factor's mounting, a flag."""
+    if value is True:
+        return say("是", "yes")
+    if value is False:
+        return ""
+    return {"module": say("基板上的模块", "module on a baseboard"), "card": say("插卡", "card")}.get(value, value)
 
 
 def vocabularies(site: Site) -> dict[str, object]:
-    """Every vocabulary value with its id, Chinese label, properties and source."""
+    """Every vocabulary value with its id, label (in the language being written), properties and source."""
     sections = []
     for kind in VOCABULARIES:
         values = [v.model for v in site.kb.of_kind(kind) if isinstance(v.model, VocabularyValue)]
         extra = [f for f in _VOCAB_FIELDS if values and f in type(values[0]).model_fields]
-        table = Table([("取值（id）", False), ("名称", False), *[(_VOCAB_FIELDS[f], False) for f in extra],
-                       ("说明", False), ("来源", False), ("核对日期", False)])
+        table = Table([(say("取值（id）", "Value (id)"), False), (say("名称", "Name"), False),
+                       *[(_VOCAB_FIELDS[f], False) for f in extra],
+                       (say("说明", "Note"), False), (say("来源", "Source"), False), (say("核对日期", "Checked"), False)])
         for m in values:
             cells = []
             for f in extra:
@@ -224,11 +240,12 @@ def vocabularies(site: Site) -> dict[str, object]:
                 elif f in _VOCAB_FIGURES:
                     cells.append(site.cell(f"{m.id}#{f}") if value is not None else Cell.text("—"))
                 else:
-                    cells.append(Cell.text(_VALUE_ZH.get(value, value) if isinstance(value, (str, bool)) else value))
-            table.rows.append(Row([Cell(Markup("<code>{}</code>").format(m.id)), Cell.text(m.label.zh), *cells,
-                                   Cell(site.html(m.note.zh)) if m.note else Cell.text(""), Cell(site.link(m.source)),
+                    cells.append(Cell.text(_vocab_value(value) if isinstance(value, (str, bool)) else value))
+            table.rows.append(Row([Cell(Markup("<code>{}</code>").format(m.id)), Cell.text(localized(m.label)), *cells,
+                                   Cell(site.html(localized(m.note))) if m.note else Cell.text(""),
+                                   Cell(as_written(site.link(m.source))),
                                    Cell.text(m.last_verified.isoformat())], anchor=m.id, spec=site.spec(m.id)))
-        sections.append({"kind": kind, "name": SPEC_KIND_ZH[kind].removeprefix("词表："), "table": table})
+        sections.append({"kind": kind, "name": _VOCABULARY_NAME[kind], "table": table})
     return {"vocabularies": sections}
 
 
