@@ -89,7 +89,7 @@ def _shown(ref: Reference, figures: FigureIndex, source_titles: Mapping[str, tup
                         f"{ref.ref} cannot be shown in {ref.unit!r} ({figure.dimension.replace('_', ' ')})")
     value, shown_unit, direction = in_unit(figure, ref.unit)
     text = with_unit(value, shown_unit)
-    if direction in DIRECTION:
+    if direction is not None and direction in DIRECTION:
         text += say("（{}）", " ({})").format(DIRECTION[direction])
     if linked and figure.source and figure.source in source_titles:
         title, page = source_titles[figure.source]
