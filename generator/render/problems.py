@@ -9,22 +9,27 @@ from collections.abc import Iterable
 
 from ..diagnostics import Diagnostic
 from ..labels import DIAGNOSTIC_SEVERITY_ZH
-from . import PAGES, environment
+from ..language import Bilingual
+from . import PAGES, _template, environment
 from .text import inert
+
+# (labels.py is becoming bilingual on its own; until then the English is here, same keys.)
+SEVERITY = Bilingual(zh=DIAGNOSTIC_SEVERITY_ZH, en={"error": "error", "warning": "warning"})
 
 
 def _rows(diagnostics: Iterable[Diagnostic]) -> list[dict[str, object]]:
-    return [{"where": inert(f"{d.path}:{d.line}:{d.col}"), "severity": DIAGNOSTIC_SEVERITY_ZH[d.severity.value],
+    return [{"where": inert(f"{d.path}:{d.line}:{d.col}"), "severity": SEVERITY[d.severity.value],
+             "warning": d.severity.value == "warning",
              "message": inert(" ".join(d.message.split())), "rule": inert(d.rule)}
             for d in sorted(set(diagnostics))]
 
 
 def problems_banner(diagnostics: Iterable[Diagnostic]) -> str:
     """The list of problems as a block for the top of a page (Markdown holding one HTML block)."""
-    return environment().get_template("problems.md.j2").render(page=False, problems=_rows(diagnostics))
+    return environment().get_template(_template("problems.md")).render(page=False, problems=_rows(diagnostics))
 
 
 def problems_pages(diagnostics: Iterable[Diagnostic]) -> dict[str, str]:
     """Every generated page (by path) replaced by the page that lists the problems."""
-    page = environment().get_template("problems.md.j2").render(page=True, problems=_rows(diagnostics))
+    page = environment().get_template(_template("problems.md")).render(page=True, problems=_rows(diagnostics))
     return dict.fromkeys(PAGES, page)

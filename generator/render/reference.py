@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from .. import strict_json
 from ..knowledge import Loaded
 from ..labels import DIAGNOSTIC_SEVERITY_ZH, FAMILY_ZH, PUBLISHER_ROLE_ZH, SOURCE_KIND_ZH, SPEC_KIND_ZH
-from ..language import current
+from ..language import Bilingual, current, say
 from ..load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
 from ..model.common import MAX_TEXT
@@ -27,7 +27,7 @@ from ..model.entities import (
 )
 from ..model.runs import Run
 from ..provenance import access
-from ..rules.catalog import FAMILIES, RULES
+from ..rules.catalog import FAMILIES, RULE_EN, RULES
 from ..rules.claims import claim_outcome
 from ..units import fmt_number
 from . import spreadsheet
@@ -36,7 +36,23 @@ from .escape import inert, link
 from .runs import section_anchor
 from .table import Cell, Row, Table
 from .text import localized
-from .trust import BASIS_ZH, SOURCE_GROUPS, VERDICT_ZH, source_page, summary_html
+from .trust import BASIS, SOURCE_GROUPS, VERDICT, as_written, group_title, is_chinese, source_page, summary_html
+
+# The labels of labels.py these pages show, in both languages (labels.py is becoming bilingual on
+# its own; until then the English is here beside its Chinese, same keys).
+SOURCE_KIND = Bilingual(zh=SOURCE_KIND_ZH, en={
+    "datasheet": "datasheet", "standard": "standard", "documentation": "documentation", "paper": "paper",
+    "press": "press release or announcement", "patch": "code patch", "measurement": "measurement",
+    "article": "article", "estimate": "estimate", "regulation": "regulation"})
+PUBLISHER_ROLE = Bilingual(zh=PUBLISHER_ROLE_ZH, en={
+    "vendor": "vendor", "standards_body": "standards body", "project": "open-source project",
+    "academic": "academic institution", "press": "press", "third_party": "third party", "author": "article author",
+    "regulator": "regulator"})
+FAMILY = Bilingual(zh=FAMILY_ZH, en={
+    "yaml": "YAML syntax and safety", "schema": "Structure", "refs": "References", "units": "Units",
+    "arithmetic": "Arithmetic", "claims": "Claims", "tables": "Tables and tiers", "tree": "Selection tree",
+    "model": "Cost model", "sources": "Sources"})
+SEVERITY = Bilingual(zh=DIAGNOSTIC_SEVERITY_ZH, en={"error": "error", "warning": "warning"})
 
 
 def _expr(site: Site, expr: Expr) -> Markup:
@@ -49,33 +65,36 @@ def _expr(site: Site, expr: Expr) -> Markup:
 
 def _ref(site: Site, ref: str) -> Markup:
     entity_id = ref.partition("#")[0]
-    return site.link(entity_id) + Markup("：") + site.cell(ref, show_direction=True).html
+    return as_written(site.link(entity_id)) + Markup(say("：", ": ")) + site.cell(ref, show_direction=True).html
 
 
 def claims(site: Site) -> dict[str, object]:
     """Each claim as a card (what the article says, the verdict, the data it was checked with, why,
     then its source and dates), grouped by verdict, corrections first: what a reader most needs.
     A card, not a table row: the explanation is the point, and a seven-column table clipped it."""
-    counts = dict.fromkeys(VERDICT_ZH, 0)
-    bases = dict.fromkeys(BASIS_ZH, 0)
-    order = ["corrected", *(v for v in VERDICT_ZH if v != "corrected")]
+    counts = dict.fromkeys(VERDICT, 0)
+    bases = dict.fromkeys(BASIS, 0)
+    order = ["corrected", *(v for v in VERDICT if v != "corrected")]
     groups: dict[str, list[dict[str, object]]] = {verdict: [] for verdict in order}
     for e in sorted(site.kb.of_type(Claim), key=lambda e: (e.model.source, e.id)):
         m = e.model
         counts[m.verdict] += 1
         bases[m.basis] += 1
         outcome = claim_outcome(site.kb, site.figures, e.id)
-        deviation = f"（偏差 {outcome.deviation_pct:.1f}%）" if outcome and outcome.deviation_pct is not None else ""
+        deviation = say("（偏差 {}%）", " (off by {}%)").format(f"{outcome.deviation_pct:.1f}") if outcome and outcome.deviation_pct is not None else ""
         groups[m.verdict].append({
-            "id": e.id, "said": inert(localized(m.said)), "data": _claim_data(site, m), "why": site.html(localized(m.why)),
+            "id": e.id, "said": inert(localized(m.said)),
+            # The English page quotes the article in Chinese and gives the English as a translation.
+            "original": inert(m.said.zh), "translation": inert(m.said.en) if m.said.en else None,
+            "data": _claim_data(site, m), "why": site.html(localized(m.why)),
             "verdict": Markup(f'<span class="verdict verdict-{m.verdict} basis-{m.basis}">'
-                              f"{escape(VERDICT_ZH[m.verdict])}</span>{escape(deviation)}"),
-            "basis": Markup(f'<span class="basis basis-{m.basis}">{escape(BASIS_ZH[m.basis])}</span>'),
-            "source": site.link(m.source), "verified": m.last_verified.isoformat(), "spec": site.spec_note(e.id)})
+                              f"{escape(VERDICT[m.verdict])}</span>{escape(deviation)}"),
+            "basis": Markup(f'<span class="basis basis-{m.basis}">{escape(BASIS[m.basis])}</span>'),
+            "source": as_written(site.link(m.source)), "verified": m.last_verified.isoformat(), "spec": site.spec_note(e.id)})
     defaults = Claim.model_fields
-    return {"groups": [(verdict, VERDICT_ZH[verdict], items) for verdict, items in groups.items() if items],
-            "counts": [(VERDICT_ZH[k], v) for k, v in counts.items()],
-            "bases": [(BASIS_ZH[k], v) for k, v in bases.items()],
+    return {"groups": [(verdict, VERDICT[verdict], items) for verdict, items in groups.items() if items],
+            "counts": [(VERDICT[k], v) for k, v in counts.items()],
+            "bases": [(BASIS[k], v) for k, v in bases.items()],
             "total": sum(counts.values()), "confirmed_pct": f"{defaults['tolerance_pct'].default:g}%",
             "approximate_pct": f"{defaults['approximate_pct'].default:g}%"}
 
@@ -87,9 +106,10 @@ def _claim_data(site: Site, claim: Claim) -> Markup:
     if isinstance(check, (ValueCheck, BoundCheck)):
         return _expr(site, check.actual)
     if isinstance(check, RangeCheck):
-        return _expr(site, check.low) + Markup(" 至 ") + _expr(site, check.high)
+        return _expr(site, check.low) + Markup(say(" 至 ", " to ")) + _expr(site, check.high)
     if isinstance(check, AssessedCheck):
-        return Markup("对照：") + Markup("、").join(site.link(s) for s in check.evidence)
+        return Markup(say("对照：", "Read against: ")) + Markup(say("、", ", ")).join(
+            as_written(site.link(s)) for s in check.evidence)
     return Markup("—")
 
 
@@ -104,10 +124,12 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
     m = e.model
     via = None
     if m.via is not None:
-        via = {"publisher": m.via.publisher, "link": link(m.via.url, _host(m.via.url)),
+        via = {"publisher": m.via.publisher, "publisher_zh": is_chinese(m.via.publisher), "link": link(m.via.url, _host(m.via.url)),
                "retrieved": m.via.retrieved.isoformat()}
-    return {"id": e.id, "title": m.title, "publisher": m.publisher, "kind": SOURCE_KIND_ZH[m.kind],
-            "role": PUBLISHER_ROLE_ZH[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
+    return {"id": e.id, "title": m.title, "publisher": m.publisher, "kind": SOURCE_KIND[m.kind],
+            # Whether the title or the publisher is (partly) Chinese: marked so on the English pages.
+            "title_zh": is_chinese(m.title), "publisher_zh": is_chinese(m.publisher),
+            "role": PUBLISHER_ROLE[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
             "link": link(m.url, _host(m.url)) if m.url else None, "page": source_page(m),
             "retrieved": m.retrieved.isoformat() if m.retrieved else None,
             "published": m.published.isoformat() if m.published else None, "note": localized(m.note),
@@ -118,16 +140,16 @@ def _cited_by(site: Site, source_id: str, citing: set[str]) -> Markup:
     """Links to what cites a source; its measured runs (a benchmark table gives hundreds) as one
     link to where the runs page lists them."""
     runs = [entity.model for c in citing if (entity := site.kb.get(c)) is not None and isinstance(entity.model, Run)]
-    links = [site.link(c) for c in sorted(citing - {r.id for r in runs})]
+    links = [as_written(site.link(c)) for c in sorted(citing - {r.id for r in runs})]
     # The runs page lists a run under the source that measured it; one that only gives a run's
     # configuration (`config_source`) links to those sections.
     sections: dict[str, int] = {}
     for run in runs:
         sections[run.source] = sections.get(run.source, 0) + 1
     for section in sorted(sections, key=lambda s: (s != source_id, s)):
-        links.append(Markup('<a href="../runs/#{}">{} 条实测训练记录</a>').format(section_anchor(section),
-                                                                               sections[section]))
-    return Markup("、").join(links)
+        links.append(Markup(say('<a href="../runs/#{}">{} 条实测训练记录</a>', '<a href="../runs/#{}">{} measured training runs</a>')
+                            ).format(section_anchor(section), sections[section]))
+    return Markup(say("、", ", ")).join(links)
 
 
 def _source_items(site: Site) -> list[dict[str, object]]:
@@ -146,31 +168,28 @@ def sources(site: Site) -> dict[str, object]:
     the page of its kind of publisher (SOURCE_GROUPS), where its details are."""
     items = _source_items(site)
     counts = {k: sum(1 for i in items if i["access"] == k) for k in ("read", "copy", "unread")}
-    groups = [{"page": page, "title": title, "count": sum(1 for i in items if i["page"] == page)}
-              for page, title, _roles in SOURCE_GROUPS]
+    groups = [{"page": page, "title": group_title(page), "count": sum(1 for i in items if i["page"] == page)}
+              for page, _title, _roles in SOURCE_GROUPS]
     return {"items": items, "access_counts": counts, "groups": groups,
-            "provenance": summary_html(site.kb, title="全站数字的来源")}
+            "provenance": summary_html(site.kb, title=say("全站数字的来源", "Where the site's figures come from"))}
 
 
 def source_list(site: Site, page: str) -> dict[str, object]:
     """One page of SOURCE_GROUPS: each of its sources in full."""
-    title = next(t for p, t, _roles in SOURCE_GROUPS if p == page)
-    return {"title": title, "items": [i for i in _source_items(site) if i["page"] == page]}
-
-
-# How a diagnostic's severity is named on the rules page and in the serve-time problem lists.
+    return {"title": group_title(page), "items": [i for i in _source_items(site) if i["page"] == page]}
 
 
 def rules(_site: Site) -> dict[str, object]:
     families = []
     for family in FAMILIES:
-        table = Table([("规则 id", False), ("级别", False), ("检查什么", False)])
+        table = Table([(say("规则 id", "Rule id"), False), (say("级别", "Level"), False),
+                       (say("检查什么", "What it checks"), False)])
         for info in RULES.values():
             if info.family == family:
                 table.rows.append(Row([Cell(Markup(f"<code>{escape(info.id)}</code>")),
-                                       Cell.text(DIAGNOSTIC_SEVERITY_ZH[info.severity.value]), Cell.text(info.zh)],
+                                       Cell.text(SEVERITY[info.severity.value]), Cell.text(say(info.zh, RULE_EN[info.id]))],
                                       anchor=f"rule-{info.id}"))
-        families.append({"id": family, "name": FAMILY_ZH[family], "table": table})
+        families.append({"id": family, "name": FAMILY[family], "table": table})
     limits = {"file_kib": MAX_FILE_BYTES // 1024, "depth": MAX_DEPTH, "scalar": MAX_SCALAR_CHARS, "text": MAX_TEXT}
     warnings = sum(1 for info in RULES.values() if info.severity.value == "warning")
     return {"families": families, "limits": limits, "count": len(RULES), "warnings": warnings}
@@ -180,22 +199,38 @@ def rules(_site: Site) -> dict[str, object]:
 
 
 VOCABULARIES = ("vendors", "architectures", "form-factors", "scale-up-families", "network-families", "precisions")
+_VOCABULARY_NAME = Bilingual(zh={kind: SPEC_KIND_ZH[kind].removeprefix("词表：") for kind in VOCABULARIES},
+                             en={"vendors": "Vendors", "architectures": "Architectures", "form-factors": "Form factors",
+                                 "scale-up-families": "Scale-up links", "network-families": "Network types",
+                                 "precisions": "Numeric precisions"})
 # What a vocabulary's extra field means on the page, by field name.
-_VOCAB_FIELDS = {"vendor": "厂商", "released": "发布年份", "flash_attention_2": "FlashAttention-2 利用率",
-                 "cudnn_attention_speedup": "cuDNN 注意力加速倍数",
-                 "mounting": "安装方式", "bits": "位宽", "reference": "比较基准"}
+_VOCAB_FIELDS = Bilingual(
+    zh={"vendor": "厂商", "released": "发布年份", "flash_attention_2": "FlashAttention-2 利用率",
+        "cudnn_attention_speedup": "cuDNN 注意力加速倍数", "mounting": "安装方式", "bits": "位宽", "reference": "比较基准"},
+    en={"vendor": "Vendor", "released": "Year released", "flash_attention_2": "FlashAttention-2 utilisation",
+        "cudnn_attention_speedup": "cuDNN attention speed-up", "mounting": "Mounting", "bits": "Bits",
+        "reference": "Reference for comparisons"})
 _VOCAB_FIGURES = frozenset({"flash_attention_2", "cudnn_attention_speedup"})  # shown with unit and source
-_VALUE_ZH = {"module": "基板上的模块", "card": "插卡", True: "是", False: ""}
+
+
+def _vocab_value(value: str | bool) -> str:
+    """How a vocabulary's property value reads on the page: a form factor's mounting, a flag."""
+    if value is True:
+        return say("是", "yes")
+    if value is False:
+        return ""
+    return {"module": say("基板上的模块", "module on a baseboard"), "card": say("插卡", "card")}.get(value, value)
 
 
 def vocabularies(site: Site) -> dict[str, object]:
-    """Every vocabulary value with its id, Chinese label, properties and source."""
+    """Every vocabulary value with its id, label (in the language being written), properties and source."""
     sections = []
     for kind in VOCABULARIES:
         values = [v.model for v in site.kb.of_kind(kind) if isinstance(v.model, VocabularyValue)]
         extra = [f for f in _VOCAB_FIELDS if values and f in type(values[0]).model_fields]
-        table = Table([("取值（id）", False), ("名称", False), *[(_VOCAB_FIELDS[f], False) for f in extra],
-                       ("说明", False), ("来源", False), ("核对日期", False)])
+        table = Table([(say("取值（id）", "Value (id)"), False), (say("名称", "Name"), False),
+                       *[(_VOCAB_FIELDS[f], False) for f in extra],
+                       (say("说明", "Note"), False), (say("来源", "Source"), False), (say("核对日期", "Checked"), False)])
         for m in values:
             cells = []
             for f in extra:
@@ -205,11 +240,12 @@ def vocabularies(site: Site) -> dict[str, object]:
                 elif f in _VOCAB_FIGURES:
                     cells.append(site.cell(f"{m.id}#{f}") if value is not None else Cell.text("—"))
                 else:
-                    cells.append(Cell.text(_VALUE_ZH.get(value, value) if isinstance(value, (str, bool)) else value))
-            table.rows.append(Row([Cell(Markup("<code>{}</code>").format(m.id)), Cell.text(m.label.zh), *cells,
-                                   Cell(site.html(m.note.zh)) if m.note else Cell.text(""), Cell(site.link(m.source)),
+                    cells.append(Cell.text(_vocab_value(value) if isinstance(value, (str, bool)) else value))
+            table.rows.append(Row([Cell(Markup("<code>{}</code>").format(m.id)), Cell.text(localized(m.label)), *cells,
+                                   Cell(site.html(localized(m.note))) if m.note else Cell.text(""),
+                                   Cell(as_written(site.link(m.source))),
                                    Cell.text(m.last_verified.isoformat())], anchor=m.id, spec=site.spec(m.id)))
-        sections.append({"kind": kind, "name": SPEC_KIND_ZH[kind].removeprefix("词表："), "table": table})
+        sections.append({"kind": kind, "name": _VOCABULARY_NAME[kind], "table": table})
     return {"vocabularies": sections}
 
 

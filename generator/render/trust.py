@@ -4,17 +4,61 @@ looks like beside a figure or a date. Counts come from the data (generator.prove
 
 from __future__ import annotations
 
+import re
+
 from markupsafe import Markup, escape
 
 from ..knowledge import KnowledgeBase
 from ..labels import BASIS_ZH, FOOTING_ZH, VERDICT_ZH
+from ..language import Bilingual, current, say
 from ..model.entities import Claim, Source
 from ..provenance import FIGURE_KINDS, FOOTINGS, access, summarize
 from .escape import attr
 
-# What a figure's source link says about how the source was reached.
-ACCESS_LINK = {"read": ("源", ""), "copy": ("源·副本", "（只在第三方副本中读到）"),
-               "unread": ("源·未读", "（本项目未能打开原文）")}
+# The labels of labels.py this module shows, in both languages. (labels.py is becoming bilingual
+# on its own; until then these tables hold the English beside its Chinese, same keys.)
+VERDICT = Bilingual(zh=VERDICT_ZH, en={"confirmed": "confirmed", "approximate": "approximate",
+                                       "corrected": "corrected", "unsupported": "unverifiable"})
+BASIS = Bilingual(zh=BASIS_ZH, en={"independent": "checked against independent data",
+                                   "self_consistent": "consistent with the article only",
+                                   "unverifiable": "nothing to check against"})
+FOOTING = Bilingual(zh=FOOTING_ZH, en={
+    "read_primary": "from primary sources read in the original (vendor documentation, datasheets, standards, "
+                    "papers, official announcements)",
+    "read_secondary": "from sources that were read but are not primary (such as kernel patches)",
+    "copy": "read only in a third-party copy (a mirror, reprint or citation)",
+    "unread": "from sources whose original could not be opened, cited from the publisher's catalogue and "
+              "awaiting review by hand",
+    "article": "resting only on a source article's word (the author's own measurements, unpublished data)",
+    "estimate": "estimates or measured values",
+})
+
+
+def access_link(reached: str) -> tuple[str, str]:
+    """What a figure's source link says about how the source was reached (`access`): the link's
+    text, and what a link title adds after the source's title."""
+    if reached == "copy":
+        return say("源·副本", "src·copy"), say("（只在第三方副本中读到）", " (read only in a third-party copy)")
+    if reached == "unread":
+        return say("源·未读", "src·unread"), say("（本项目未能打开原文）", " (this project could not open the original)")
+    return say("源", "src"), ""
+
+
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def is_chinese(text: str) -> bool:
+    """Whether spec text holds any Chinese."""
+    return bool(_CJK.search(text))
+
+
+def as_written(text: Markup) -> Markup:
+    """Escaped spec text that may be Chinese (a source's title, its publisher), marked as Chinese
+    when it holds any on an English page, where a reader's tools (a screen reader, a translator)
+    must know it is not English. A Chinese page is left as it is."""
+    if current() == "en" and is_chinese(str(text)):
+        return Markup('<span lang="zh">{}</span>').format(text)
+    return text
 
 
 def summary_html(kb: KnowledgeBase, *, kinds: tuple[str, ...] = FIGURE_KINDS, title: str, root: str = "../") -> Markup:
@@ -22,16 +66,28 @@ def summary_html(kb: KnowledgeBase, *, kinds: tuple[str, ...] = FIGURE_KINDS, ti
     the site root (links to the sources page)."""
     summary = summarize(kb, kinds)
     items = "".join(
-        f'<li data-footing="{f}"><strong class="provenance-count">{summary.counts[f]}</strong> 个{escape(FOOTING_ZH[f])}</li>'
+        f'<li data-footing="{f}"><strong class="provenance-count">{summary.counts[f]}</strong>'
+        f'{say(" 个", " ")}{escape(FOOTING[f])}</li>'
         for f in FOOTINGS if summary.counts[f])
+    if current() == "en":
+        text = (f"<p>The figures below are counted by the sources they rest on, {summary.total} in all (each "
+                "figure entered in the knowledge base counts once):</p>\n"
+                f'<ul class="provenance-counts">{items}</ul>\n'
+                "<p>The “src” link beside a figure leads to where it comes from: one marked “src·copy” was read "
+                "only in a third-party copy; one marked “src·unread” rests on a source this project could not read "
+                "in the original, and carries no date checked. A source article's own figures (the author's "
+                "measurements, for example) are not independent data: a verdict on such a claim only says the "
+                f'article agrees with itself. See <a href="{root}sources/">sources</a> and '
+                f'<a href="{root}claims/">article claims checked</a>.</p>\n')
+    else:
+        text = (f"<p>下面的数字按它所依据的来源分类计数，共 {summary.total} 个（每个写入知识库的数字计一次）：</p>\n"
+                f'<ul class="provenance-counts">{items}</ul>\n'
+                "<p>数字旁的“源”链接指向出处：写着“源·副本”的只在第三方副本中读到，写着“源·未读”的，本项目没有读到原文，"
+                "不给核对日期。来源文章自己的数字（例如作者的实测）不算独立数据，对应论断的结论只说明文章前后一致。"
+                f'详见<a href="{root}sources/">来源</a>与<a href="{root}claims/">文章论断核对</a>。</p>\n')
     return Markup(
         f'<div class="admonition info provenance-summary" id="provenance" data-total="{summary.total}">\n'
-        f'<p class="admonition-title">{escape(title)}</p>\n'
-        f"<p>下面的数字按它所依据的来源分类计数，共 {summary.total} 个（每个写入知识库的数字计一次）：</p>\n"
-        f'<ul class="provenance-counts">{items}</ul>\n'
-        "<p>数字旁的“源”链接指向出处：写着“源·副本”的只在第三方副本中读到，写着“源·未读”的，本项目没有读到原文，"
-        "不给核对日期。来源文章自己的数字（例如作者的实测）不算独立数据，对应论断的结论只说明文章前后一致。"
-        f'详见<a href="{root}sources/">来源</a>与<a href="{root}claims/">文章论断核对</a>。</p>\n</div>')
+        f'<p class="admonition-title">{escape(title)}</p>\n{text}</div>')
 
 
 def verdict_badge(kb: KnowledgeBase, claim_id: str, *, root: str = "../") -> Markup:
@@ -41,7 +97,7 @@ def verdict_badge(kb: KnowledgeBase, claim_id: str, *, root: str = "../") -> Mar
         return escape(claim_id)
     m = claim.model
     return Markup(f'<a class="verdict verdict-{m.verdict} basis-{m.basis}" href="{root}claims/#{escape(claim_id)}" '
-                  f'title="{attr(m.said.zh)}">{VERDICT_ZH[m.verdict]}｜{BASIS_ZH[m.basis]}</a>')
+                  f'title="{attr(m.said.shown())}">{VERDICT[m.verdict]}{say("｜", " | ")}{BASIS[m.basis]}</a>')
 
 
 # The sources are listed on one page per kind of publisher: a single page of every source, each
@@ -54,6 +110,15 @@ SOURCE_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (  # (page, title,
     ("sources-other", "开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
 )
 _PAGE_OF_ROLE = {role: page for page, _title, roles in SOURCE_GROUPS for role in roles}
+_GROUP_TITLE = Bilingual(zh={page: title for page, title, _roles in SOURCE_GROUPS},
+                         en={"sources-vendor": "Vendor documents", "sources-standards": "Standards, specifications and regulations",
+                             "sources-papers": "Papers",
+                             "sources-other": "Open-source projects, press, third parties and the source articles"})
+
+
+def group_title(page: str) -> str:
+    """The title of one page of SOURCE_GROUPS in the language being written."""
+    return _GROUP_TITLE[page]
 
 
 def source_page(source: Source) -> str:
@@ -64,17 +129,17 @@ def source_page(source: Source) -> str:
 def source_targets(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
     """Where a hand-written page's figure links to its source: id -> (the link's title, saying
     how the source was read, and the page the source is listed on)."""
-    return {e.id: (e.model.title + ACCESS_LINK[access(e.model)][1], source_page(e.model)) for e in kb.of_type(Source)}
+    return {e.id: (e.model.title + access_link(access(e.model))[1], source_page(e.model)) for e in kb.of_type(Source)}
 
 
 def source_link(source: Source) -> Markup:
     """The small link after a figure to its source, saying how the source was reached (源,
-    源·副本, 源·未读). No hover title: a data page carries hundreds of these links, and the
+    源·副本, 源·未读; src, src·copy, src·unread in English). No hover title: a data page carries hundreds of these links, and the
     source's title on each was a fifth of the GPU page (DESIGN §8: under 150 KB); the address
     the browser shows on hover names the source (`#src-nvidia-h100-datasheet`)."""
     reached = access(source)
     return Markup(f'<a class="fig-src fig-src-{reached}" href="../{source_page(source)}/#src-{escape(source.id)}">'
-                  f'{ACCESS_LINK[reached][0]}</a>')
+                  f'{access_link(reached)[0]}</a>')
 
 
 def checked_on(sources: list[Source], date: str) -> str:
@@ -82,5 +147,5 @@ def checked_on(sources: list[Source], date: str) -> str:
     was read (at its own address or through a copy), otherwise what was not read."""
     reached = {access(s) for s in sources}
     if "unread" in reached:
-        return "来源未读" if reached == {"unread"} else "部分来源未读"
-    return f"{date}（含副本）" if "copy" in reached else date
+        return say("来源未读", "source not read") if reached == {"unread"} else say("部分来源未读", "some sources not read")
+    return date + say("（含副本）", " (incl. copies)") if "copy" in reached else date
