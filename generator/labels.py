@@ -92,8 +92,8 @@ VERDICT = Bilingual(zh={"confirmed": "属实", "approximate": "近似", "correct
                         "unsupported": "unverifiable"})
 # model.entities.Basis: what a verdict was checked against.
 BASIS = Bilingual(zh={"independent": "对照独立数据", "self_consistent": "仅与原文自洽", "unverifiable": "无从核对"},
-                  en={"independent": "against independent data", "self_consistent": "consistent with the article only",
-                      "unverifiable": "nothing to check against"})
+                  en={"independent": "checked against independent data",
+                      "self_consistent": "consistent with the article only", "unverifiable": "nothing to check against"})
 # provenance.Footing: what a figure rests on.
 FOOTING = Bilingual(
     zh={"read_primary": "出自已读到原文的一手来源（厂商文档、数据手册、标准、论文、官方公告）",
@@ -102,12 +102,13 @@ FOOTING = Bilingual(
         "unread": "来源原文未能打开，按出版方目录引用，待人工复核",
         "article": "只有来源文章的说法（作者自测、未公开数据）",
         "estimate": "估算或实测值"},
-    en={"read_primary": "from a primary source read in the original (vendor documentation, datasheet, standard, "
-                        "paper, official announcement)",
-        "read_secondary": "from a source read in the original that is not a primary one (e.g. a kernel patch)",
-        "copy": "read only in a third-party copy (mirror, reprint, quotation)",
-        "unread": "the source could not be opened; cited from the publisher catalogue, awaiting review",
-        "article": "only what the source article says (tests by its author, unpublished data)",
+    en={"read_primary": "from primary sources read in the original (vendor documentation, datasheets, standards, "
+                        "papers, official announcements)",
+        "read_secondary": "from sources that were read but are not primary (such as kernel patches)",
+        "copy": "read only in a third-party copy (a mirror, reprint or citation)",
+        "unread": "from sources whose original could not be opened, cited from the publisher's catalogue and "
+                  "awaiting review by hand",
+        "article": "resting only on a source article's word (the author's own measurements, unpublished data)",
         "estimate": "estimates or measured values"})
 # model.runs.Metric: what a measured training run's figure is.
 METRIC = Bilingual(

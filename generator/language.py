@@ -80,12 +80,33 @@ _STATED = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(亿|万)|[\s\\-]*(
 _MAGNITUDE = {"亿": 10**8, "万": 10**4, "trillion": 10**12, "billion": 10**9, "million": 10**6}
 
 
+# A count of 亿 or 万 in Chinese numerals: "千亿" (10¹¹), "二百亿" (2 × 10¹⁰), "一千二百万".
+_CHINESE_COUNT = re.compile(r"([零一二两三四五六七八九十百千]+)\s*(亿|万)")
+_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_UNIT = {"十": 10, "百": 100, "千": 1000}
+
+
+def _chinese_count(numeral: str) -> int:
+    """A Chinese numeral below 10,000: "二百" 200, "千" 1000, "三十五" 35."""
+    total, digit = 0, None
+    for char in numeral:
+        if char in _DIGIT:
+            digit = _DIGIT[char]
+        else:
+            total += (1 if digit is None else digit) * _UNIT[char]
+            digit = None
+    return total + (digit or 0)
+
+
 def stated_numbers(text: str) -> frozenset[Decimal]:
-    """The numbers a text states, by value: "4000 亿" and "400 billion" are the same number, and
-    so are "1,000" and "1000". A Chinese text and its English rendering state the same ones (the
-    rule text-en-numbers, and the English edition's tests compare pages by them)."""
+    """The numbers a text states, by value: "4000 亿", "四千亿" and "400 billion" are the same
+    number, and so are "1,000" and "1000". A Chinese text and its English rendering state the
+    same ones (the rule text-en-numbers, and the English edition's tests compare pages by them).
+    Chinese numerals count only with 亿 or 万 (elsewhere they are words: 一个, 两张卡)."""
     found = set()
     for whole, fraction, chinese, english in _STATED.findall(text):
         value = Decimal(whole.replace(",", "") + fraction) * _MAGNITUDE.get(chinese or english, 1)
         found.add(value.normalize())
+    for numeral, magnitude in _CHINESE_COUNT.findall(text):
+        found.add((Decimal(_chinese_count(numeral)) * _MAGNITUDE[magnitude]).normalize())
     return frozenset(found)

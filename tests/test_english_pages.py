@@ -28,15 +28,18 @@ TRANSLATED = sorted(page for page in PAGES if (TEMPLATES / "en" / _template(page
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 # An element marked as Chinese: a quoted claim, a Chinese source's title. Not nested in itself.
 MARKED_ZH = re.compile(r'<(\w+)\b[^>]*\blang="zh(?:-[A-Za-z]+)?"[^>]*>.*?</\1>', re.DOTALL)
-SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 TAG = re.compile(r"<[^>]*>")
+CLAIM_LINK = re.compile(r'<a\b[^>]*\bhref="[^"]*claims/#[^"]*"[^>]*>.*?</a>', re.DOTALL)
 
 
 def _numbers(page: str) -> frozenset[Decimal]:
     """The numbers a page shows, by value ("4000 亿" is "400 billion": generator.language.
-    stated_numbers). Inside a drawing only its text counts: its coordinates follow the width of
-    the words, which differ between the languages."""
-    text = SVG.sub(lambda m: TAG.sub(" ", m.group(0)), page)
+    stated_numbers), in its text: not in tags, whose attributes a reader does not see (a
+    drawing's coordinates follow the width of its words, which differ between the languages;
+    tooltips repeat what the text says). A link to a claim is named by the start of
+    what the article said, cut at a length that falls elsewhere in each language; the claims
+    page, which shows each claim whole, is compared in full."""
+    text = TAG.sub(" ", CLAIM_LINK.sub(" ", page))
     # Character references (&#39;, &#58; …) are one character, not numbers.
     return stated_numbers(html.unescape(text))
 

@@ -8,13 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..diagnostics import Diagnostic
-from ..labels import DIAGNOSTIC_SEVERITY_ZH
-from ..language import Bilingual
+from ..labels import DIAGNOSTIC_SEVERITY as SEVERITY
 from . import PAGES, _template, environment
 from .text import inert
 
 # (labels.py is becoming bilingual on its own; until then the English is here, same keys.)
-SEVERITY = Bilingual(zh=DIAGNOSTIC_SEVERITY_ZH, en={"error": "error", "warning": "warning"})
 
 
 def _rows(diagnostics: Iterable[Diagnostic]) -> list[dict[str, object]]:

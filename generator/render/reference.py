@@ -9,7 +9,8 @@ from markupsafe import Markup, escape
 
 from .. import strict_json
 from ..knowledge import Loaded
-from ..labels import DIAGNOSTIC_SEVERITY_ZH, FAMILY_ZH, PUBLISHER_ROLE_ZH, SOURCE_KIND_ZH, SPEC_KIND_ZH
+from ..labels import DIAGNOSTIC_SEVERITY as SEVERITY
+from ..labels import FAMILY, PUBLISHER_ROLE, SOURCE_KIND, SPEC_KIND_ZH
 from ..language import Bilingual, current, say
 from ..load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from ..model import KINDS
@@ -37,22 +38,6 @@ from .runs import section_anchor
 from .table import Cell, Row, Table
 from .text import localized
 from .trust import BASIS, SOURCE_GROUPS, VERDICT, as_written, group_title, is_chinese, source_page, summary_html
-
-# The labels of labels.py these pages show, in both languages (labels.py is becoming bilingual on
-# its own; until then the English is here beside its Chinese, same keys).
-SOURCE_KIND = Bilingual(zh=SOURCE_KIND_ZH, en={
-    "datasheet": "datasheet", "standard": "standard", "documentation": "documentation", "paper": "paper",
-    "press": "press release or announcement", "patch": "code patch", "measurement": "measurement",
-    "article": "article", "estimate": "estimate", "regulation": "regulation"})
-PUBLISHER_ROLE = Bilingual(zh=PUBLISHER_ROLE_ZH, en={
-    "vendor": "vendor", "standards_body": "standards body", "project": "open-source project",
-    "academic": "academic institution", "press": "press", "third_party": "third party", "author": "article author",
-    "regulator": "regulator"})
-FAMILY = Bilingual(zh=FAMILY_ZH, en={
-    "yaml": "YAML syntax and safety", "schema": "Structure", "refs": "References", "units": "Units",
-    "arithmetic": "Arithmetic", "claims": "Claims", "tables": "Tables and tiers", "tree": "Selection tree",
-    "model": "Cost model", "sources": "Sources"})
-SEVERITY = Bilingual(zh=DIAGNOSTIC_SEVERITY_ZH, en={"error": "error", "warning": "warning"})
 
 
 def _expr(site: Site, expr: Expr) -> Markup:

@@ -9,29 +9,11 @@ import re
 from markupsafe import Markup, escape
 
 from ..knowledge import KnowledgeBase
-from ..labels import BASIS_ZH, FOOTING_ZH, VERDICT_ZH
+from ..labels import BASIS, FOOTING, VERDICT
 from ..language import Bilingual, current, say
 from ..model.entities import Claim, Source
 from ..provenance import FIGURE_KINDS, FOOTINGS, access, summarize
 from .escape import attr
-
-# The labels of labels.py this module shows, in both languages. (labels.py is becoming bilingual
-# on its own; until then these tables hold the English beside its Chinese, same keys.)
-VERDICT = Bilingual(zh=VERDICT_ZH, en={"confirmed": "confirmed", "approximate": "approximate",
-                                       "corrected": "corrected", "unsupported": "unverifiable"})
-BASIS = Bilingual(zh=BASIS_ZH, en={"independent": "checked against independent data",
-                                   "self_consistent": "consistent with the article only",
-                                   "unverifiable": "nothing to check against"})
-FOOTING = Bilingual(zh=FOOTING_ZH, en={
-    "read_primary": "from primary sources read in the original (vendor documentation, datasheets, standards, "
-                    "papers, official announcements)",
-    "read_secondary": "from sources that were read but are not primary (such as kernel patches)",
-    "copy": "read only in a third-party copy (a mirror, reprint or citation)",
-    "unread": "from sources whose original could not be opened, cited from the publisher's catalogue and "
-              "awaiting review by hand",
-    "article": "resting only on a source article's word (the author's own measurements, unpublished data)",
-    "estimate": "estimates or measured values",
-})
 
 
 def access_link(reached: str) -> tuple[str, str]:

@@ -215,6 +215,8 @@ RULE_EN: dict[str, str] = {
                       "flagged as a bit/byte mix-up.",
     "units-direction-slip": "A written figure that is exactly twice or half the derived value is flagged as a "
                             "per-direction/bidirectional mix-up.",
+    "text-missing-en": "Every text carries English (en) beside its Chinese (zh): the English pages and the data "
+                       "downloads read it. A missing one is a warning (an error under strict mode), at the text's zh key.",
     "text-typed-figure": "Prose cannot hold a typed figure with a unit: write a figure reference (entity#figure), "
                          "which the build expands into the figure with its unit, direction and source; only fields "
                          "that record a source's own words (a claim as said, a source's note, a field report's "
