@@ -19,6 +19,7 @@ from support import real_files
 from generator.language import speaking
 from generator.render import PAGES, _template, environment
 from generator.render.context import Site
+from generator.rules.text_en_numbers import numbers
 from generator.validate import validate
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "generator" / "templates"
@@ -27,7 +28,6 @@ TRANSLATED = sorted(page for page in PAGES if (TEMPLATES / "en" / _template(page
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 # An element marked as Chinese: a quoted claim, a Chinese source's title. Not nested in itself.
 MARKED_ZH = re.compile(r'<(\w+)\b[^>]*\blang="zh(?:-[A-Za-z]+)?"[^>]*>.*?</\1>', re.DOTALL)
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 @cache
@@ -52,8 +52,9 @@ def test_an_english_page_has_chinese_only_where_it_is_marked_as_chinese(page: st
 
 @pytest.mark.parametrize("page", TRANSLATED)
 def test_an_english_page_shows_the_same_numbers_as_the_chinese_one(page: str) -> None:
-    # Character references (&#39;, &#58; …) are one character, not numbers.
-    zh, en = (set(NUMBER.findall(html.unescape(rendered(page, language)))) for language in ("zh", "en"))
+    # Character references (&#39;, &#58; …) are one character, not numbers. A number is read as
+    # the rule text-en-numbers reads a spec text: "2025 年 8 月" in English is "2025-08".
+    zh, en = (set(numbers(html.unescape(rendered(page, language)))) for language in ("zh", "en"))
     assert zh == en, f"{page}: only in Chinese {sorted(zh - en)[:30]}, only in English {sorted(en - zh)[:30]}"
 
 
