@@ -80,22 +80,29 @@ _STATED = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(亿|万)|[\s\\-]*(
 _MAGNITUDE = {"亿": 10**8, "万": 10**4, "trillion": 10**12, "billion": 10**9, "million": 10**6}
 
 
-# A count of 亿 or 万 in Chinese numerals: "千亿" (10¹¹), "二百亿" (2 × 10¹⁰), "一千二百万".
-_CHINESE_COUNT = re.compile(r"([零一二两三四五六七八九十百千]+)\s*(亿|万)")
+# A count in Chinese numerals that reaches 万 or 亿: "千亿" (10¹¹), "二百亿" (2 × 10¹⁰), "一万六千"
+# (16,000). Smaller ones are words in either language (三维, 第一层, 三十).
+_CHINESE_COUNT = re.compile(r"[零一二两三四五六七八九十百千万亿]*[万亿][零一二两三四五六七八九十百千]*")
 _DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _UNIT = {"十": 10, "百": 100, "千": 1000}
 
 
 def _chinese_count(numeral: str) -> int:
-    """A Chinese numeral below 10,000: "二百" 200, "千" 1000, "三十五" 35."""
-    total, digit = 0, None
+    """A Chinese numeral: "二百" 200, "千亿" 10¹¹, "一万六千" 16,000, "一亿五千万" 150,000,000."""
+    above, below, section, digit = 0, 0, 0, 0  # 亿s so far, 万s since the last 亿, the rest
     for char in numeral:
         if char in _DIGIT:
             digit = _DIGIT[char]
-        else:
-            total += (1 if digit is None else digit) * _UNIT[char]
-            digit = None
-    return total + (digit or 0)
+        elif char in _UNIT:
+            section += (digit or 1) * _UNIT[char]
+            digit = 0
+        elif char == "万":
+            below += ((section + digit) or 1) * 10**4
+            section = digit = 0
+        else:  # 亿
+            above = (above + ((below + section + digit) or 1)) * 10**8
+            below = section = digit = 0
+    return above + below + section + digit
 
 
 def stated_numbers(text: str) -> frozenset[Decimal]:
@@ -107,6 +114,6 @@ def stated_numbers(text: str) -> frozenset[Decimal]:
     for whole, fraction, chinese, english in _STATED.findall(text):
         value = Decimal(whole.replace(",", "") + fraction) * _MAGNITUDE.get(chinese or english, 1)
         found.add(value.normalize())
-    for numeral, magnitude in _CHINESE_COUNT.findall(text):
-        found.add((Decimal(_chinese_count(numeral)) * _MAGNITUDE[magnitude]).normalize())
+    for numeral in _CHINESE_COUNT.findall(_STATED.sub(" ", text)):  # "2.15 亿" is read above
+        found.add(Decimal(_chinese_count(numeral)).normalize())
     return frozenset(found)

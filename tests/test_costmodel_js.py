@@ -249,7 +249,7 @@ nics:
      port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
   - {key: b, role: scale_out, count: {value: 4, source: test-vendor-docs}, ports: {value: 2, source: test-vendor-docs},
      port_rate: {value: 200, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
-summary: {zh: "夹具机柜：16 块 GPU。", en: "A fixture rack of sixteen GPUs."}
+summary: {zh: "夹具机柜：16 块 GPU。", en: "A fixture rack of 16 GPUs."}
 """,
     "test-pcie-4x": """
 id: test-pcie-4x
@@ -263,7 +263,7 @@ scale_up: null
 nics:
   - {key: a, role: scale_out, count: {value: 1, source: test-vendor-docs},
      port_rate: {value: 800, unit: Gb/s, direction: per_direction, scope: per_port, source: test-vendor-docs}}
-summary: {zh: "夹具 PCIe 机器：4 张卡。", en: "A fixture PCIe machine with four cards."}
+summary: {zh: "夹具 PCIe 机器：4 张卡。", en: "A fixture PCIe machine with 4 cards."}
 """,
     "test-mixed": """
 id: test-mixed

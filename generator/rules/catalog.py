@@ -48,6 +48,7 @@ from . import (
     source_urls,
     sources_one_revision,
     spec_tree,
+    text_en_numbers,
     text_english,
     text_figures,
     text_hygiene,
@@ -79,6 +80,7 @@ MODULES: tuple[RuleModule, ...] = (
     spec_tree,
     text_hygiene,
     text_english,
+    text_en_numbers,
     future_dates,
     diagnostic_cap,
     references,
@@ -217,6 +219,10 @@ RULE_EN: dict[str, str] = {
                             "per-direction/bidirectional mix-up.",
     "text-missing-en": "Every text carries English (en) beside its Chinese (zh): the English pages and the data "
                        "downloads read it. A missing one is a warning (an error under strict mode), at the text's zh key.",
+    "text-en-numbers": "A text's English (en) states every number of its Chinese (zh) and none it lacks, by value "
+                       "(4000 亿 is 400 billion; figure references aside): the two editions' pages show the same "
+                       "numbers. A difference is a warning (an error under strict mode), at the text's en value, "
+                       "naming the numbers found on one side only.",
     "text-typed-figure": "Prose cannot hold a typed figure with a unit: write a figure reference (entity#figure), "
                          "which the build expands into the figure with its unit, direction and source; only fields "
                          "that record a source's own words (a claim as said, a source's note, a field report's "
