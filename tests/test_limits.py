@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from support import ROOT
 
+from generator.language import speaking
 from generator.load.parse import MAX_DEPTH, MAX_FILE_BYTES, MAX_SCALAR_CHARS
 from generator.model.common import MAX_TEXT
 from generator.render.limits import MARKER, insert_limits, limits_markdown
@@ -18,6 +19,17 @@ FIGURES = {f"{MAX_FILE_BYTES // 1024} KiB", f"{MAX_FILE_BYTES:,} 字节", f"{MAX
 def test_list_shows_every_constant() -> None:
     text = limits_markdown()
     assert [figure for figure in sorted(FIGURES) if figure not in text] == []
+
+
+def test_english_list_shows_every_constant_and_no_chinese() -> None:
+    """The English contributing page gets the same list in English, with the same figures."""
+    with speaking("en"):
+        text = limits_markdown()
+    figures = {f"{MAX_FILE_BYTES // 1024} KiB", f"{MAX_FILE_BYTES:,} bytes", f"{MAX_SCALAR_CHARS:,} characters",
+               f"{MAX_DEPTH} levels", f"{MAX_TEXT:,} characters", f"at most {MAX_PER_FILE} are listed"}
+    assert [figure for figure in sorted(figures) if figure not in text] == []
+    assert not any("\u4e00" <= c <= "\u9fff" for c in text)
+    assert text.count("\n") == limits_markdown().count("\n")
 
 
 def test_page_holds_the_marker_and_no_typed_limit() -> None:
