@@ -6,6 +6,7 @@ real knowledge base is only checked for structure, so a valid edit of specs/ nev
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -14,10 +15,11 @@ import pytest
 from support import ROOT, base_result, validate_with
 
 from generator.costmodel import estimate
-from generator.estimates.calibration import ASSUMED, calibrate, run_error, statement, summarise
+from generator.estimates.calibration import ASSUMED, RunError, calibrate, run_error, statement, summarise
 from generator.estimates.records import assumptions
 from generator.estimates.runs import measured_step, run_inputs
 from generator.knowledge import KnowledgeBase, Loaded
+from generator.language import speaking
 from generator.model.runs import Run
 
 
@@ -68,6 +70,17 @@ def test_summary_of_nothing_and_its_statement() -> None:
     empty = summarise([])
     assert (empty.runs, empty.expressed, empty.mean_abs_error, empty.bias) == (0, 0, None, None)
     assert "还没有" in statement(empty)
+    with speaking("en"):
+        assert statement(empty).startswith("There are no published measured runs")
+
+
+def test_the_statement_in_english_says_the_same_figures() -> None:
+    summary = summarise([RunError("a", "A", "s", 2.0, 1.0, True, None, ()),
+                         RunError("b", "B", "s", 1.0, 2.0, True, None, ())])
+    with speaking("en"):
+        english = statement(summary)
+    assert "2 published measured runs" in english and "75.0%" in english and "+25.0%" in english
+    assert re.findall(r"\d+(?:\.\d+)?", english) == re.findall(r"\d+(?:\.\d+)?", statement(summary))
 
 
 def test_cli_json_has_the_documented_keys() -> None:

@@ -5,7 +5,9 @@ Seeded cases over the synthetic hardware and workloads of `costmodel.grid` (no p
 edit of the real specs never changes this test) go through `estimate` + `report.outputs` in
 Python and through the script in Node (Debian's `nodejs`); every output must agree to a relative
 1e-9, booleans and names exactly, and an infeasible case must report the same problem codes.
-Messages and the scaling note are not compared: the page's are in Chinese.
+The script speaks the page's language (<html lang>), so the cases run in both: in Chinese the
+messages and the scaling note are not compared (the Python model's are in English); in English
+they must be the Python model's own words, with the same figures.
 
 Node is required, not optional: CI installs it (tools/browser-deps.sh, .ci/run); without it the
 test fails and says how to install it.
@@ -17,6 +19,7 @@ import dataclasses
 import json
 import math
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -36,6 +39,7 @@ from generator.estimates.report import outputs
 
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "assets" / "javascripts" / "costmodel.js"
 RUNNER = """
+global.document = {documentElement: {lang: process.argv[2] || "zh"}};  // the page's <html lang>
 const model = require(process.argv[1]);
 const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(cases.map(c => model.estimate(c.workload, c.cluster, c.layout, c.assumptions))));
@@ -52,8 +56,8 @@ def node() -> str:
     return found
 
 
-def run_js(cases: list[dict[str, object]]) -> list[object]:
-    done = subprocess.run([node(), "-e", RUNNER, str(SCRIPT)], input=json.dumps(cases), capture_output=True,
+def run_js(cases: list[dict[str, object]], language: str = "zh") -> list[object]:
+    done = subprocess.run([node(), "-e", RUNNER, str(SCRIPT), language], input=json.dumps(cases), capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
@@ -141,12 +145,13 @@ def _compare(python: object, js: object, path: str) -> list[str]:
     return [] if python == js else [f"{path}: python {python!r}, js {js!r}"]
 
 
-def test_script_equals_python_model_on_generated_cases() -> None:
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_script_equals_python_model_on_generated_cases(language: str) -> None:
     cases = generated_cases(seed=16, count=CASES)
     python = [outputs(estimate(*case)) for case in cases]
     js = run_js([{"workload": dataclasses.asdict(w), "cluster": dataclasses.asdict(c),  # type: ignore[call-overload]
                   "layout": dataclasses.asdict(layout), "assumptions": dataclasses.asdict(a)}
-                 for w, c, layout, a in cases])
+                 for w, c, layout, a in cases], language)
     feasible = sum("problems" not in p for p in python)
     assert feasible >= 200, f"only {feasible} of {CASES} generated cases are feasible"
     hybrid = sum("problems" not in p and case[2].shard_group > 0 for p, case in zip(python, cases, strict=True))
@@ -160,6 +165,35 @@ def test_script_equals_python_model_on_generated_cases() -> None:
         "some all-to-alls should cross the network"
     differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
     assert not differences, differences[:10]
+    said = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _words(p, j, f"case {i}")]
+    if language == "en":
+        assert not said, said[:10]
+    else:  # the Chinese page's words are its own: every message differs from the Python model's
+        assert len(said) == len(python)
+
+
+# Python prints a float as 1.0 or 1e-05 where JavaScript prints 1 or 0.00001: figures are compared
+# as numbers, the words around them as they are.
+FIGURE = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def _same_words(python: str, js: str) -> bool:
+    if FIGURE.split(python) != FIGURE.split(js):
+        return False
+    figures = list(zip(FIGURE.findall(python), FIGURE.findall(js), strict=True))
+    return all(math.isclose(float(a), float(b), rel_tol=1e-9) for a, b in figures)
+
+
+def _words(python: dict[str, Any], js: object, where: str) -> list[str]:
+    """The English page's messages and scaling note against the Python model's: the messages of
+    each problem in turn (`not-finite` excepted: the script does not name the output that came
+    out infinite), and the scaling note. One difference at most per case."""
+    assert isinstance(js, dict)
+    pairs = [(p["message"], j["message"]) for p, j in zip(python.get("problems", []), js.get("problems", []), strict=True)
+             if p["code"] != "not-finite"]
+    if "scaling_note" in python:
+        pairs.append((python["scaling_note"], js["scaling_note"]))
+    return next(([f"{where}: python {a!r}, js {b!r}"] for a, b in pairs if not _same_words(a, b)), [])
 
 
 def test_comparison_catches_a_difference() -> None:
@@ -355,6 +389,7 @@ def _python(kb: object, c: dict[str, Any]) -> dict[str, object]:
 
 
 NODE_RUNNER = """
+global.document = {documentElement: {lang: process.argv[2] || "zh"}};  // the page's <html lang>
 const model = require(process.argv[1]);
 const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(input.choices.map(c => {
@@ -524,3 +559,23 @@ def test_the_planner_in_the_browser_equals_the_cli(case: str) -> None:
         if fewest != js_fewest:
             differences.append(f"{where}: fewest {fewest} != {js_fewest}")
     assert not differences, "\n".join(differences[:15])
+
+
+TABLES = """
+const model = require(process.argv[1]);
+const keys = lang => Object.keys(model.text[lang]).sort();
+const inner = lang => Object.keys(model.text[lang]).filter(k => typeof model.text[lang][k] === "object")
+  .map(k => [k, Object.keys(model.text[lang][k]).sort()]);
+process.stdout.write(JSON.stringify({zh: [keys("zh"), inner("zh")], en: [keys("en"), inner("en")],
+  cjk: JSON.stringify(Object.values(model.text.en).map(v => typeof v === "function" ? v.toString() : v))}));
+"""
+
+
+def test_the_scripts_string_tables_say_the_same_things_in_both_languages() -> None:
+    """costmodel.js's Chinese and English tables have the same keys (and the same keys in their
+    inner tables), and the English one holds no Chinese, as a Bilingual table in Python."""
+    done = subprocess.run([node(), "-e", TABLES, str(SCRIPT)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    tables = json.loads(done.stdout)
+    assert tables["zh"] == tables["en"] and len(tables["zh"][0]) > 40
+    assert not re.search(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", tables["cjk"])

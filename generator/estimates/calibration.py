@@ -17,6 +17,7 @@ from typing import Literal, NamedTuple
 from ..costmodel import Assumptions, estimate
 from ..costmodel.inputs import Precision
 from ..knowledge import KnowledgeBase, Loaded
+from ..language import say
 from ..model.entities import Source
 from ..model.runs import Run
 from .records import assumptions
@@ -236,9 +237,13 @@ def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
 def statement(summary: Summary) -> str:
     """The one sentence every estimate carries: on how many runs, how far off on average."""
     if summary.mean_abs_error is None:
-        return "还没有可以比对的已发表实测运行。"
-    return (f"在 {summary.expressed} 条已发表的实测运行上，模型预测的单步时间平均绝对误差为 "
-            f"{summary.mean_abs_error:.1%}，平均偏差 {summary.bias:+.1%}（正值表示实际比预测慢）。")
+        return say("还没有可以比对的已发表实测运行。", "There are no published measured runs to compare with yet.")
+    mae, bias = f"{summary.mean_abs_error:.1%}", f"{summary.bias:+.1%}"
+    return say(f"在 {summary.expressed} 条已发表的实测运行上，模型预测的单步时间平均绝对误差为 "
+               f"{mae}，平均偏差 {bias}（正值表示实际比预测慢）。",
+               f"On {summary.expressed} published measured runs, the step time the model predicts is off by "
+               f"{mae} on average (mean absolute error), with a mean bias of {bias} (positive: slower in "
+               "practice than predicted).")
 
 
 def accuracy_record(summary: Summary) -> dict[str, object]:

@@ -2,7 +2,10 @@
 (from `estimates.export`, built on the one adapter that reads entities for the model), each with
 the address of the page row it came from; the page's own script (docs/assets/javascripts/
 calculator.js, computing with costmodel.js) reads it in the browser. Without JavaScript the page
-says what it needs and how to get the same numbers from the command line."""
+says what it needs and how to get the same numbers from the command line. The data's words
+(market names and rulings, assumption and link names) are in the language of the render: each
+language's site has its own copy beside its page (en/data/costmodel.json), and the scripts pick
+their own words by the page's language."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from ..estimates.export import export
 from ..estimates.records import assumption_entities
 from ..estimates.records import workloads as workload_entities
 from ..knowledge import KnowledgeBase
+from ..language import say
 from ..model.costs import PARAMETERS
 from ..model.entities import ComputeNode, Gpu, Network
 from ..model.markets import Market
@@ -95,13 +99,14 @@ def planner_data(kb: KnowledgeBase) -> dict[str, object]:
     markets = []
     for entry in kb.of_type(Market):
         standings = {}
-        titles = {r.key: r.title.zh for r in entry.model.rulings}
+        titles = {r.key: r.title.shown() for r in entry.model.rulings}
+        default = say("本市场的默认状态", "this market's default status")
         for part in parts:
             found = standing(kb, entry, part)
             if found is not None:
                 standings[part] = {"status": found.status, "ruling": found.ruling, "source": found.source,
-                                   "title": titles.get(found.ruling or "", "本市场的默认状态")}
-        markets.append({"id": entry.id, "name": entry.model.name.zh, "standings": standings})
+                                   "title": titles.get(found.ruling or "", default)}
+        markets.append({"id": entry.id, "name": entry.model.name.shown(), "standings": standings})
     return {
         "markets": markets,
         "gpus": {g.id: {"family": g.model.family, "module": module_gpu(kb, g.id), "power_w": power_w(kb, g.id)}

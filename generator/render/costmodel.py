@@ -6,6 +6,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ..estimates.records import assumption_entities, workloads
+from ..language import say
 from ..model.costs import PARAMETERS, Domain, Workload
 from .context import Site
 from .table import Cell, Row, Table
@@ -17,20 +18,22 @@ def _number(value: float, domain: Domain) -> Cell:
 
 
 def _experts(w: Workload) -> str:
-    """`256 选 8 + 1 共享，前 3 层稠密`: the routed experts and how many a token takes, the shared
+    """`256 选 8 + 1 共享，前 3 层稠密` (`8 of 256 + 1 shared; first 3 layers dense`): the routed experts and how many a token takes, the shared
     ones and the dense layers; `—` for a dense model."""
     m = w.moe
     if m is None:
         return "—"
-    text = f"{m.experts} 选 {m.experts_per_token}"
-    text += f" + {m.shared_experts} 共享" if m.shared_experts else ""
-    return text + (f"，前 {m.dense_layers} 层稠密" if m.dense_layers else "")
+    text = say(f"{m.experts} 选 {m.experts_per_token}", f"{m.experts_per_token} of {m.experts}")
+    text += say(f" + {m.shared_experts} 共享", f" + {m.shared_experts} shared") if m.shared_experts else ""
+    return text + (say(f"，前 {m.dense_layers} 层稠密", f"; first {m.dense_layers} layers dense") if m.dense_layers else "")
 
 
 def costmodel(site: Site) -> dict[str, object]:
-    shapes = Table([("模型", False), ("参数量", True), ("激活参数量", True), ("层数", True), ("隐藏维度", True),
-                    ("注意力头", True), ("键值头", True), ("FFN 宽度", True), ("专家", False), ("词表", True),
-                    ("来源", False)])
+    shapes = Table([(say("模型", "Model"), False), (say("参数量", "Parameters"), True),
+                    (say("激活参数量", "Active parameters"), True), (say("层数", "Layers"), True),
+                    (say("隐藏维度", "Hidden size"), True), (say("注意力头", "Attention heads"), True),
+                    (say("键值头", "KV heads"), True), (say("FFN 宽度", "FFN width"), True),
+                    (say("专家", "Experts"), False), (say("词表", "Vocabulary"), True), (say("来源", "Source"), False)])
     for e in workloads(site.kb):
         w = e.model
         active = Cell.text("—") if w.active_parameters is None else Cell(
@@ -42,14 +45,15 @@ def costmodel(site: Site) -> dict[str, object]:
             Cell.text(_experts(w)), Cell(Cell.text(str(w.vocabulary_size)).html, str(w.vocabulary_size), numeric=True),
             Cell(site.link(w.source) + (Markup() if w.shape_source is None else " · " + site.link(w.shape_source)))],
             anchor=e.id, spec=site.spec(e.id)))
-    table = Table([("假设", False), ("取值", True), ("范围", False), ("性质", False), ("来源", False)])
+    table = Table([(say("假设", "Assumption"), False), (say("取值", "Value"), True), (say("范围", "Range"), False),
+                   (say("性质", "Kind"), False), (say("来源", "Source"), False)])
     notes = []
     for entry in assumption_entities(site.kb):
         a, domain = entry.model, PARAMETERS[entry.model.parameter]
         sources = Markup(" · ").join(site.link(s) for s in (a.source, *a.also))
         table.rows.append(Row([Cell.text(localized(a.name)), _number(a.value, domain),
                                Cell.text(f"{domain.shown(a.range.low)} – {domain.shown(a.range.high)}"),
-                               Cell.text("估计值" if a.estimate else "来源给出"), Cell(sources)],
+                               Cell.text(say("估计值", "estimate") if a.estimate else say("来源给出", "from the source")), Cell(sources)],
                               anchor=entry.id, spec=site.spec(entry.id)))
         notes.append((localized(a.name), localized(a.why)))
     return {"shapes": shapes, "assumptions": table, "notes": notes}

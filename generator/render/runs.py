@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ..knowledge import Loaded
 from ..labels import CONVENTION_ZH, METRIC_ZH, ROUTING_ZH, SCHEDULE_ZH
+from ..language import Bilingual, say
 from ..model.entities import Source
 from ..model.runs import Convention, Measured, Metric, Run, RunLayout
 from ..units import fmt_number
@@ -22,6 +23,21 @@ from .table import Cell, Row, Table
 
 UNSTATED = "?"
 METRICS: tuple[Metric, ...] = get_args(Metric)
+
+# The labels of labels.py with their English, for this page (labels.py holds the Chinese ones).
+METRIC = Bilingual(zh=METRIC_ZH, en={
+    "step_time_s": "Seconds per step", "tokens_per_s": "token/s (whole job)", "tokens_per_s_per_gpu": "token/s (per GPU)",
+    "gpu_hours_per_trillion_tokens": "GPU hours per trillion tokens", "tflops_per_gpu": "TFLOP/s (per GPU)",
+    "pflops_total": "PFLOP/s (whole job)", "mfu_pct": "MFU %", "hfu_pct": "HFU %",
+    "peak_memory_gib": "Peak memory GiB (per GPU)"})
+SCHEDULE = Bilingual(zh=SCHEDULE_ZH, en={"1f1b": "1F1B schedule", "interleaved": "interleaved 1F1B schedule",
+                                         "dualpipe": "DualPipe schedule", "zero-bubble": "zero-bubble schedule"})
+ROUTING = Bilingual(zh=ROUTING_ZH, en={"balanced": "forced balanced routing", "learned": "learned routing"})
+CONVENTION = Bilingual(zh=CONVENTION_ZH, en={
+    "narayanan_eq3": "Narayanan eq. 3 (with recomputation)", "korthikanti_eq7_model": "Korthikanti eq. 7 (model FLOPs)",
+    "korthikanti_eq8_hardware": "Korthikanti eq. 8 (hardware FLOPs)",
+    "per_token_6n_attention": "6N + 12lhs per token (model FLOPs)",
+    "per_token_8n_attention": "8N + 16lhs per token (with recomputation)", "unstated": "convention unstated"})
 
 
 def layout_label(lay: RunLayout) -> Markup:
@@ -34,18 +50,19 @@ def layout_label(lay: RunLayout) -> Markup:
     if lay.context_parallel != 1:
         parts.append(f"CP {UNSTATED if lay.context_parallel is None else lay.context_parallel}")
     if isinstance(lay.virtual_pipeline, int) and lay.virtual_pipeline > 1:
-        parts.append(f"交错 {lay.virtual_pipeline} 块")
+        parts.append(say(f"交错 {lay.virtual_pipeline} 块", f"interleaved, {lay.virtual_pipeline} chunks"))
     elif lay.virtual_pipeline == "interleaved":
-        parts.append("交错")
+        parts.append(say("交错", "interleaved"))
     if lay.zero_stage:
-        parts.append(f"ZeRO-{lay.zero_stage}" + ("（逐张量同步收集）" if lay.zero_gather == "tensor-sync" else ""))
+        parts.append(f"ZeRO-{lay.zero_stage}" + (say("（逐张量同步收集）", " (per-tensor synchronous gathers)")
+                                                 if lay.zero_gather == "tensor-sync" else ""))
     if lay.expert_parallel is not None:
         parts.append(f"EP {lay.expert_parallel}")
     if lay.pipeline_schedule is not None:
-        parts.append(SCHEDULE_ZH[lay.pipeline_schedule])
+        parts.append(SCHEDULE[lay.pipeline_schedule])
     if lay.expert_routing is not None:
-        parts.append(ROUTING_ZH[lay.expert_routing])
-    return Markup("，".join(parts))
+        parts.append(ROUTING[lay.expert_routing])
+    return Markup(say("，", ", ").join(parts))
 
 
 def _number(value: float) -> Cell:
@@ -84,9 +101,10 @@ def _table(site: Site, runs: list[Loaded[Run]]) -> Table:
     # A column that would repeat one value down the whole table is said once, above it.
     with_gpu = len({r.model.gpu for r in runs}) > 1
     with_network = len({r.model.network for r in runs}) > 1
-    headers = [("记录", False), *([("GPU", False)] if with_gpu else []), ("GPU 数", True),
-               *([("网络", False)] if with_network else []), ("TP·PP·DP", False), ("全局批 × 序列长度", False)]
-    headers += [(METRIC_ZH[metric] + (f"，{CONVENTION_ZH[c]}" if c else ""), True) for metric, c in columns]
+    headers = [(say("记录", "Run"), False), *([("GPU", False)] if with_gpu else []), (say("GPU 数", "GPUs"), True),
+               *([(say("网络", "Network"), False)] if with_network else []), ("TP·PP·DP", False),
+               (say("全局批 × 序列长度", "Global batch × sequence length"), False)]
+    headers += [(METRIC[metric] + (say("，", ", ") + CONVENTION[c] if c else ""), True) for metric, c in columns]
     table = Table(headers)
     for entity in runs:
         run, lay = entity.model, entity.model.layout
@@ -110,6 +128,7 @@ def runs(site: Site) -> dict[str, object]:
     for entity in site.kb.of_type(Run):
         by_source.setdefault(entity.model.source, []).append(entity)
     sections = []
+    separator = Markup(say("、", ", "))
     for source in site.kb.of_type(Source):
         entries = by_source.get(source.id)
         if entries:
@@ -118,9 +137,12 @@ def runs(site: Site) -> dict[str, object]:
             configs = sorted({e.model.config_source for e in entries if e.model.config_source})
             sections.append({"anchor": section_anchor(source.id), "title": source.model.title,
                              "source": site.link(source.id), "count": len(entries), "table": _table(site, entries),
-                             "configs": Markup("来源没有印出的配置（微批、交错块数等）取自：{}，哪些字段见各条记录的说明。").format(
-                                 Markup("、").join(site.link(c) for c in configs)) if configs else Markup(),
-                             "gpus": Markup("、").join(site.link(g) for g in gpus),
-                             "networks": Markup("、").join(site.link(n) for n in networks)})
+                             "configs": Markup(say(
+                                 "来源没有印出的配置（微批、交错块数等）取自：{}，哪些字段见各条记录的说明。",
+                                 "What the source does not print (micro-batch, interleaved chunks and so on) is "
+                                 "taken from {}; each run's note says which fields.")).format(
+                                 separator.join(site.link(c) for c in configs)) if configs else Markup(),
+                             "gpus": separator.join(site.link(g) for g in gpus),
+                             "networks": separator.join(site.link(n) for n in networks)})
     return {"sections": sections, "total": sum(len(v) for v in by_source.values()), "unstated": UNSTATED,
-            "conventions": [(CONVENTION_ZH[k], k) for k in CONVENTION_ZH]}
+            "conventions": [(CONVENTION[k], k) for k in CONVENTION]}

@@ -16,6 +16,7 @@ import math
 import svgwrite
 from markupsafe import Markup, escape
 
+from ..language import say
 from ..units import fmt_number
 
 SIZE, LEFT, BOTTOM, TOP, RIGHT = 560, 64, 48, 30, 16
@@ -79,8 +80,10 @@ def accuracy_chart(chart_id: str, title: str, sources: list[str],
     dwg.viewbox(0, 0, SIZE, height)
     dwg.attribs.update({"role": "img", "aria-label": title, "class": "chart-svg chart-scatter"})
     within = sum(1 for m, p, _s, _l in points if abs(m / p - 1) <= BAND)
-    dwg.set_desc(title=title, desc=f"{len(points)} 条已发表实测运行的实测与预测单步时间（对数坐标），"
-                                   f"其中 {within} 条落在 ±10% 带内。")
+    dwg.set_desc(title=title, desc=say(f"{len(points)} 条已发表实测运行的实测与预测单步时间（对数坐标），"
+                                       f"其中 {within} 条落在 ±10% 带内。",
+                                       f"Measured and predicted step time of {len(points)} published measured runs "
+                                       f"(log scales); {within} of them lie within the ±10% band."))
     text = "fill: currentColor; font-size: 12px"
     grid = "stroke: currentColor; stroke-opacity: .15; stroke-width: 1"
     for index, tick in enumerate(_ticks(low, high)):
@@ -97,13 +100,15 @@ def accuracy_chart(chart_id: str, title: str, sources: list[str],
                         style="fill: var(--md-primary-fg-color, #4051b5); fill-opacity: .12; stroke: none"))
     dwg.add(dwg.line(start=xy(low, low), end=xy(high, high), id=f"chart-{chart_id}-diagonal",
                      style="stroke: currentColor; stroke-width: 1; stroke-dasharray: 4 3"))
-    dwg.add(dwg.text("实测单步时间（秒）", insert=(LEFT + plot / 2, TOP + plot + 36), id=f"chart-{chart_id}-xlabel",
+    dwg.add(dwg.text(say("实测单步时间（秒）", "Measured step time (s)"), insert=(LEFT + plot / 2, TOP + plot + 36), id=f"chart-{chart_id}-xlabel",
                      style=text + "; text-anchor: middle"))
-    dwg.add(dwg.text("预测单步时间（秒）", insert=(LEFT, 14), id=f"chart-{chart_id}-ylabel", style=text))
+    dwg.add(dwg.text(say("预测单步时间（秒）", "Predicted step time (s)"), insert=(LEFT, 14), id=f"chart-{chart_id}-ylabel", style=text))
     for index, (measured, predicted, source, label) in enumerate(points):
         x, y = xy(measured, predicted)
         marker = _marker(dwg, SHAPES[source % len(SHAPES)], x, y, f"{chart_id}-r{index}")
-        marker.set_desc(title=f"{label}：实测 {fmt_number(measured, 3)} 秒，预测 {fmt_number(predicted, 3)} 秒")
+        shown, guessed = fmt_number(measured, 3), fmt_number(predicted, 3)
+        marker.set_desc(title=say(f"{label}：实测 {shown} 秒，预测 {guessed} 秒",
+                                  f"{label}: measured {shown} s, predicted {guessed} s"))
         dwg.add(marker)
     return Markup(dwg.tostring()) + _legend(chart_id, sources)
 
@@ -117,4 +122,4 @@ def _legend(chart_id: str, sources: list[str]) -> Markup:
         key.attribs.update({"aria-hidden": "true", "class": "chart-svg chart-key", "focusable": "false"})
         key.add(_marker(key, SHAPES[index % len(SHAPES)], KEY / 2, KEY / 2, f"chart-{chart_id}-key-{index}-mark"))
         items.append(f'<li id="chart-{chart_id}-legend-{index}">{key.tostring()} {escape(name)}</li>')
-    return Markup(f'<ul class="chart-legend" aria-label="图例">{"".join(items)}</ul>')
+    return Markup(f'<ul class="chart-legend" aria-label="{say("图例", "Legend")}">{"".join(items)}</ul>')

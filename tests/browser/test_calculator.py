@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,9 @@ from navigation import settle
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_reader import _contrast
+
+from generator.derive import FigureIndex
+from generator.knowledge import KnowledgeBase
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -480,22 +484,27 @@ def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url:
                 assert shown == ("" if cli["fewest_gpus"] is None else str(cli["fewest_gpus"]["gpus"]))
 
 
+@pytest.mark.parametrize("language", ["zh", "en"])
 @pytest.mark.parametrize(("name", "value"), [("seq", "9" * 301), ("global_batch", "1" + "0" * 320),
                                              ("seq", "9007199254740993"), ("adapter_rank", "9" * 301)])
 def test_a_count_beyond_a_double_is_refused_as_the_cli_refuses_it(page: Page, base_url: str, name: str,
-                                                                   value: str) -> None:
+                                                                   value: str, language: str,
+                                                                   english_data: str) -> None:
     """A count the model cannot take (301 digits, 10^320, past 2^53 − 1) is refused, never shown
     as NaN or Infinity: the model's refusal names the field and the limit, as `estimate` does; a
     value beyond a double (10^320), which the browser's number field itself drops, is refused as
-    a missing whole number. A LoRA rank may be 0 but is bounded as every count is."""
-    settle(page, base_url + "/calculator/")
-    _wait_until_ready(page)
+    a missing whole number. A LoRA rank may be 0 but is bounded as every count is. In English, in
+    the Python model's own words."""
+    _open(page, base_url, language, english_data)
     page.fill(f"#calc input[name={name}]", value)
     page.locator("#calc-result .calc-problem").first.wait_for(state="visible", timeout=15_000)
     result = page.inner_text("#calc-result")
     field = {"seq": "sequence_length", "global_batch": "global_batch_size", "adapter_rank": "adapter_rank"}[name]
-    assert ("2^53" in result and f"layout.{field}" in result) or (len(value) > 308 and "不小于 1 的整数" in result), result
+    whole = {"zh": "不小于 1 的整数", "en": "must be a whole number of at least 1"}[language]
+    limit = {"zh": "2^53", "en": "is beyond 2^53 − 1"}[language]
+    assert (limit in result and f"layout.{field}" in result) or (len(value) > 308 and whole in result), result
     assert "NaN" not in result and "Infinity" not in result
+    assert language == "zh" or not CJK.search(result), result
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -530,3 +539,96 @@ def test_nothing_moves_while_the_calculator_loads(browser: Browser, base_url: st
     })""")
     assert shift < 0.01, shift
     context.close()
+
+
+# ---- the English calculator --------------------------------------------------------------------
+# The English site is not built yet (issue 27: a second build for /en/): the English page is the
+# built page with <html lang="en">, the language the scripts read, and with the data the English
+# build writes (en/data/costmodel.json, rendered here as the build renders it). The scripts and
+# the data are then what the English site serves; only the form's static labels stay Chinese.
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+@pytest.fixture(scope="session")
+def english_data(kb: KnowledgeBase, figures: FigureIndex) -> str:
+    """data/costmodel.json as the English build writes it."""
+    from generator.language import speaking
+    from generator.render import calculator
+    from generator.render.context import Site
+
+    with speaking("en"):
+        return calculator.data_files(Site(kb, figures))[calculator.DATA]
+
+
+def _open(page: Page, base_url: str, language: str, english_data: str, query: str = "") -> None:
+    """The calculator in `language`, ready."""
+    if language == "en":
+        def english(route: object) -> None:
+            response = route.fetch()  # type: ignore[attr-defined]
+            body = re.sub(r'<html lang="[^"]*"', '<html lang="en"', response.text(), count=1)
+            route.fulfill(response=response, body=body)  # type: ignore[attr-defined]
+
+        page.route(re.compile(r".*/calculator/(\?.*)?$"), english)
+        page.route("**/data/costmodel.json", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=english_data))
+    settle(page, base_url + "/calculator/" + query)
+    _wait_until_ready(page)
+    assert page.evaluate("() => document.documentElement.lang") == language
+
+
+def _words(page: Page, selector: str) -> str:
+    return page.inner_text(selector)
+
+
+def test_the_english_calculator_shows_the_chinese_ones_figures_in_english(browser: Browser, base_url: str,
+                                                                          site_dir: Path, english_data: str) -> None:
+    """The same inputs on the Chinese and the English calculator: every figure the same (and the
+    CLI's), every word of the result in English; a configuration that does not fit says what would
+    fit; "choose a layout for me" and the planner, in each market, give the same rows."""
+    data = _data(site_dir)
+    ids = _pick(data)
+    workloads = data["workloads"]
+    assert isinstance(workloads, list)
+    biggest = max(workloads, key=lambda w: w["spec"]["parameter_count"])
+    one = {**ids["layouts"][0], "gpus": 1, "gpus_per_node": 1, "zero": 0}  # type: ignore[index]
+    seen: dict[str, list[object]] = {}
+    for language in ("zh", "en"):
+        page = browser.new_page(viewport={"width": 390, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))  # noqa: B023
+        _open(page, base_url, language, english_data)
+        got: list[object] = []
+        for layout in ids["layouts"]:  # type: ignore[attr-defined]
+            _set(page, ids, layout)
+            got.append(_shown(page))
+            text = _words(page, "#calc-result")
+            assert language == "zh" or not CJK.search(text), text
+        _set(page, {**ids, "workload": biggest["id"]}, one)
+        got.append(_shown(page))
+        text = _words(page, "#calc-result")
+        assert language == "zh" or not CJK.search(text), text
+        if got[-1]["fits"] == "false":  # type: ignore[index]
+            assert "ZeRO" in _words(page, "#calc-result .calc-hint")
+        _set(page, ids, ids["layouts"][0])  # type: ignore[index]
+        page.click("#calc-choose")
+        got.append(_shown(page))
+        note = _words(page, "#calc-choose-note")
+        assert note and (language == "zh" or not CJK.search(note)), note
+        markets = page.eval_on_selector_all("#calc-plan select[name=market] option",
+                                            "os => os.map(o => [o.value, o.textContent])")
+        assert markets and (language == "zh" or not CJK.search(json.dumps(markets, ensure_ascii=False))), markets
+        page.fill("#calc input[name=gpus]", "16")
+        for market, _name in markets:
+            page.select_option("#calc-plan select[name=market]", market)
+            page.click("#calc-plan-run")
+            got.append(page.eval_on_selector_all("#calc-plan-result tr[data-id], #calc-plan-result [data-key]",
+                                                 "rs => rs.map(r => [r.dataset.id, r.dataset.step, r.dataset.value])"))
+            text = _words(page, "#calc-plan-result")
+            assert language == "zh" or not CJK.search(text), text
+        assert not errors, errors
+        seen[language] = got
+        page.close()
+    assert seen["en"] == seen["zh"]
+    for shown, layout in zip(seen["en"], ids["layouts"], strict=False):  # type: ignore[call-overload]
+        _assert_equal(shown, _cli(ids, layout))  # type: ignore[arg-type]

@@ -9,7 +9,8 @@
  * Inputs use the Python records' field names (inputs.py: Workload, GpuSpec, Node, Cluster,
  * Layout, Assumptions). `estimate` returns report.outputs()'s object: the documented JSON keys
  * of `python -m generator estimate --format json` (README, "Cost model"), or `problems`.
- * Messages are in Chinese for the page; codes and fields equal the Python ones.
+ * Messages are in the page's language (its <html lang>: Chinese, or English in the words of the
+ * Python model's own messages); codes and fields equal the Python ones.
  *
  * Pure functions, no DOM: it runs in Node (module.exports) and in the browser (window.CostModel).
  */
@@ -190,23 +191,242 @@
     return intra >= net ? "intra_node" : "network";
   }
 
-  // ---- feasibility.py (codes and fields as in Python; messages in Chinese) ------------------
+  // ---- feasibility.py (codes and fields as in Python; messages in the page's language) ---------
   function problem(code, field, message) { return {code: code, field: field, message: message}; }
   // feasibility.py MAX_COUNT (Number.MAX_SAFE_INTEGER): a double holds whole numbers exactly up to 2^53
   var MAX_COUNT = 9007199254740991, MIN_NORMAL = 2.2250738585072014e-308;
+
+  // ---- the words: one table per language, chosen by the page's <html lang> ("zh" or "en"; Material
+  // sets it from the theme's language). Keys name what is said; an entry is a string, a table or a
+  // function of the figures it says. The English messages are the Python model's own
+  // (feasibility.py, wiring.py), so the English page says what `estimate` says.
+  function language() {
+    var doc = typeof document !== "undefined" ? document : null;
+    var lang = doc && doc.documentElement && doc.documentElement.lang || "";
+    return lang.slice(0, 2) === "en" ? "en" : "zh";
+  }
+  function quoted(x) { return "'" + x + "'"; }  // Python's repr of a string
+  var TEXT = {
+    zh: {
+      "count-below-one": function (f, v) { return f + " 为 " + v + "，应为不小于 1 的整数"; },
+      "count-too-large": function (f) { return f + " 过大：模型接受的计数最多为 2^53 − 1（9,007,199,254,740,991）"; },
+      "not-positive": function (f, v) { return f + " 为 " + v + "，应大于 0"; },
+      "not-normal": function (f, v) { return f + " 为 " + v + "，应为不小于 " + MIN_NORMAL + " 的有限数"; },
+      "fraction-out-of-range": function (f, v, interval) { return f + " 为 " + v + "，应在 " + interval + " 之内"; },
+      "negative-position-embeddings": function () { return "位置嵌入行数不能为负"; },
+      "norm": function () { return "归一化方式只能是 layernorm 或 rmsnorm"; },
+      "cudnn-attention-speedup": function () { return "cuDNN 注意力的加速倍数乘 FlashAttention-2 的利用率超过了峰值"; },
+      "zero-stage": function () { return "ZeRO 阶段只有 0、1、2、3"; },
+      "recompute": function () { return "重计算只能是 none、selective 或 full"; },
+      "precision": function () { return "精度只能是 bf16 或 fp8"; },
+      "adapter-rank": function () { return "适配器的秩不能为负"; },
+      "base-bits": function () { return "冻结的基座权重只能是 16、8 或 4 位"; },
+      "base-bits-without-adapters": function () { return "量化的基座权重是冻结的，要训练就需要适配器"; },
+      "zero-gather": function () { return "ZeRO 收集方式只能是 layer 或 tensor-sync"; },
+      "zero-gather-without-zero-3": function () { return "逐张量同步收集只用于 ZeRO-3"; },
+      "attention-kernel": function () { return "注意力内核只能是 flash-attention-2 或 cudnn"; },
+      "negative-assumption": function (k) { return "assumptions." + k + " 不能为负"; },
+      "not-normal-share": function (k, v) { return "assumptions." + k + " 为 " + v + "，作除数的比例过小"; },
+      "expert-imbalance": function () { return "专家负载不均系数应为不小于 1 的有限数（1 为均衡）"; },
+      "negative-q-lora-rank": function () { return "查询潜向量的秩不能为负（0 表示不压缩查询）"; },
+      "negative-moe": function (k) { return "workload.moe." + k + " 不能为负"; },
+      "experts-per-token": function (k, n) { return "每个 token 的专家数 " + k + " 多于专家总数 " + n; },
+      "dense-layers": function (d, layers) { return d + " 个稠密层占满了全部 " + layers + " 层，没有层留给专家"; },
+      "expert-parallel-without-experts": function (e, name) { return "专家并行 " + e + " 需要混合专家负载；" + name + " 是稠密模型"; },
+      "unmodelled": {"linear-biases": "线性层偏置", "context-parallel": "上下文并行", adapters: "LoRA 适配器",
+                     "tensor-sync": "逐张量的 ZeRO-3 收集", "expert-shards": "专家的混合分片",
+                     "spread-zero-3": "专家分散时的 ZeRO-3"},
+      "not-modelled": function (what) { return "模型不估算混合专家、潜在注意力或显式头宽与" + what + "的组合"; },
+      "tensor-parallel-heads": function (t, heads) { return "张量并行 " + t + " 不能整除 " + heads + " 个注意力头"; },
+      "heads-hidden": function (heads, hidden) { return heads + " 个注意力头不能整除隐藏维度 " + hidden; },
+      "kv-heads-heads": function (kv, heads) { return kv + " 个键值头不能把 " + heads + " 个注意力头分成相等的组"; },
+      "tensor-parallel-kv-heads": function (t, kv) { return "张量并行 " + t + " 不能整除 " + kv + " 个键值头"; },
+      "tensor-parallel-ffn": function (t, ffn) { return "张量并行 " + t + " 不能整除 MLP 宽度 " + ffn; },
+      "tensor-parallel-exceeds-node": function (t, g) {
+        return "张量并行 " + t + " 超过每节点的 " + g + " 块 GPU；张量并行组必须在一个节点之内";
+      },
+      "tensor-parallel-splits-node": function (t, g) { return "张量并行 " + t + " 不能整除每节点的 " + g + " 块 GPU"; },
+      "pipeline-exceeds-layers": function (p, v, layers) {
+        return "流水线并行 " + p + " × 虚拟流水线 " + v + " = " + (p * v) + " 个阶段多于 " + layers + " 层加嵌入与输出层各一段";
+      },
+      "interleave-without-pipeline": function (v) { return "虚拟流水线 " + v + " 需要流水线并行大于 1"; },
+      "fp8-unavailable": function (name) { return name + " 没有稠密 FP8 算力数据"; },
+      "context-parallel-sequence": function (c, s) { return "上下文并行 " + c + " 不能整除 " + s + " 个 token 的序列"; },
+      "gpus-indivisible": function (gpus, cp, product) {
+        return gpus + " 块 GPU 不是 张量并行 × 流水线并行" + (cp ? " × 上下文并行" : "") + " = " + product + " 的整数倍";
+      },
+      "data-parallel-placement": function (cp, stage, g) {
+        return "一个流水线阶段占 t × " + (cp ? "c × " : "") + "N_d = " + stage + " 块 GPU，既不能整除也不是每节点 " + g + " 块的整数倍";
+      },
+      "batch-indivisible": function (batch, dp, micro, perStep) {
+        return "全局批大小 " + batch + " 不是 数据并行 " + dp + " × 微批 " + micro + " = " + perStep + " 的整数倍";
+      },
+      "interleave-microbatches": function (m, p) { return "交错调度要求每步微批数 " + m + " 能被流水线并行 " + p + " 整除"; },
+      "expert-parallel-experts": function (e, n) { return "专家并行 " + e + " 不能整除 " + n + " 个专家"; },
+      "expert-parallel-stage": function (e, n) { return "专家并行 " + e + " 不能整除一个流水线阶段的 " + n + " 块 GPU"; },
+      "expert-parallel-placement": function (e, g) { return "专家并行 " + e + " 既不能整除也不是每节点 " + g + " 块 GPU 的整数倍"; },
+      "shard-group": function (size, ranks) { return "分片组 " + size + " 不能整除归约梯度的 " + ranks + " 个数据并行 rank"; },
+      "shard-group-placement": function (size, peers) {
+        return "分片组 " + size + " 既不能整除也不是一个节点内 " + peers + " 个数据并行 rank 的整数倍";
+      },
+      "shard-group-without-zero": "分片组需要 ZeRO 阶段 1 或以上：阶段 0 不切分任何状态",
+      "one-node": "集群只有一个节点",
+      "no-reference-exceeds": function (product, replica, g) {
+        return "没有单节点参照：一个模型副本需要 " + product + " = " + replica + " 块 GPU，多于每节点的 " + g + " 块";
+      },
+      "no-reference-splits": function (product, replica, g) {
+        return "没有单节点参照：" + product + " = " + replica + " 块 GPU 的模型副本不能整除每节点的 " + g + " 块";
+      },
+      "reference": function (batch) { return "以单节点每步 " + batch + " 条序列为参照"; },
+      "not-finite": "估算结果不是有限数：配置里的某个计数或数字超出了模型能计算的范围",
+      "unknown-node": function (id) { return "未知的节点 " + id; },
+      "node-fields": {gpu: "GPU", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"},
+      "node-disagrees": function (what, asked, id, has) { return what + " " + asked + " 与节点 " + id + " 不符（该节点为 " + has + "）"; },
+      "unknown-workload": "未知的负载",
+      "unknown-gpu-or-network": "未知的 GPU 或网络",
+      "count-fields": {gpus: "GPU 总数", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"},
+      "count-not-whole": function (what) { return what + "应为不小于 1 的整数"; },
+      "gpus-fill-nodes": function (gpus, perNode) { return gpus + " 块 GPU 不能正好装满每节点 " + perNode + " 块的节点"; },
+      "no-scale-up": function (perNode) { return "没有每节点 " + perNode + " 块 GPU 的机内互连数据"; },
+      "unknown-market": "未知的市场",
+      "unknown-goal": "未知的目标"
+    },
+    en: {
+      "count-below-one": function (f, v) { return f + " is " + v + "; it must be a whole number of at least 1"; },
+      "count-too-large": function (f) { return f + " is beyond 2^53 − 1 (9,007,199,254,740,991), the largest count the model takes"; },
+      "not-positive": function (f, v) { return f + " is " + v + "; it must be greater than 0"; },
+      // Python's `sys.float_info.min:g`
+      "not-normal": function (f, v) { return f + " is " + v + "; it must be a finite number of at least 2.22507e-308"; },
+      "fraction-out-of-range": function (f, v, interval) { return f + " is " + v + "; it must lie in " + interval; },
+      "negative-position-embeddings": function (v) { return "workload.position_embeddings is " + v + "; it must not be negative"; },
+      "norm": function (norm) { return "norm " + quoted(norm) + " is not layernorm or rmsnorm"; },
+      "cudnn-attention-speedup": function (speedup, efficiency) {
+        return "gpu.cudnn_attention_speedup " + speedup + " times FlashAttention-2's " + efficiency +
+               " exceeds the peak; the product must lie in (0, 1]";
+      },
+      "zero-stage": function (z) { return "ZeRO stage " + z + " does not exist; use 0, 1, 2 or 3"; },
+      "recompute": function (r) { return "recompute " + quoted(r) + " is not none, selective or full"; },
+      "precision": function (p) { return "precision " + quoted(p) + " is not bf16 or fp8"; },
+      "adapter-rank": function (r) { return "adapter rank " + r + " is below 0"; },
+      "base-bits": function (b) { return "a frozen base weight takes 16, 8 or 4 bits, not " + b; },
+      "base-bits-without-adapters": function (b) {
+        return "a " + b + "-bit base is frozen: it needs adapters (adapter rank above 0) to train";
+      },
+      "zero-gather": function (g) { return "ZeRO gather " + quoted(g) + " is not layer or tensor-sync"; },
+      "zero-gather-without-zero-3": function (z) {
+        return "per-tensor synchronous gathers are ZeRO-3's; the layout runs ZeRO stage " + z;
+      },
+      "attention-kernel": function (k) { return "attention kernel " + quoted(k) + " is not flash-attention-2 or cudnn"; },
+      "negative-assumption": function (k, v) { return "assumptions." + k + " is " + v + "; it must not be negative"; },
+      "not-normal-share": function (k, v) {
+        return "assumptions." + k + " is " + v + "; a share the model divides by must be at least 2.22507e-308";
+      },
+      "expert-imbalance": function (x) { return "expert imbalance " + x + " must be a finite number of at least 1 (1: balanced)"; },
+      "negative-q-lora-rank": function (v) {
+        return "workload.mla.q_lora_rank is " + v + "; it must not be negative (0: no query latent)";
+      },
+      "negative-moe": function (k, v) { return "workload.moe." + k + " is " + v + "; it must not be negative"; },
+      "experts-per-token": function (k, n) { return k + " experts per token exceed the " + n + " experts"; },
+      "dense-layers": function (d, layers) { return d + " dense layers leave none of the " + layers + " layers to experts"; },
+      "expert-parallel-without-experts": function (e, name) {
+        return "expert parallel " + e + " needs a mixture-of-experts workload; " + name + " is dense";
+      },
+      "unmodelled": {"linear-biases": "linear biases", "context-parallel": "context parallelism", adapters: "LoRA adapters",
+                     "tensor-sync": "per-tensor ZeRO-3 gathers", "expert-shards": "hybrid sharding of experts",
+                     "spread-zero-3": "ZeRO-3 over spread experts"},
+      "not-modelled": function (what) {
+        return "the model does not estimate " + what + " with experts, latent attention or an explicit head width";
+      },
+      "tensor-parallel-heads": function (t, heads) { return "tensor parallel " + t + " does not divide the " + heads + " attention heads"; },
+      "heads-hidden": function (heads, hidden) { return heads + " heads do not divide the hidden size " + hidden; },
+      "kv-heads-heads": function (kv, heads) {
+        return kv + " key/value heads do not divide the " + heads + " attention heads into equal groups";
+      },
+      "tensor-parallel-kv-heads": function (t, kv) { return "tensor parallel " + t + " does not divide the " + kv + " key/value heads"; },
+      "tensor-parallel-ffn": function (t, ffn) { return "tensor parallel " + t + " does not divide the MLP width " + ffn; },
+      "tensor-parallel-exceeds-node": function (t, g) {
+        return "tensor parallel " + t + " exceeds the " + g + " GPUs of a node; a tensor-parallel group must sit in one node";
+      },
+      "tensor-parallel-splits-node": function (t, g) { return "tensor parallel " + t + " does not divide the " + g + " GPUs of a node"; },
+      "pipeline-exceeds-layers": function (p, v, layers) {
+        return "pipeline parallel " + p + " × virtual pipeline " + v + " = " + (p * v) + " stages exceed the " + layers +
+               " layers and the embedding's and the logits' stages";
+      },
+      "interleave-without-pipeline": function (v) { return "virtual pipeline " + v + " needs pipeline parallel above 1"; },
+      "fp8-unavailable": function (name) { return name + " has no dense FP8 rate"; },
+      "context-parallel-sequence": function (c, s) {
+        return "context parallel " + c + " does not divide the sequence of " + s + " tokens";
+      },
+      "gpus-indivisible": function (gpus, cp, product) {
+        return "the " + gpus + " GPUs are not a multiple of " +
+               (cp ? "tensor × pipeline × context parallel" : "tensor × pipeline parallel") + " = " + product;
+      },
+      "data-parallel-placement": function (cp, stage, g) {
+        return "a pipeline stage spans t × " + (cp ? "c × " : "") + "N_d = " + stage +
+               " GPUs, which neither divides nor is a multiple of the " + g + " GPUs of a node";
+      },
+      "batch-indivisible": function (batch, dp, micro, perStep) {
+        return "global batch " + batch + " is not a multiple of data parallel " + dp + " × micro-batch " + micro + " = " + perStep;
+      },
+      "interleave-microbatches": function (m, p) {
+        return "the interleaved schedule needs micro-batches per step (" + m + ") divisible by pipeline parallel " + p;
+      },
+      "expert-parallel-experts": function (e, n) { return "expert parallel " + e + " does not divide the " + n + " experts"; },
+      "expert-parallel-stage": function (e, n) {
+        return "expert parallel " + e + " does not divide the " + n + " GPUs of a pipeline stage";
+      },
+      "expert-parallel-placement": function (e, g) {
+        return "expert parallel " + e + " neither divides nor is a multiple of the " + g + " GPUs of a node";
+      },
+      "shard-group": function (size, ranks) {
+        return "shard group " + size + " does not divide the " + ranks + " ranks that reduce the gradients";
+      },
+      "shard-group-placement": function (size, peers) {
+        return "shard group " + size + " neither divides nor is a multiple of the " + peers + " data-parallel ranks in a node";
+      },
+      "shard-group-without-zero": "a shard group needs a ZeRO stage of 1 or more: stage 0 partitions nothing",
+      "one-node": "the cluster is one node",
+      "no-reference-exceeds": function (product, replica, g) {
+        return "no one-node reference: a model replica needs " + product + " = " + replica + " GPUs, more than a node's " + g;
+      },
+      "no-reference-splits": function (product, replica, g) {
+        return "no one-node reference: a model replica of " + product + " = " + replica + " GPUs does not divide a node's " + g;
+      },
+      "reference": function (batch) { return "against one node running " + batch + " sequences per step"; },
+      "not-finite": "the estimate is not finite: a count or figure of the configuration is beyond what the model can compute with",
+      "unknown-node": function (id) { return "unknown node " + id; },
+      "node-fields": {gpu: "GPU", gpus_per_node: "GPUs per node", nics_per_node: "NICs per node"},
+      "node-disagrees": function (what, asked, id, has) { return what + " " + asked + " disagrees with node " + id + ", which has " + has; },
+      "unknown-workload": "unknown workload",
+      "unknown-gpu-or-network": "unknown GPU or network",
+      "count-fields": {gpus: "GPUs in total", gpus_per_node: "GPUs per node", nics_per_node: "NICs per node"},
+      "count-not-whole": function (what) { return what + " must be a whole number of at least 1"; },
+      "gpus-fill-nodes": function (gpus, perNode) { return gpus + " GPUs do not fill whole nodes of " + perNode; },
+      "no-scale-up": function (perNode) { return "no intra-node interconnect data for " + perNode + " GPUs per node"; },
+      "unknown-market": "unknown market",
+      "unknown-goal": "unknown goal"
+    }
+  };
+  /** What the page says under `key` in its language: the entry itself, or the entry applied to the
+   * figures that follow the key. */
+  function say(key) {
+    var entry = TEXT[language()][key];
+    return typeof entry === "function" ? entry.apply(null, Array.prototype.slice.call(arguments, 1)) : entry;
+  }
+
   function atLeastOne(out, field, value) {
-    if (value < 1) { out.push(problem("count-below-one", field, field + " 为 " + value + "，应为不小于 1 的整数")); }
+    if (value < 1) { out.push(problem("count-below-one", field, say("count-below-one", field, value))); }
     else if (!(value <= MAX_COUNT)) { tooLarge(out, field); }
   }
   // feasibility.py _at_most_max: a count that may be 0 (a LoRA rank, shared experts) is bounded too
   function atMostMax(out, field, value) { if (value > MAX_COUNT) { tooLarge(out, field); } }
   function tooLarge(out, field) {
-    out.push(problem("count-too-large", field, field + " 过大：模型接受的计数最多为 2^53 − 1（9,007,199,254,740,991）"));
+    out.push(problem("count-too-large", field, say("count-too-large", field)));
   }
   function positive(out, field, value) {
-    if (!(value > 0.0)) { out.push(problem("not-positive", field, field + " 为 " + value + "，应大于 0")); }
+    if (!(value > 0.0)) { out.push(problem("not-positive", field, say("not-positive", field, value))); }
     else if (!isFinite(value) || value < MIN_NORMAL) {
-      out.push(problem("not-normal", field, field + " 为 " + value + "，应为不小于 " + MIN_NORMAL + " 的有限数"));
+      out.push(problem("not-normal", field, say("not-normal", field, value)));
     }
   }
   function fraction(out, field, value, zeroOk, oneOk) {
@@ -214,7 +434,7 @@
     var high = oneOk ? value <= 1.0 : value < 1.0;
     if (!(low && high)) {
       var interval = (zeroOk ? "[" : "(") + "0, 1" + (oneOk ? "]" : ")");
-      out.push(problem("fraction-out-of-range", field, field + " 为 " + value + "，应在 " + interval + " 之内"));
+      out.push(problem("fraction-out-of-range", field, say("fraction-out-of-range", field, value, interval)));
     }
   }
   function domain(w, cluster, layout, a) {
@@ -227,11 +447,11 @@
       if (w[k] != null) { atLeastOne(out, "workload." + k, w[k]); }
     });
     if (w.position_embeddings < 0) {
-      out.push(problem("negative", "workload.position_embeddings", "位置嵌入行数不能为负"));
+      out.push(problem("negative", "workload.position_embeddings", say("negative-position-embeddings", w.position_embeddings)));
     }
     atMostMax(out, "workload.position_embeddings", w.position_embeddings);
     if (w.norm !== "layernorm" && w.norm !== "rmsnorm") {
-      out.push(problem("norm", "workload.norm", "归一化方式只能是 layernorm 或 rmsnorm"));
+      out.push(problem("norm", "workload.norm", say("norm", w.norm)));
     }
     positive(out, "gpu.memory_capacity_bytes", gpu.memory_capacity_bytes);
     positive(out, "gpu.memory_bandwidth_bytes_per_s", gpu.memory_bandwidth_bytes_per_s);
@@ -244,7 +464,7 @@
       if (gpu.flash_attention_efficiency != null && layout.flash_attention && layout.attention_kernel === "cudnn" &&
           gpu.flash_attention_efficiency * gpu.cudnn_attention_speedup > 1.0) {
         out.push(problem("fraction-out-of-range", "gpu.cudnn_attention_speedup",
-                         "cuDNN 注意力的加速倍数乘 FlashAttention-2 的利用率超过了峰值"));
+                         say("cudnn-attention-speedup", gpu.cudnn_attention_speedup, gpu.flash_attention_efficiency)));
       }
     }
     atLeastOne(out, "node.gpus_per_node", node.gpus_per_node);
@@ -261,32 +481,32 @@
      "virtual_pipeline", "context_parallel"]
       .forEach(function (k) { atLeastOne(out, "layout." + k, layout[k]); });
     if ([0, 1, 2, 3].indexOf(layout.zero_stage) < 0) {
-      out.push(problem("zero-stage", "layout.zero_stage", "ZeRO 阶段只有 0、1、2、3"));
+      out.push(problem("zero-stage", "layout.zero_stage", say("zero-stage", layout.zero_stage)));
     }
     if (["none", "selective", "full"].indexOf(layout.recompute) < 0) {
-      out.push(problem("recompute", "layout.recompute", "重计算只能是 none、selective 或 full"));
+      out.push(problem("recompute", "layout.recompute", say("recompute", layout.recompute)));
     }
     fraction(out, "layout.tp_overlap", layout.tp_overlap, true, true);
     if (layout.precision !== "bf16" && layout.precision !== "fp8") {
-      out.push(problem("precision", "layout.precision", "精度只能是 bf16 或 fp8"));
+      out.push(problem("precision", "layout.precision", say("precision", layout.precision)));
     }
     if (!(layout.adapter_rank >= 0)) {
-      out.push(problem("adapter-rank", "layout.adapter_rank", "适配器的秩不能为负"));
+      out.push(problem("adapter-rank", "layout.adapter_rank", say("adapter-rank", layout.adapter_rank)));
     }
     atMostMax(out, "layout.adapter_rank", layout.adapter_rank);
     atMostMax(out, "layout.shard_group", layout.shard_group);
     if ([16, 8, 4].indexOf(layout.base_bits) < 0) {
-      out.push(problem("base-bits", "layout.base_bits", "冻结的基座权重只能是 16、8 或 4 位"));
+      out.push(problem("base-bits", "layout.base_bits", say("base-bits", layout.base_bits)));
     } else if (layout.base_bits !== 16 && !(layout.adapter_rank > 0)) {
-      out.push(problem("base-bits-without-adapters", "layout.base_bits", "量化的基座权重是冻结的，要训练就需要适配器"));
+      out.push(problem("base-bits-without-adapters", "layout.base_bits", say("base-bits-without-adapters", layout.base_bits)));
     }
     if (layout.zero_gather !== "layer" && layout.zero_gather !== "tensor-sync") {
-      out.push(problem("zero-gather", "layout.zero_gather", "ZeRO 收集方式只能是 layer 或 tensor-sync"));
+      out.push(problem("zero-gather", "layout.zero_gather", say("zero-gather", layout.zero_gather)));
     } else if (layout.zero_gather === "tensor-sync" && layout.zero_stage !== 3) {
-      out.push(problem("zero-gather-without-zero-3", "layout.zero_gather", "逐张量同步收集只用于 ZeRO-3"));
+      out.push(problem("zero-gather-without-zero-3", "layout.zero_gather", say("zero-gather-without-zero-3", layout.zero_stage)));
     }
     if (layout.attention_kernel !== "flash-attention-2" && layout.attention_kernel !== "cudnn") {
-      out.push(problem("attention-kernel", "layout.attention_kernel", "注意力内核只能是 flash-attention-2 或 cudnn"));
+      out.push(problem("attention-kernel", "layout.attention_kernel", say("attention-kernel", layout.attention_kernel)));
     }
     expertDomain(out, w, layout);
     ["gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
@@ -297,12 +517,12 @@
     ["gemm_half_intensity", "memory_bound_bytes", "intra_node_step_latency_s", "network_step_latency_s",
      "tensor_sync_rank_overhead_s",
      "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter"].forEach(function (k) {
-      if (!(a[k] >= 0.0)) { out.push(problem("negative", "assumptions." + k, "assumptions." + k + " 不能为负")); }
+      if (!(a[k] >= 0.0)) { out.push(problem("negative", "assumptions." + k, say("negative-assumption", k, a[k]))); }
       else if (a[k] !== 0.0) { positive(out, "assumptions." + k, a[k]); }
     });
     ["gemm_efficiency_max", "intra_node_collective_efficiency", "network_collective_efficiency"].forEach(function (k) {
       if (a[k] > 0.0 && a[k] < MIN_NORMAL) {
-        out.push(problem("not-normal", "assumptions." + k, "assumptions." + k + " 为 " + a[k] + "，作除数的比例过小"));
+        out.push(problem("not-normal", "assumptions." + k, say("not-normal-share", k, a[k])));
       }
     });
     return out;
@@ -313,7 +533,7 @@
     atLeastOne(out, "layout.expert_parallel", layout.expert_parallel);
     fraction(out, "layout.ep_overlap", layout.ep_overlap, true, true);
     if (!(layout.expert_imbalance >= 1.0 && layout.expert_imbalance < Infinity)) {
-      out.push(problem("expert-imbalance", "layout.expert_imbalance", "专家负载不均系数应为不小于 1 的有限数（1 为均衡）"));
+      out.push(problem("expert-imbalance", "layout.expert_imbalance", say("expert-imbalance", layout.expert_imbalance)));
     }
     if (w.head_dim != null) { atLeastOne(out, "workload.head_dim", w.head_dim); }
     if (w.mla) {
@@ -321,7 +541,7 @@
         atLeastOne(out, "workload.mla." + k, w.mla[k]);
       });
       if (w.mla.q_lora_rank < 0) {
-        out.push(problem("negative", "workload.mla.q_lora_rank", "查询潜向量的秩不能为负（0 表示不压缩查询）"));
+        out.push(problem("negative", "workload.mla.q_lora_rank", say("negative-q-lora-rank", w.mla.q_lora_rank)));
       }
       atMostMax(out, "workload.mla.q_lora_rank", w.mla.q_lora_rank);
     }
@@ -331,50 +551,50 @@
         atLeastOne(out, "workload.moe." + k, m[k]);
       });
       ["shared_experts", "dense_layers", "nodes_per_token"].forEach(function (k) {
-        if (m[k] < 0) { out.push(problem("negative", "workload.moe." + k, "workload.moe." + k + " 不能为负")); }
+        if (m[k] < 0) { out.push(problem("negative", "workload.moe." + k, say("negative-moe", k, m[k]))); }
         atMostMax(out, "workload.moe." + k, m[k]);
       });
       if (m.experts_per_token > m.experts) {
         out.push(problem("experts-per-token", "workload.moe.experts_per_token",
-                         "每个 token 的专家数 " + m.experts_per_token + " 多于专家总数 " + m.experts));
+                         say("experts-per-token", m.experts_per_token, m.experts)));
       }
       if (m.dense_layers >= w.layers) {
         out.push(problem("dense-layers", "workload.moe.dense_layers",
-                         m.dense_layers + " 个稠密层占满了全部 " + w.layers + " 层，没有层留给专家"));
+                         say("dense-layers", m.dense_layers, w.layers)));
       }
     } else if (layout.expert_parallel > 1) {
       out.push(problem("expert-parallel-without-experts", "layout.expert_parallel",
-                       "专家并行 " + layout.expert_parallel + " 需要混合专家负载；" + w.name + " 是稠密模型"));
+                       say("expert-parallel-without-experts", layout.expert_parallel, w.name)));
     }
     if (!extended(w)) { return; }
-    [["workload.linear_biases", Boolean(w.linear_biases), "线性层偏置"],
-     ["layout.context_parallel", layout.context_parallel > 1, "上下文并行"],
-     ["layout.adapter_rank", layout.adapter_rank > 0, "LoRA 适配器"],
-     ["layout.zero_gather", layout.zero_gather === "tensor-sync", "逐张量的 ZeRO-3 收集"],
-     ["layout.shard_group", m != null && layout.shard_group > 0, "专家的混合分片"],
-     ["layout.zero_stage", m != null && layout.expert_parallel > 1 && layout.zero_stage === 3, "专家分散时的 ZeRO-3"]
+    [["workload.linear_biases", Boolean(w.linear_biases), "linear-biases"],
+     ["layout.context_parallel", layout.context_parallel > 1, "context-parallel"],
+     ["layout.adapter_rank", layout.adapter_rank > 0, "adapters"],
+     ["layout.zero_gather", layout.zero_gather === "tensor-sync", "tensor-sync"],
+     ["layout.shard_group", m != null && layout.shard_group > 0, "expert-shards"],
+     ["layout.zero_stage", m != null && layout.expert_parallel > 1 && layout.zero_stage === 3, "spread-zero-3"]
     ].forEach(function (x) {
-      if (x[1]) { out.push(problem("not-modelled", x[0], "模型不估算混合专家、潜在注意力或显式头宽与" + x[2] + "的组合")); }
+      if (x[1]) { out.push(problem("not-modelled", x[0], say("not-modelled", say("unmodelled")[x[2]]))); }
     });
   }
   function shapeProblems(out, w, t) {
     var heads = w.attention_heads, kv = w.kv_heads, ffn = w.ffn_hidden_size;
     if (heads % t) {
       out.push(problem("tensor-parallel-heads", "layout.tensor_parallel",
-                       "张量并行 " + t + " 不能整除 " + heads + " 个注意力头"));
+                       say("tensor-parallel-heads", t, heads)));
     }
     if (w.hidden_size % heads && w.head_dim == null && w.mla == null) {
-      out.push(problem("heads-hidden", "workload.attention_heads", heads + " 个注意力头不能整除隐藏维度 " + w.hidden_size));
+      out.push(problem("heads-hidden", "workload.attention_heads", say("heads-hidden", heads, w.hidden_size)));
     }
     if (kv != null && heads % kv) {
-      out.push(problem("kv-heads-heads", "workload.kv_heads", kv + " 个键值头不能把 " + heads + " 个注意力头分成相等的组"));
+      out.push(problem("kv-heads-heads", "workload.kv_heads", say("kv-heads-heads", kv, heads)));
     }
     if (kv != null && kv % t) {
       out.push(problem("tensor-parallel-kv-heads", "layout.tensor_parallel",
-                       "张量并行 " + t + " 不能整除 " + kv + " 个键值头"));
+                       say("tensor-parallel-kv-heads", t, kv)));
     }
     if (ffn != null && ffn % t) {
-      out.push(problem("tensor-parallel-ffn", "layout.tensor_parallel", "张量并行 " + t + " 不能整除 MLP 宽度 " + ffn));
+      out.push(problem("tensor-parallel-ffn", "layout.tensor_parallel", say("tensor-parallel-ffn", t, ffn)));
     }
   }
   function placement(w, cluster, layout) {
@@ -382,52 +602,47 @@
     var gpus = cluster.node_count * g;
     if (t > g) {
       out.push(problem("tensor-parallel-exceeds-node", "layout.tensor_parallel",
-                       "张量并行 " + t + " 超过每节点的 " + g + " 块 GPU；张量并行组必须在一个节点之内"));
+                       say("tensor-parallel-exceeds-node", t, g)));
     } else if (g % t) {
       out.push(problem("tensor-parallel-splits-node", "layout.tensor_parallel",
-                       "张量并行 " + t + " 不能整除每节点的 " + g + " 块 GPU"));
+                       say("tensor-parallel-splits-node", t, g)));
     }
     shapeProblems(out, w, t);
     var v = layout.virtual_pipeline;
     // feasibility.py: the embedding and the logits may each take a stage of their own (Llama 3)
     if (p * v > w.layers + 2) {
       out.push(problem("pipeline-exceeds-layers", "layout.pipeline_parallel",
-                       "流水线并行 " + p + " × 虚拟流水线 " + v + " = " + (p * v) + " 个阶段多于 " + w.layers +
-                       " 层加嵌入与输出层各一段"));
+                       say("pipeline-exceeds-layers", p, v, w.layers)));
     }
     if (v > 1 && p === 1) {
       out.push(problem("interleave-without-pipeline", "layout.virtual_pipeline",
-                       "虚拟流水线 " + v + " 需要流水线并行大于 1"));
+                       say("interleave-without-pipeline", v)));
     }
     if (layout.precision === "fp8" && !((cluster.node.gpu.dense_fp8_flop_per_s || 0.0) > 0.0)) {
-      out.push(problem("fp8-unavailable", "layout.precision", cluster.node.gpu.name + " 没有稠密 FP8 算力数据"));
+      out.push(problem("fp8-unavailable", "layout.precision", say("fp8-unavailable", cluster.node.gpu.name)));
     }
     var c = layout.context_parallel;
     if (layout.sequence_length % c) {
       out.push(problem("context-parallel-sequence", "layout.context_parallel",
-                       "上下文并行 " + c + " 不能整除 " + layout.sequence_length + " 个 token 的序列"));
+                       say("context-parallel-sequence", c, layout.sequence_length)));
     }
     if (gpus % (t * p * c)) {
       out.push(problem("gpus-indivisible", "layout",
-                       gpus + " 块 GPU 不是 张量并行 × 流水线并行" + (c > 1 ? " × 上下文并行" : "") + " = " +
-                       (t * p * c) + " 的整数倍"));
+                       say("gpus-indivisible", gpus, c > 1, t * p * c)));
       return out;
     }
     var dp = Math.floor(gpus / (t * p * c)), stage = t * c * dp;
     if (stage % g && g % stage) {
       out.push(problem("data-parallel-placement", "layout",
-                       "一个流水线阶段占 t × " + (c > 1 ? "c × " : "") + "N_d = " + stage +
-                       " 块 GPU，既不能整除也不是每节点 " + g + " 块的整数倍"));
+                       say("data-parallel-placement", c > 1, stage, g)));
     }
     var perStep = dp * layout.micro_batch_size;
     if (layout.global_batch_size % perStep) {
       out.push(problem("batch-indivisible", "layout.global_batch_size",
-                       "全局批大小 " + layout.global_batch_size + " 不是 数据并行 " + dp + " × 微批 " +
-                       layout.micro_batch_size + " = " + perStep + " 的整数倍"));
+                       say("batch-indivisible", layout.global_batch_size, dp, layout.micro_batch_size, perStep)));
     } else if (v > 1 && Math.floor(layout.global_batch_size / perStep) % p) {
       out.push(problem("interleave-microbatches", "layout.virtual_pipeline",
-                       "交错调度要求每步微批数 " + Math.floor(layout.global_batch_size / perStep) +
-                       " 能被流水线并行 " + p + " 整除"));
+                       say("interleave-microbatches", Math.floor(layout.global_batch_size / perStep), p)));
     }
     shardGroupProblems(out, g, layout, dp);
     // feasibility.py _experts: e divides the experts and a stage's GPUs, and sits in a node or spans whole nodes
@@ -435,15 +650,15 @@
     if (w.moe && e !== 1) {
       if (w.moe.experts % e) {
         out.push(problem("expert-parallel-experts", "layout.expert_parallel",
-                         "专家并行 " + e + " 不能整除 " + w.moe.experts + " 个专家"));
+                         say("expert-parallel-experts", e, w.moe.experts)));
       }
       var stageGpus = Math.floor(gpus / p);
       if (stageGpus % e) {
         out.push(problem("expert-parallel-stage", "layout.expert_parallel",
-                         "专家并行 " + e + " 不能整除一个流水线阶段的 " + stageGpus + " 块 GPU"));
+                         say("expert-parallel-stage", e, stageGpus)));
       } else if (e % g && g % e) {
         out.push(problem("expert-parallel-placement", "layout.expert_parallel",
-                         "专家并行 " + e + " 既不能整除也不是每节点 " + g + " 块 GPU 的整数倍"));
+                         say("expert-parallel-placement", e, g)));
       }
     }
     return out;
@@ -455,13 +670,13 @@
     if (size === 0) { return; }
     if (size < 0 || ranks % size) {
       out.push(problem("shard-group", "layout.shard_group",
-                       "分片组 " + size + " 不能整除归约梯度的 " + ranks + " 个数据并行 rank"));
+                       say("shard-group", size, ranks)));
     } else if (size % peers && peers % size) {
       out.push(problem("shard-group-placement", "layout.shard_group",
-                       "分片组 " + size + " 既不能整除也不是一个节点内 " + peers + " 个数据并行 rank 的整数倍"));
+                       say("shard-group-placement", size, peers)));
     } else if (layout.zero_stage === 0) {
       out.push(problem("shard-group-without-zero", "layout.shard_group",
-                       "分片组需要 ZeRO 阶段 1 或以上：阶段 0 不切分任何状态"));
+                       say("shard-group-without-zero")));
     }
   }
   function check(w, cluster, layout, a) {
@@ -752,12 +967,12 @@
     return out;
   }
   function oneNodeScaling(w, cluster, layout, a, step) {
-    if (cluster.node_count === 1) { return [1.0, "集群只有一个节点"]; }
+    if (cluster.node_count === 1) { return [1.0, say("one-node")]; }
     var g = cluster.node.gpus_per_node;
     var replica = layout.tensor_parallel * layout.pipeline_parallel * layout.context_parallel;
     var product = layout.context_parallel > 1 ? "t × p × c" : "t × p";
-    if (replica > g) { return [null, "没有单节点参照：一个模型副本需要 " + product + " = " + replica + " 块 GPU，多于每节点的 " + g + " 块"]; }
-    if (g % replica) { return [null, "没有单节点参照：" + product + " = " + replica + " 块 GPU 的模型副本不能整除每节点的 " + g + " 块"]; }
+    if (replica > g) { return [null, say("no-reference-exceeds", product, replica, g)]; }
+    if (g % replica) { return [null, say("no-reference-splits", product, replica, g)]; }
     var dp = Math.floor(cluster.node_count * g / replica);
     var perReplica = Math.floor(layout.global_batch_size / dp);
     var refLayout = withField(layout, "global_batch_size", perReplica * Math.floor(g / replica));
@@ -767,7 +982,7 @@
     var refCluster = withField(cluster, "node_count", 1);
     var work = compute(w, refCluster, refLayout, a);
     var ref = stepTime(w, refCluster, refLayout, a, work, dataParallelSize(refCluster, refLayout), step.microbatches);
-    return [ref.step / step.step, "以单节点每步 " + refLayout.global_batch_size + " 条序列为参照"];
+    return [ref.step / step.step, say("reference", refLayout.global_batch_size)];
   }
 
   /** report.outputs(): the documented keys, or {problems: [...]}. */
@@ -791,7 +1006,7 @@
                    scaling[0]];
     for (var i = 0; i < outputs.length; i++) {
       if (typeof outputs[i] === "number" && !isFinite(outputs[i])) {
-        return {problems: [problem("not-finite", "estimate", "估算结果不是有限数：配置里的某个计数或数字超出了模型能计算的范围")]};
+        return {problems: [problem("not-finite", "estimate", say("not-finite"))]};
       }
     }
     return {
@@ -826,15 +1041,15 @@
    */
   function nodeChoice(data, choice) {
     var node = byId(data.nodes || [], choice.node);
-    if (!node) { return {problem: "未知的节点 " + choice.node}; }
+    if (!node) { return {problem: say("unknown-node", choice.node)}; }
     if (node.problem) { return {problem: node.problem}; }
-    var given = {gpu: "GPU", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"};
+    var given = say("node-fields");
     var filled = {};
     for (var key in choice) { filled[key] = choice[key]; }
     for (key in given) {
       var asked = choice[key];
       if (asked != null && asked !== "" && asked !== node[key]) {
-        return {problem: given[key] + " " + asked + " 与节点 " + node.id + " 不符（该节点为 " + node[key] + "）"};
+        return {problem: say("node-disagrees", given[key], asked, node.id, node[key])};
       }
       filled[key] = node[key];
     }
@@ -850,7 +1065,7 @@
    */
   function fromChoice(data, choice) {
     var workload = byId(data.workloads, choice.workload);
-    if (!workload) { return {problem: "未知的负载"}; }
+    if (!workload) { return {problem: say("unknown-workload")}; }
     var node = null;
     if (choice.node) {
       var named = nodeChoice(data, choice);
@@ -860,16 +1075,16 @@
     }
     var gpu = byId(data.gpus, choice.gpu);
     var network = byId(data.networks, choice.network);
-    if (!gpu || !network) { return {problem: "未知的 GPU 或网络"}; }
-    var names = {gpus: "GPU 总数", gpus_per_node: "每节点 GPU 数", nics_per_node: "每节点网卡数"};
+    if (!gpu || !network) { return {problem: say("unknown-gpu-or-network")}; }
+    var names = say("count-fields");
     for (var key in names) {
-      if (!(choice[key] >= 1) || choice[key] % 1) { return {problem: names[key] + "应为不小于 1 的整数"}; }
+      if (!(choice[key] >= 1) || choice[key] % 1) { return {problem: say("count-not-whole", names[key])}; }
     }
     var perNode = choice.gpus_per_node;
-    if (choice.gpus % perNode) { return {problem: choice.gpus + " 块 GPU 不能正好装满每节点 " + perNode + " 块的节点"}; }
+    if (choice.gpus % perNode) { return {problem: say("gpus-fill-nodes", choice.gpus, perNode)}; }
     // A node carries the GPU's scale-up link at its own size (which may exceed the free sizes).
     var link = node ? node.scale_up : gpu.scale_up[String(perNode)];
-    if (!link) { return {problem: "没有每节点 " + perNode + " 块 GPU 的机内互连数据"}; }
+    if (!link) { return {problem: say("no-scale-up", perNode)}; }
     var problem = link.problem || network.problem || data.assumptions.problem || gpu.problem;
     if (problem) { return {problem: problem}; }
     var port = network.port_bytes_per_s;
@@ -1081,9 +1296,9 @@
   function plan(data, request) {
     var P = data.planner, C = P.constants;
     var market = (P.markets || []).filter(function (m) { return m.id === request.market; })[0];
-    if (!market) { return {problem: "未知的市场"}; }
+    if (!market) { return {problem: say("unknown-market")}; }
     var goal = request.goal || "pretrain";
-    if (!C.min_global_batch[goal]) { return {problem: "未知的目标"}; }
+    if (!C.min_global_batch[goal]) { return {problem: say("unknown-goal")}; }
     var shape = {sequence_length: request.seq || C.sequence_length,
                  min_global_batch: request.global_batch || C.min_global_batch[goal],
                  micro_batch: request.micro_batch || 1, expert_parallel: request.ep || null,
@@ -1151,7 +1366,8 @@
     return {gpus: high, option: found};
   }
 
-  var api = {estimate: estimate, check: check, fromChoice: fromChoice, fastestLayout: fastestLayout, plan: plan};
+  var api = {estimate: estimate, check: check, fromChoice: fromChoice, fastestLayout: fastestLayout, plan: plan,
+             text: TEXT};
   if (typeof module !== "undefined" && module.exports) {
     module.exports = api;
   } else {
