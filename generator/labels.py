@@ -116,10 +116,10 @@ METRIC = Bilingual(
         "gpu_hours_per_trillion_tokens": "每万亿 token 的 GPU 小时",
         "tflops_per_gpu": "TFLOP/s（每 GPU）", "pflops_total": "PFLOP/s（整个任务）", "mfu_pct": "MFU %",
         "hfu_pct": "HFU %", "peak_memory_gib": "峰值显存 GiB（每 GPU）"},
-    en={"step_time_s": "seconds per step", "tokens_per_s": "tokens/s (whole job)",
+    en={"step_time_s": "Seconds per step", "tokens_per_s": "tokens/s (whole job)",
         "tokens_per_s_per_gpu": "tokens/s (per GPU)", "gpu_hours_per_trillion_tokens": "GPU hours per trillion tokens",
         "tflops_per_gpu": "TFLOP/s (per GPU)", "pflops_total": "PFLOP/s (whole job)", "mfu_pct": "MFU %",
-        "hfu_pct": "HFU %", "peak_memory_gib": "peak memory GiB (per GPU)"})
+        "hfu_pct": "HFU %", "peak_memory_gib": "Peak memory GiB (per GPU)"})
 # model.runs.PipelineSchedule: the pipeline schedule a run names.
 SCHEDULE = Bilingual(
     zh={"1f1b": "1F1B 调度", "interleaved": "交错 1F1B 调度", "dualpipe": "DualPipe 调度", "zero-bubble": "零气泡调度"},

@@ -77,7 +77,7 @@ class Bilingual(Mapping[str, T], Generic[T]):
 # A number as prose writes it, with its magnitude word: "1,000", "4000 亿", "400 billion", "3.5".
 # "400-billion-parameter" too (in Markdown, "400\\-billion").
 _STATED = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(亿|万)|[\s\\-]*(trillion|billion|million)\b)?")
-_MAGNITUDE = {"亿": 10**8, "万": 10**4, "trillion": 10**12, "billion": 10**9, "million": 10**6}
+_MAGNITUDE = {"亿": 10**8, "万": 10**4, "trillion": 10**12, "billion": 10**9, "million": 10**6, "thousand": 10**3}
 
 
 # A count in Chinese numerals that reaches 万 or 亿: "千亿" (10¹¹), "二百亿" (2 × 10¹⁰), "一万六千"
@@ -105,15 +105,48 @@ def _chinese_count(numeral: str) -> int:
     return above + below + section + digit
 
 
+# A count in English words that reaches a million, or a thousand with a count before it: "a
+# hundred billion", "per trillion tokens", "sixteen thousand", "ten-thousand-GPU". A bare
+# "thousand(s)" is a word, as 千 is in Chinese.
+_ONES = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+         "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_ENGLISH_COUNT = re.compile(r"(?<![\d.,])\b((?:(?:" + "|".join(_ONES) + r"|hundred)[\s-]+)*)"
+                            r"(thousand|million|billion|trillion)s?\b", re.IGNORECASE)
+
+
+def _english_count(words: str, magnitude: str) -> int | None:
+    count = 0
+    for word in re.split(r"[\s-]+", words.lower().strip()):
+        if word == "hundred":
+            count = (count or 1) * 100
+        elif word:
+            count += _ONES[word]
+    value = (count or 1) * _MAGNITUDE[magnitude.lower()]
+    return value if value >= 10**4 else None  # "a thousand", "two thousand": words, as 千 and 两千 are
+
+
+_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:to|到|至|–|~)\s*(\d+(?:\.\d+)?)\s*(亿|万|trillion|billion|million)")
+
+
 def stated_numbers(text: str) -> frozenset[Decimal]:
-    """The numbers a text states, by value: "4000 亿", "四千亿" and "400 billion" are the same
-    number, and so are "1,000" and "1000". A Chinese text and its English rendering state the
-    same ones (the rule text-en-numbers, and the English edition's tests compare pages by them).
-    Chinese numerals count only with 亿 or 万 (elsewhere they are words: 一个, 两张卡)."""
+    """The numbers a text states, by value: "4000 亿", "四千亿", "400 billion" and "four hundred
+    billion" are the same number, and so are "1,000" and "1000". A Chinese text and its English
+    rendering state the same ones (the rule text-en-numbers, and the English edition's tests
+    compare pages by them). Numbers in characters or words count from 万 (ten thousand) up;
+    smaller ones are words in both languages (一个, 两张卡, "three-dimensional")."""
     found = set()
+    # A range shares its magnitude: "20 to 100 billion", "20–100 亿".
+    text = _RANGE.sub(lambda m: f"{m[1]} {m[3]} {m[2]} {m[3]}", text)
     for whole, fraction, chinese, english in _STATED.findall(text):
         value = Decimal(whole.replace(",", "") + fraction) * _MAGNITUDE.get(chinese or english, 1)
         found.add(value.normalize())
-    for numeral in _CHINESE_COUNT.findall(_STATED.sub(" ", text)):  # "2.15 亿" is read above
+    rest = _STATED.sub(" ", text)  # "2.15 亿" and "400 billion" are read above
+    for numeral in _CHINESE_COUNT.findall(rest):
         found.add(Decimal(_chinese_count(numeral)).normalize())
+    for words, magnitude in _ENGLISH_COUNT.findall(rest):
+        value = _english_count(words, magnitude)
+        if value is not None:
+            found.add(Decimal(value).normalize())
     return frozenset(found)

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from ..estimates.calibration import Calibration, RunError, statement
 from ..estimates.runs import Inferred
-from ..labels import BLOCK_ZH
+from ..labels import BLOCK
 from ..language import Bilingual, say
 from ..units import fmt_number
 from .context import Site
@@ -30,7 +30,6 @@ CHOSEN = Bilingual(zh={"tensor_parallel": "张量并行", "pipeline_parallel": "
                    en={"tensor_parallel": "tensor parallel", "pipeline_parallel": "pipeline parallel",
                        "virtual_pipeline": "interleaved chunks"})
 # labels.BLOCK_ZH with its English, for this page.
-BLOCK = Bilingual(zh=BLOCK_ZH, en={"dense": "dense", "moe": "mixture of experts (MoE)"})
 
 
 def _choice(c: Inferred) -> str:

@@ -13,8 +13,8 @@ from typing import get_args
 from markupsafe import Markup
 
 from ..knowledge import Loaded
-from ..labels import CONVENTION_ZH, METRIC_ZH, ROUTING_ZH, SCHEDULE_ZH
-from ..language import Bilingual, say
+from ..labels import CONVENTION, METRIC, ROUTING, SCHEDULE
+from ..language import say
 from ..model.entities import Source
 from ..model.runs import Convention, Measured, Metric, Run, RunLayout
 from ..units import fmt_number
@@ -23,22 +23,6 @@ from .table import Cell, Row, Table
 
 UNSTATED = "?"
 METRICS: tuple[Metric, ...] = get_args(Metric)
-
-# The labels of labels.py with their English, for this page (labels.py holds the Chinese ones).
-METRIC = Bilingual(zh=METRIC_ZH, en={
-    "step_time_s": "Seconds per step", "tokens_per_s": "token/s (whole job)", "tokens_per_s_per_gpu": "token/s (per GPU)",
-    "gpu_hours_per_trillion_tokens": "GPU hours per trillion tokens", "tflops_per_gpu": "TFLOP/s (per GPU)",
-    "pflops_total": "PFLOP/s (whole job)", "mfu_pct": "MFU %", "hfu_pct": "HFU %",
-    "peak_memory_gib": "Peak memory GiB (per GPU)"})
-SCHEDULE = Bilingual(zh=SCHEDULE_ZH, en={"1f1b": "1F1B schedule", "interleaved": "interleaved 1F1B schedule",
-                                         "dualpipe": "DualPipe schedule", "zero-bubble": "zero-bubble schedule"})
-ROUTING = Bilingual(zh=ROUTING_ZH, en={"balanced": "forced balanced routing", "learned": "learned routing"})
-CONVENTION = Bilingual(zh=CONVENTION_ZH, en={
-    "narayanan_eq3": "Narayanan eq. 3 (with recomputation)", "korthikanti_eq7_model": "Korthikanti eq. 7 (model FLOPs)",
-    "korthikanti_eq8_hardware": "Korthikanti eq. 8 (hardware FLOPs)",
-    "per_token_6n_attention": "6N + 12lhs per token (model FLOPs)",
-    "per_token_8n_attention": "8N + 16lhs per token (with recomputation)", "unstated": "convention unstated"})
-
 
 def layout_label(lay: RunLayout) -> Markup:
     """`8·35·8` (TP·PP·DP), then what else the layout states: context parallelism, interleaving,
