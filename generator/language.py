@@ -146,7 +146,7 @@ def stated_numbers(text: str) -> frozenset[Decimal]:
     for numeral in _CHINESE_COUNT.findall(rest):
         found.add(Decimal(_chinese_count(numeral)).normalize())
     for words, magnitude in _ENGLISH_COUNT.findall(rest):
-        value = _english_count(words, magnitude)
-        if value is not None:
-            found.add(Decimal(value).normalize())
+        count = _english_count(words, magnitude)
+        if count is not None:
+            found.add(Decimal(count).normalize())
     return frozenset(found)

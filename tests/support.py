@@ -147,12 +147,14 @@ def invalid_cases() -> list[Case]:
 
 
 def copy_project(tmp_path: Path) -> Path:
-    """A throwaway copy of what a build reads (docs, specs, generator, includes, mkdocs.yml)."""
+    """A throwaway copy of what a build reads (docs, specs, generator, includes, mkdocs.yml and
+    the English edition's mkdocs.en.yml)."""
     project = tmp_path / "project"
     project.mkdir()
     for name in ("docs", "specs", "generator", "includes"):
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    for name in ("mkdocs.yml", "mkdocs.en.yml"):
+        shutil.copy(ROOT / name, project / name)
     return project
 
 
@@ -168,7 +170,8 @@ def fixture_project(tmp_path: Path, files: list[SpecFile]) -> Path:
         target.write_bytes(spec.raw)
     for page in (project / "docs").rglob("*.md"):
         text = page.read_text(encoding="utf-8")
-        page.write_text(re.sub(r"\[\[[^\]]*\]\]", "（数字）", text), encoding="utf-8")
+        english = page.relative_to(project / "docs").parts[0] == "en"
+        page.write_text(re.sub(r"\[\[[^\]]*\]\]", "(figure)" if english else "（数字）", text), encoding="utf-8")
     return project
 
 

@@ -29,6 +29,7 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 # An element marked as Chinese: a quoted claim, a Chinese source's title. Not nested in itself.
 MARKED_ZH = re.compile(r'<(\w+)\b[^>]*\blang="zh(?:-[A-Za-z]+)?"[^>]*>.*?</\1>', re.DOTALL)
 TAG = re.compile(r"<[^>]*>")
+MARKDOWN_ESCAPE = re.compile(r"\\([^\w\s])")
 CLAIM_LINK = re.compile(r'<a\b[^>]*\bhref="[^"]*claims/#[^"]*"[^>]*>.*?</a>', re.DOTALL)
 
 
@@ -40,8 +41,9 @@ def _numbers(page: str) -> frozenset[Decimal]:
     what the article said, cut at a length that falls elsewhere in each language; the claims
     page, which shows each claim whole, is compared in full."""
     text = TAG.sub(" ", CLAIM_LINK.sub(" ", page))
-    # Character references (&#39;, &#58; …) are one character, not numbers.
-    return stated_numbers(html.unescape(text))
+    # Character references (&#39;, &#58; …) are one character, not numbers; a Markdown escape
+    # ("2\.15", "16\,000") is the character it escapes.
+    return stated_numbers(MARKDOWN_ESCAPE.sub(r"\1", html.unescape(text)))
 
 
 @cache

@@ -44,8 +44,10 @@ class Page(HTMLParser):
         article = tag == "article" and self._article == 0
         # Marked Chinese, or a link to a claim: named by the start of what the article said, cut
         # at a length that falls elsewhere in each language (the claims page shows them whole).
-        zh = (a.get("lang", "").startswith("zh") and tag != "html") or (
-            tag == "a" and "claims/#" in a.get("href", "") and self._numbers_only)
+        if self._numbers_only:  # what a number count leaves aside
+            zh = tag == "a" and "claims/#" in a.get("href", "")
+        else:  # what may be Chinese on an English page: what is marked so, and verbatim code
+            zh = (a.get("lang", "").startswith("zh") and tag != "html") or tag in {"pre", "code"}
         self._article += article or bool(self._article)
         self._zh += zh
         self._stack.append((article or bool(self._article), zh))

@@ -105,7 +105,7 @@ def test_tree_depth_is_bounded_by_the_file_size() -> None:
     """No separate depth rule: the selection tree is one file, so its size limit bounds the depth.
     The deepest chain of questions that fits passes `check` and renders; a deeper one is refused
     with yaml-too-large, not a traceback."""
-    fits = assemble(deepen(base_tree(), "deep", 0, 1900))
+    fits = assemble(deepen(base_tree(), "deep", 0, 1600))
     tree_file = next(f for f in fits if f.kind == "selection")
     assert len(tree_file.raw) <= MAX_FILE_BYTES
     result, pages = validate_and_render(fits)

@@ -24,10 +24,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 
 
-def build_site(out: Path, project: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` of `project` into `out` (not `-q`: quiet mode drops warnings before
-    strict mode counts them, so a quiet strict build passes with warnings)."""
-    return subprocess.run([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-d", str(out)],
+def build_site(out: Path, project: Path = ROOT, config: str = "mkdocs.yml") -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of `project` (its `config`) into `out` (not `-q`: quiet mode drops
+    warnings before strict mode counts them, so a quiet strict build passes with warnings)."""
+    return subprocess.run([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-f", config,
+                           "-d", str(out)],
                           cwd=project, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
                           timeout=300)
 

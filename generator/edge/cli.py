@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from ..diagnostics import Diagnostic, format_all, quoted
-from ..language import DEFAULT
+from ..language import DEFAULT, LANGUAGES
 from ..repository import Repository, from_settings
 from ..strict_json import NotFinite
 from ..validate import Result, SpecFile, validate
@@ -127,7 +127,7 @@ def _build(args: argparse.Namespace) -> int:
         print(refusal, file=sys.stderr)
         return 1
     specs = Path(args.specs)
-    result, files = run_build(specs, find_repository(specs.resolve().parent))
+    result, files = run_build(specs, find_repository(specs.resolve().parent), LANGUAGES)
     if result.diagnostics:
         print(format_all(result.diagnostics), file=sys.stderr)
     if files is None or not result.passes(args.strict):
@@ -525,7 +525,7 @@ def _run(argv: list[str] | None) -> int:
     schema.add_argument("--specs", default="specs",
                         help="the knowledge base folder, which --out may not be in (default: specs)")
     schema.set_defaults(func=_schema)
-    build = sub.add_parser("build", help="validate, then write the generated pages and data files")
+    build = sub.add_parser("build", help="validate, then write the generated pages and data files, the English edition's under en/")
     build.add_argument("--out", required=True, help="output folder")
     build.add_argument("--specs", default="specs", help="spec folder (default: specs)")
     build.add_argument("--strict", action="store_true", help="warnings are errors: nothing is written")

@@ -85,8 +85,10 @@ def on_config(config: Any) -> Any:
     result, files = run_build(project / "specs", repository, languages)
     if files is None or result.kb is None or result.figures is None:
         _invalid(result.diagnostics, project)
-        files = _state["files"]
-        editions = {lang: files for lang in languages}  # the problems pages, in each edition
+        editions = {}
+        for lang in languages:  # the problems pages, in each edition's language
+            with speaking(lang):
+                editions[lang] = problems_pages(_state["problems"])
     else:
         editions = _editions(files, languages)
         with speaking(language):

@@ -220,7 +220,7 @@ RULE_EN: dict[str, str] = {
     "text-missing-en": "Every text carries English (en) beside its Chinese (zh): the English pages and the data "
                        "downloads read it. A missing one is a warning (an error under strict mode), at the text's zh key.",
     "text-en-numbers": "A text's English (en) states every number of its Chinese (zh) and none it lacks, by value "
-                       "(4000 亿 is 400 billion; figure references aside): the two editions' pages show the same "
+                       "(a count in Chinese characters or English words is read as its value; figure references aside): the two editions' pages show the same "
                        "numbers. A difference is a warning (an error under strict mode), at the text's en value, "
                        "naming the numbers found on one side only.",
     "text-typed-figure": "Prose cannot hold a typed figure with a unit: write a figure reference (entity#figure), "

@@ -69,7 +69,8 @@ _LAST_WORD = re.compile(_WORD + r"$|.$")
 
 def wrap(text: str, width: float, size: int = FONT) -> list[str]:
     """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit, and no
-    line runs past `width`."""
+    line runs past `width`. Only the plain space is a break that is dropped: a no-break space
+    (U+00A0) is text, drawn where it stands."""
     tokens = re.findall(_WORD + r" ?|.", text)
     lines, current = [], ""
     for token in tokens:
@@ -79,15 +80,15 @@ def wrap(text: str, width: float, size: int = FONT) -> list[str]:
                 lines += kept[:-1]
                 current = kept[-1]
                 continue
-        if current and text_width(current + token.rstrip(), size) > width:
-            lines.append(current.rstrip())
+        if current and text_width(current + token.rstrip(" "), size) > width:
+            lines.append(current.rstrip(" "))
             current = ""
         while text_width(token, size) > width:  # a word longer than the line: cut it where it fills the line
             cut = _fits(token, width, size)
             lines.append(token[:cut])
             token = token[cut:]
         current += token
-    return [*lines, current.rstrip()] if current.strip() else lines or [""]
+    return [*lines, current.rstrip(" ")] if current.strip(" ") else lines or [""]
 
 
 def _keep_with_text(current: str, mark: str, width: float, size: int) -> list[str] | None:
@@ -98,11 +99,11 @@ def _keep_with_text(current: str, mark: str, width: float, size: int) -> list[st
     when neither can be done: the mark then starts a line."""
     if text_width(current + mark, size) <= width:
         return [current + mark]
-    stem = current.rstrip()
+    stem = current.rstrip(" ")
     last = _LAST_WORD.search(stem)
     if last is None:  # only spaces so far
         return None
-    head, moved = stem[: last.start()].rstrip(), stem[last.start():] + mark
+    head, moved = stem[: last.start()].rstrip(" "), stem[last.start():] + mark
     return [head, moved] if head and text_width(moved, size) <= width else None
 
 

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 
 import pytest
 from navigation import settle
 from playwright.sync_api import Browser, Page
 
+from generator.language import stated_numbers
+
 PHONE = {"width": 390, "height": 844}
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 @pytest.fixture()
@@ -26,20 +28,24 @@ def phone(browser: Browser) -> Iterator[Page]:
 
 
 def _switch(page: Page, lang: str) -> None:
-    """Open Material's language menu (it opens on hover or focus) and follow one language."""
-    page.hover(".md-header__option .md-select")
-    page.locator(f"a.md-select__link[hreflang={lang}]").click()
+    """Open Material's language menu (it opens on focus, as for a keyboard reader) and follow one
+    language."""
+    page.focus(".md-header__option .md-select button")
+    link = page.locator(f"a.md-select__link[hreflang={lang}]")
+    link.wait_for(state="visible")
+    with page.expect_navigation():
+        link.click()
 
 
 @pytest.mark.parametrize("path", ["/", "/gpus/", "/calculator/", "/sources-vendor/"])
 def test_the_language_switch_keeps_the_page(page: Page, base_url: str, path: str) -> None:
     settle(page, base_url + path)
     _switch(page, "en")
-    page.wait_for_url(base_url + "/en" + path)
+    assert page.url == base_url + "/en" + path
     assert page.locator("html").get_attribute("lang") == "en"
     assert not CJK.search(page.locator("article h1").inner_text())
     _switch(page, "zh")
-    page.wait_for_url(base_url + path)
+    assert page.url == base_url + path
     assert page.locator("html").get_attribute("lang") == "zh"
 
 
@@ -61,8 +67,9 @@ def test_english_search_finds_the_page(page: Page, base_url: str, term: str, exp
     assert all("/en/" in h for h in hrefs), (term, [h for h in hrefs if "/en/" not in h][:5])
 
 
-def _numbers(text: str) -> list[str]:
-    return NUMBER.findall(text)
+def _numbers(text: str) -> frozenset[Decimal]:
+    """The numbers a result states, by value ("1,098" and "1098" are one number)."""
+    return stated_numbers(text)
 
 
 def test_the_english_calculator_at_phone_width_gives_the_chinese_figures(phone: Page, browser: Browser,
@@ -74,7 +81,7 @@ def test_the_english_calculator_at_phone_width_gives_the_chinese_figures(phone: 
     assert english.strip() and not CJK.search(english), english[:300]
     assert not CJK.search(phone.locator("#calc").inner_text())
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    chinese_page = browser.new_page()
+    chinese_page = phone.context.new_page()  # the same phone: the questionnaire shows at phone width
     settle(chinese_page, f"{base_url}/{address}")
     chinese_page.locator("#calc.calc-ready").wait_for(state="visible", timeout=30_000)
     shown = dict(chinese_page.eval_on_selector_all("#calc-result [data-key]",
@@ -83,7 +90,7 @@ def test_the_english_calculator_at_phone_width_gives_the_chinese_figures(phone: 
     chinese_page.close()
     assert dict(phone.eval_on_selector_all("#calc-result [data-key]",
                                            "els => els.map(e => [e.dataset.key, e.dataset.value])")) == shown
-    assert sorted(_numbers(english)) == sorted(_numbers(chinese))
+    assert _numbers(english) == _numbers(chinese)
 
 
 def test_the_english_questionnaire_at_phone_width_answers_as_the_chinese_one(phone: Page, browser: Browser,
@@ -113,10 +120,10 @@ def test_the_english_questionnaire_at_phone_width_answers_as_the_chinese_one(pho
     # The same answers, from the address, on the Chinese page: the same figures.
     query = phone.evaluate("() => location.search")
     assert query
-    chinese_page = browser.new_page()
+    chinese_page = phone.context.new_page()  # the same phone: the questionnaire shows at phone width
     settle(chinese_page, f"{base_url}/flowchart/{query}")
     chinese_result = chinese_page.locator(".quiz .quiz-result")
     chinese_result.wait_for(state="visible")
     chinese = chinese_result.inner_text()
     chinese_page.close()
-    assert sorted(_numbers(english)) == sorted(_numbers(chinese))
+    assert _numbers(english) == _numbers(chinese)
