@@ -88,7 +88,7 @@ def modelled(site: Site, entity: Loaded[ScalingStudy]) -> dict[str, object] | No
     found = outcomes(site, study)
     rows = [r for r in study.rows if r.network is not None]
     ref = f"{entity.id}#rows."
-    share = Table([(say("网络", "Network"), False), (say("文章（由吞吐反推）", "Article (derived from throughput)"), True)]
+    share = Table([(say("网络", "Network"), False), (say("文章（由吞吐反推）", "Article (from throughput)"), True)]
                   + [(inert(localized(lay.label)), True) for lay in m.layouts])
     speed = Table([(say("网络", "Network"), False), (say("文章", "Article"), True)]
                   + [(inert(localized(lay.label)), True) for lay in m.layouts])

@@ -41,11 +41,12 @@ def _switch(page: Page, lang: str) -> None:
 def test_the_language_switch_keeps_the_page(page: Page, base_url: str, path: str) -> None:
     settle(page, base_url + path)
     _switch(page, "en")
-    assert page.url == base_url + "/en" + path
+    # (the calculator then writes its inputs into the address: the path is what the switch set)
+    assert page.url.split("?")[0] == base_url + "/en" + path
     assert page.locator("html").get_attribute("lang") == "en"
     assert not CJK.search(page.locator("article h1").inner_text())
     _switch(page, "zh")
-    assert page.url == base_url + path
+    assert page.url.split("?")[0] == base_url + path
     assert page.locator("html").get_attribute("lang") == "zh"
 
 

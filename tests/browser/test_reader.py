@@ -318,8 +318,8 @@ def test_no_page_shows_escaped_markup_as_text(walk: Walk, kb: KnowledgeBase) -> 
 def test_verdict_badges_show_what_they_were_checked_against(page: Page, base_url: str, kb: KnowledgeBase) -> None:
     """Beside each pitfall that restates a claim the badge is visible, names the verdict and the
     basis, and a verdict not checked against independent data is drawn with a dashed bar."""
+    from generator.labels import BASIS_ZH, VERDICT_ZH
     from generator.model.entities import Claim, Pitfall
-    from generator.render.trust import BASIS_ZH, VERDICT_ZH
 
     settle(page, base_url + "/pitfalls/")
     restated = {r.claim for p in kb.of_type(Pitfall) for r in p.model.restates}
