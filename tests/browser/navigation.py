@@ -36,3 +36,20 @@ def settle(page: Page, url: str) -> None:
         page.remove_listener("request", made)
         page.remove_listener("requestfinished", ended)
         page.remove_listener("requestfailed", ended)
+
+
+def search_hrefs(page: Page, url: str, term: str) -> list[str]:
+    """Search `term` from the page at `url` as a reader types it, and return the addresses of
+    every result, the folded sections of a page unfolded. Material searches on key events; text
+    from an input method (Chinese) arrives as a commit, so it is filled and one key is sent."""
+    settle(page, url)
+    page.click("input.md-search__input")
+    page.fill("input.md-search__input", term)
+    page.keyboard.press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    more = page.locator(".md-search-result__more summary")
+    for index in range(more.count()):
+        more.nth(index).click()
+    hrefs: list[str] = page.eval_on_selector_all(".md-search-result__item a, .md-search-result__link",
+                                                 "els => els.map(e => e.href)")
+    return hrefs

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
-from navigation import settle
+from navigation import search_hrefs, settle
 from playwright.sync_api import Browser, Page
 
 from generator.language import stated_numbers
@@ -54,18 +54,11 @@ def test_the_language_switch_keeps_the_page(page: Page, base_url: str, path: str
                                                 ("InfiniBand", "/en/networks/"), ("H800", "/en/gpus/"),
                                                 ("claims", "/en/claims/"), ("flowchart", "/en/flowchart/")])
 def test_english_search_finds_the_page(page: Page, base_url: str, term: str, expected: str) -> None:
-    settle(page, base_url + "/en/")
-    page.click("input.md-search__input")
-    page.fill("input.md-search__input", term)
-    page.keyboard.press("End")
-    page.wait_for_selector(".md-search-result__item", timeout=15_000)
-    more = page.locator(".md-search-result__more summary")
-    for index in range(more.count()):
-        more.nth(index).click()
-    hrefs = page.eval_on_selector_all(".md-search-result__item a, .md-search-result__link",
-                                      "els => els.map(e => e.href)")
+    hrefs = search_hrefs(page, base_url + "/en/", term)
     assert any(expected in h for h in hrefs), (term, hrefs[:8])
     assert all("/en/" in h for h in hrefs), (term, [h for h in hrefs if "/en/" not in h][:5])
+    # the reference pages are left out of the English index too
+    assert not [h for h in hrefs if re.search(r"/(sources[^/]*|rules|contributing)/", h)], (term, hrefs[:8])
 
 
 def _numbers(text: str) -> frozenset[Decimal]:

@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from navigation import settle
+from navigation import search_hrefs, settle
 from playwright.sync_api import Browser, Frame, Page, Request
 
 from generator.derive import FigureIndex
@@ -109,18 +109,7 @@ def test_every_page_loads_without_errors_or_foreign_requests(walk: Walk) -> None
                                                 ("InfiniBand", "/networks/"), ("H800", "/gpus/")])
 def test_chinese_search_finds_the_page(page: Page, base_url: str, term: str, expected: str) -> None:
     """jieba-segmented search returns the page that is about the term."""
-    settle(page, base_url + "/")
-    page.click("input.md-search__input")
-    # Material searches on key events; Chinese text arrives as an IME commit, so fill it and
-    # send one key, as a reader's input method would.
-    page.fill("input.md-search__input", term)
-    page.keyboard.press("End")
-    page.wait_for_selector(".md-search-result__item", timeout=15_000)
-    more = page.locator(".md-search-result__more summary")  # Material folds further sections of a page
-    for index in range(more.count()):
-        more.nth(index).click()
-    hrefs = page.eval_on_selector_all(".md-search-result__item a, .md-search-result__link",
-                                      "els => els.map(e => e.getAttribute('href'))")
+    hrefs = search_hrefs(page, base_url + "/", term)
     assert any(expected in (h or "") for h in hrefs), (term, hrefs[:8])
     # the reference pages (source lists, rules, contributing) are left out of the index
     assert not [h for h in hrefs if re.search(r"/(sources[^/]*|rules|contributing)/", h or "")], (term, hrefs[:8])
