@@ -150,20 +150,20 @@ def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository 
     entity links to its spec file there. The languages share one Site, so what a page computes
     without words (the planner's answers, the calibration) is computed once."""
     site = Site(kb, figures, repository)
+    # The exports and schemas hold both languages already: each edition gets the same files.
+    neutral = {**reference.data_files(site), **{f"schema/{name}": text for name, text in schema_files().items()}}
     files: dict[str, str] = {}
     for language in languages:
         prefix = "" if language == DEFAULT else f"{language}/"
         with speaking(language):
-            files.update({prefix + name: text for name, text in _files(site).items()})
+            files.update({prefix + name: text for name, text in {**_files(site), **neutral}.items()})
     return dict(sorted(files.items()))
 
 
 def _files(site: Site) -> dict[str, str]:
-    """One language's generated files (generator.language.current)."""
+    """One language's pages and the data files the page scripts read (generator.language.current)."""
     env = environment()
     files = {name: env.get_template(_template(name)).render(site=site, **context(site)) for name, context in PAGES.items()}
-    files.update(reference.data_files(site))
     files.update(selection.data_files(site))
     files.update(calculator.data_files(site))
-    files.update({f"schema/{name}": text for name, text in schema_files().items()})
     return files
