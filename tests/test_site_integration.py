@@ -156,6 +156,8 @@ def test_serve_rebuilds_once_on_spec_edit(tmp_path: Path) -> None:
         time.sleep(4)  # a loop would show up as further builds here
         builds = (tmp_path / "serve.log").read_text().count("Building documentation") - builds_before
         assert builds == 1, (tmp_path / "serve.log").read_text()
+        # The same rebuild made the English edition, from the same validation.
+        assert "Test serve GPU renamed" in _get(f"http://127.0.0.1:{port}/en/gpus/")
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -79,9 +79,11 @@ def on_config(config: Any) -> Any:
     _state["docs"] = docs.relative_to(project).as_posix() if docs.is_relative_to(project) else None
     if nested():
         return config  # the Chinese build has validated and rendered the English pages
-    language = config.theme["language"] if config.theme["language"] in LANGUAGES else DEFAULT
+    if config.theme["language"] != DEFAULT:
+        raise PluginError(f"{Path(config.config_file_path).name} is the English edition: `mkdocs build` (mkdocs.yml) "
+                          "builds it into en/, with the Chinese site")
     english = project / ENGLISH_CONFIG
-    languages = LANGUAGES if language == DEFAULT and english.is_file() else (language,)
+    languages = LANGUAGES if english.is_file() else (DEFAULT,)
     repository = find_repository(project)
     result, files = run_build(project / "specs", repository, languages)
     if files is None or result.kb is None or result.figures is None:
@@ -92,11 +94,10 @@ def on_config(config: Any) -> Any:
                 editions[lang] = problems_pages(_state["problems"])
     else:
         editions = _editions(files, languages)
-        with speaking(language):
-            _state.update(figures=result.figures, problems=_warnings(result.warnings, project, config),
-                          kb=result.kb, titles=source_targets(result.kb))
-    _state.update(language=language, files=editions[language], repository=repository,
-                  english=(english, editions["en"]) if language == DEFAULT and "en" in editions else None)
+        _state.update(figures=result.figures, problems=_warnings(result.warnings, project, config),
+                      kb=result.kb, titles=source_targets(result.kb))
+    _state.update(language=DEFAULT, files=editions[DEFAULT], repository=repository,
+                  english=(english, editions["en"]) if "en" in editions else None)
     if not _serving():
         _build_beside(config)
     return config
@@ -110,10 +111,8 @@ def _editions(files: dict[str, str], languages: Sequence[str]) -> dict[str, dict
         head, _slash, rest = path.partition("/")
         if head in editions and head != DEFAULT and rest:
             editions[head][rest] = text
-        elif DEFAULT in editions:
+        else:
             editions[DEFAULT][path] = text
-    if DEFAULT not in languages:  # an edition built alone: its files are at the top
-        return {languages[0]: editions.get(languages[0]) or files}
     return editions
 
 
@@ -253,9 +252,9 @@ def on_post_build(config: Any) -> None:
 
 def _build_english(config: Any, target: Path) -> None:
     """Build the English edition (mkdocs.en.yml) into `target`, the `en/` folder of the site
-    being built, with the pages rendered in on_config. MkDocs loads the hook file afresh for
-    the nested configuration; that copy finds this adapter running (`nested()`) and hands it
-    the nested build's events, which see the English edition's state until the build ends."""
+    being built, with the pages rendered in on_config. The nested configuration's hook is the
+    same module (MkDocs loads a hook file once per process), so its events reach this adapter,
+    which sees the English edition's state (`nested()`) until the build ends."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 

@@ -39,15 +39,7 @@ def _fresh_adapter() -> ModuleType:
 
 
 def _current() -> ModuleType:
-    if _adapter is not None:
-        return _adapter
-    # The English edition is built inside the Chinese build's on_post_build, through a copy of
-    # this file of its own (MkDocs loads a hook file afresh for each configuration it loads):
-    # its events belong to the adapter already running, not to a fresh import of the generator.
-    running = sys.modules.get("generator.edge.mkdocs_adapter")
-    if running is not None and running.nested():
-        return running
-    return _fresh_adapter()
+    return _adapter if _adapter is not None else _fresh_adapter()
 
 
 def on_startup(*, command: str, dirty: bool) -> None:
@@ -56,8 +48,12 @@ def on_startup(*, command: str, dirty: bool) -> None:
 
 
 def on_config(config: Any) -> Any:
-    # Each build starts here: under serve, with the generator as it is on disk now.
-    adapter = _fresh_adapter() if _startup["command"] == "serve" else _current()
+    # Each build starts here: under serve, with the generator as it is on disk now. Not the
+    # English edition's build, which runs inside the Chinese one's on_post_build and reaches
+    # this same module (MkDocs loads a hook file once per process): it belongs to the adapter
+    # already running.
+    nested = _adapter is not None and _adapter.nested()
+    adapter = _fresh_adapter() if _startup["command"] == "serve" and not nested else _current()
     return adapter.on_config(config)
 
 
