@@ -5,12 +5,14 @@ the reason the model cannot express it. The numbers are `estimates.calibration`'
 
 from __future__ import annotations
 
+import re
+
 from markupsafe import Markup
 
 from ..estimates.calibration import Calibration, RunError, statement
 from ..estimates.runs import Inferred
-from ..labels import BLOCK
-from ..language import Bilingual, say
+from ..labels import BLOCK, METRIC
+from ..language import Bilingual, current, say
 from ..units import fmt_number
 from .context import Site
 from .scatter import accuracy_chart
@@ -32,6 +34,75 @@ CHOSEN = Bilingual(zh={"tensor_parallel": "张量并行", "pipeline_parallel": "
 # labels.BLOCK_ZH with its English, for this page.
 
 
+# The run fields a reason for not expressing a run may name (`estimates.runs`), as the page names them.
+FIELD = Bilingual(
+    zh={"tensor_parallel": "张量并行度", "pipeline_parallel": "流水线并行度", "context_parallel": "上下文并行度",
+        "global_batch": "全局批", "expert_parallel": "专家并行度", "expert_routing": "专家路由方式",
+        "kv_heads": "键值头数", "ffn_hidden_size": "FFN 宽度", "vocabulary_size": "词表大小", "mlp": "MLP 类型",
+        **ASSUMED.zh},
+    en={"tensor_parallel": "tensor-parallel degree", "pipeline_parallel": "pipeline-parallel degree",
+        "context_parallel": "context-parallel degree", "global_batch": "global batch",
+        "expert_parallel": "expert-parallel degree", "expert_routing": "expert routing", "kv_heads": "key-value heads",
+        "ffn_hidden_size": "FFN width", "vocabulary_size": "vocabulary size", "mlp": "MLP type", **ASSUMED.en})
+
+
+def _fields(listed: str) -> str:
+    return say("、", ", ").join(FIELD.get(f, f) for f in listed.split(", "))
+
+
+# Why `estimates.runs` could not express a run, as the page says it: the reasons are written once,
+# in English, for `calibrate`'s output; the most specific pattern first. A reason no pattern knows
+# (a refusal of the cost model itself) is shown as written (`_reason`).
+REASONS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"the run states no global batch, so its rate gives no step time"),
+     "运行没有写明全局批，吞吐换算不出单步时间", "the run states no global batch, so its rate gives no step time"),
+    (re.compile(r"the run spans nodes but names no network"),
+     "运行跨节点，但没有写明节点间网络", "the run spans nodes but names no network"),
+    (re.compile(r"the run spans nodes but states no NICs per node"),
+     "运行跨节点，但没有写明每节点网卡数", "the run spans nodes but states no NICs per node"),
+    (re.compile(r"a utilisation needs the precision its peak is taken at; the run states none"),
+     "利用率要按所用精度的峰值换算，而运行没有写明精度",
+     "a utilisation needs the precision its peak is taken at; the run states none"),
+    (re.compile(r"the run states no context parallel degree"),
+     "运行没有写明上下文并行度", "the run states no context-parallel degree"),
+    (re.compile(r"interleaving unstated: the schedule's bubble depends on them"),
+     "运行没有写明流水线是否交错，而调度的气泡取决于此",
+     "the run does not state whether its pipeline is interleaved, and the schedule's bubble depends on it"),
+    (re.compile(r"interleaved pipeline, chunks unstated: the schedule's bubble depends on them"),
+     "流水线是交错的，但没有写明每级分几块，而调度的气泡取决于此",
+     "the pipeline is interleaved but the chunks per stage are unstated, and the schedule's bubble depends on them"),
+    (re.compile(r"(?P<gpus>\d+) GPUs do not fill whole nodes of (?P<per_node>\d+)"),
+     "{gpus} 张 GPU 凑不成每节点 {per_node} 张的整节点", "{gpus} GPUs do not fill whole nodes of {per_node}"),
+    (re.compile(r"the shape's heads do not split its width"),
+     "模型形状的宽度不能被头数整除", "the shape's width is not a multiple of its heads"),
+    (re.compile(r"the run names neither a workload nor a shape"),
+     "运行既没有指明负载，也没有给出模型形状", "the run names neither a workload nor a shape"),
+    (re.compile(r"no measured figure gives a step time \(only peak memory\)"),
+     "没有哪个实测数字换算得出单步时间（只有峰值显存）", "no measured figure gives a step time (only peak memory)"),
+    (re.compile(r"(?P<metric>\w+) names no FLOP convention"),
+     "{metric} 没有写明 FLOP 的计法", "{metric} names no FLOP convention"),
+    (re.compile(r"the run states no (?P<fields>[\w, ]+)"),
+     "运行没有写明{fields}", "the run states no {fields}"),
+    (re.compile(r"the shape states no (?P<fields>[\w, ]+)"),
+     "模型形状没有写明{fields}", "the shape states no {fields}"),
+]
+
+
+def _reason(why: str) -> Markup:
+    """A reason in the page's language; one no pattern knows stays as written, marked English."""
+    for pattern, zh, en in REASONS:
+        found = pattern.fullmatch(why)
+        if found is None:
+            continue
+        words = found.groupdict()
+        if "metric" in words:
+            words["metric"] = METRIC.get(words["metric"], words["metric"])
+        if "fields" in words:
+            words["fields"] = _fields(words["fields"])
+        return Markup.escape(say(zh, en).format(**words))
+    return Markup.escape(why) if current() == "en" else Markup('<span lang="en">{}</span>').format(why)
+
+
 def _choice(c: Inferred) -> str:
     fields = " × ".join(CHOSEN.get(f, f) for f in c.fields)
     accepted = say("、", ", ").join(map(c.values, c.accepted))
@@ -41,27 +112,41 @@ def _choice(c: Inferred) -> str:
                f"among {len(c.accepted)} feasible choices: {accepted})")
 
 
-def _assumed(r: RunError) -> str:
-    """The assumed fields as the page names them, and the model's choice in words."""
+def _assumed(r: RunError, common: frozenset[str] = frozenset()) -> str:
+    """The assumed fields as the page names them, but those every run of its source assumes
+    (`common`, said once above the source's table), and the model's choice in words."""
     chosen = None if r.inferred is None else str(r.inferred)
-    names = [ASSUMED.get(n, n) for n in r.assumed if n != chosen]
+    names = [ASSUMED.get(n, n) for n in r.assumed if n != chosen and n not in common]
     return say("、", ", ").join([*names, *([] if r.inferred is None else [_choice(r.inferred)])])
 
 
+def _common(runs: list[RunError]) -> frozenset[str]:
+    """The assumed fields every one of these runs shares."""
+    shared = [frozenset(r.assumed) - ({str(r.inferred)} if r.inferred else set()) for r in runs]
+    return frozenset.intersection(*shared) if shared else frozenset()
+
+
+# The figures below are the generator's own numerals (digits, sign, point, %), so they go in as
+# they are, as on the runs page; the column sorts on the shown value (tables.js "figure").
 def _pct(value: float | None, signed: bool = False) -> Cell:
     if value is None:
         return Cell.text("—")
-    return Cell(Cell.text(f"{value:+.1%}" if signed else f"{value:.1%}").html, f"{value:.6f}", numeric=True)
+    return Cell(Markup(f"{value:+.1%}" if signed else f"{value:.1%}"), numeric=True)
 
 
 def _seconds(value: float | None) -> Cell:
     if value is None:
         return Cell.text("—")
-    return Cell(Cell.text(fmt_number(value, 4)).html, f"{value:.6g}", numeric=True)
+    return Cell(Markup(fmt_number(value, 4)), numeric=True)
 
 
 def _count(value: int) -> Cell:
-    return Cell(Cell.text(str(value)).html, str(value), numeric=True)
+    return Cell(Markup(str(value)), numeric=True)
+
+
+def _in_their_order(common: frozenset[str], runs: list[RunError]) -> list[str]:
+    """`common` in the order the runs list their assumed fields."""
+    return [n for n in runs[0].assumed if n in common] if runs else []
 
 
 def accuracy(site: Site) -> dict[str, object]:
@@ -88,23 +173,31 @@ def accuracy(site: Site) -> dict[str, object]:
     for s in report.sources:
         table = Table([(say("运行", "Run"), False), (say("实测（秒/步）", "Measured (s/step)"), True),
                        (say("预测（秒/步）", "Predicted (s/step)"), True), (say("误差", "Error"), True),
-                       (say("显存", "Memory"), False), (say("假设", "Assumed"), False)])
-        for r in (r for r in report.runs if r.source == s.source and r.error is not None):
-            fits = say("放得下", "fits") if r.fits else say("报告为放不下", "reported as not fitting")
-            table.rows.append(Row([Cell(site.link(r.id, r.name)), _seconds(r.measured_s), _seconds(r.predicted_s),
-                                   _pct(r.error, signed=True), Cell.text(fits),
-                                   Cell.text(_assumed(r))]))
+                       (say("其余假设", "Other assumptions"), False)])
+        expressed_runs = [r for r in report.runs if r.source == s.source and r.error is not None]
+        common = _common(expressed_runs)
+        for r in expressed_runs:
+            # Only the few runs the model reports as not fitting are marked; a column saying
+            # "fits" on every other row said nothing.
+            name = site.link(r.id, r.name) if r.fits is not False else Markup("{}{}").format(
+                site.link(r.id, r.name), say("（报告为放不下）", " (reported as not fitting)"))
+            table.rows.append(Row([Cell(name), _seconds(r.measured_s), _seconds(r.predicted_s),
+                                   _pct(r.error, signed=True), Cell.text(_assumed(r, common))]))
+        if table.rows and not any(row.cells[-1].html for row in table.rows):
+            # every assumption of these runs is said above the table: no empty column
+            table = Table(table.headers[:-1], [Row(row.cells[:-1], row.anchor, row.spec) for row in table.rows])
         if table.rows:
             # An explicit id from the source's slug: a heading id slugged from its title would
             # carry whatever the title holds.
-            groups.append((s.source, s.title, site.link(s.source), table))
+            shared = say("、", ", ").join(ASSUMED.get(n, n) for n in _in_their_order(common, expressed_runs))
+            groups.append((s.source, s.title, site.link(s.source), table, shared))
     reasons: dict[str, list[str]] = {}
     for r in report.runs:
         if r.error is None:
             reasons.setdefault(r.why or say("没有实测步时", "no measured step time"), []).append(r.id)
     missing = Table([(say("原因", "Reason"), False), (runs, True), (say("哪些", "Which"), False)])
     for why, ids in sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        missing.rows.append(Row([Cell.text(why), _count(len(ids)),
+        missing.rows.append(Row([Cell(_reason(why)), _count(len(ids)),
                                  Cell(Markup(say("、", ", ")).join(site.link(i) for i in ids))]))
     unfit = sum(1 for r in report.runs if r.fits is False)
     inferred = sum(1 for r in report.runs if r.inferred is not None and r.error is not None)

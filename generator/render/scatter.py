@@ -36,16 +36,24 @@ def _ticks(low: float, high: float) -> list[float]:
     return out
 
 
-def _marker(dwg: svgwrite.Drawing, shape: str, x: float, y: float, key: str) -> svgwrite.base.BaseElement:
-    # Styled by class (extra.css: .chart-mark, .chart-line-mark), not inline: a page holds hundreds.
-    fill, stroke = {"class_": "chart-mark"}, {"class_": "chart-line-mark"}
+def _style(shape: str) -> str:
+    """The class a marker of this shape is drawn with (extra.css: filled or outlined)."""
+    return "chart-line-mark" if shape in ("ring", "cross") else "chart-mark"
+
+
+def _marker(dwg: svgwrite.Drawing, shape: str, x: float, y: float, styled: bool = False) -> svgwrite.base.BaseElement:
+    # Styled by class (extra.css: .chart-mark, .chart-line-mark), not inline: a page holds hundreds
+    # of points, so the chart gives the class to each source's group and a point carries none
+    # (`styled`: a legend's key is a drawing of its own, its marker with the class). No ids either:
+    # nothing links to a point.
+    fill = stroke = {"class_": _style(shape)} if styled else {}
     r = 3.5
     if shape == "circle":
-        return dwg.circle(center=(x, y), r=r, id=key, **fill)
+        return dwg.circle(center=(x, y), r=r, **fill)
     if shape == "ring":
-        return dwg.circle(center=(x, y), r=r, id=key, **stroke)
+        return dwg.circle(center=(x, y), r=r, **stroke)
     if shape == "square":
-        return dwg.rect(insert=(round(x - r, 1), round(y - r, 1)), size=(2 * r, 2 * r), id=key, **fill)
+        return dwg.rect(insert=(round(x - r, 1), round(y - r, 1)), size=(7, 7), **fill)
     points = {
         "diamond": [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)],
         "triangle": [(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)],
@@ -53,11 +61,11 @@ def _marker(dwg: svgwrite.Drawing, shape: str, x: float, y: float, key: str) -> 
                  (x - 1.2, y + 1.2), (x - r - 1, y), (x - 1.2, y - 1.2)],
     }.get(shape)
     if points is not None:
-        return dwg.polygon([(round(px, 1), round(py, 1)) for px, py in points], id=key, **fill)
+        return dwg.polygon([(round(px, 1), round(py, 1)) for px, py in points], **fill)
     if shape == "bar":
-        return dwg.rect(insert=(round(x - r - 1, 1), round(y - 1.5, 1)), size=(2 * r + 2, 3), id=key, **fill)
+        return dwg.rect(insert=(round(x - r - 1, 1), round(y - 1.5, 1)), size=(2 * r + 2, 3), **fill)
     return dwg.path(d=f"M{x - r:.1f},{y - r:.1f}L{x + r:.1f},{y + r:.1f}M{x - r:.1f},{y + r:.1f}L{x + r:.1f},{y - r:.1f}",
-                    id=key, **stroke)
+                    **stroke)
 
 
 def accuracy_chart(chart_id: str, title: str, sources: list[str],
@@ -86,30 +94,30 @@ def accuracy_chart(chart_id: str, title: str, sources: list[str],
                                        f"(log scales); {within} of them lie within the ±10% band."))
     text = "fill: currentColor; font-size: 12px"
     grid = "stroke: currentColor; stroke-opacity: .15; stroke-width: 1"
-    for index, tick in enumerate(_ticks(low, high)):
+    for tick in _ticks(low, high):
         x, y = xy(tick, tick)
         label = fmt_number(tick)
-        dwg.add(dwg.line(start=(x, TOP), end=(x, TOP + plot), id=f"chart-{chart_id}-vx-{index}", style=grid))
-        dwg.add(dwg.line(start=(LEFT, y), end=(LEFT + plot, y), id=f"chart-{chart_id}-hy-{index}", style=grid))
-        dwg.add(dwg.text(label, insert=(x, TOP + plot + 16), id=f"chart-{chart_id}-tx-{index}",
-                         style=text + "; text-anchor: middle"))
-        dwg.add(dwg.text(label, insert=(LEFT - 6, round(y + 4, 1)), id=f"chart-{chart_id}-ty-{index}",
-                         style=text + "; text-anchor: end"))
+        dwg.add(dwg.line(start=(x, TOP), end=(x, TOP + plot), style=grid))
+        dwg.add(dwg.line(start=(LEFT, y), end=(LEFT + plot, y), style=grid))
+        dwg.add(dwg.text(label, insert=(x, TOP + plot + 16), style=text + "; text-anchor: middle"))
+        dwg.add(dwg.text(label, insert=(LEFT - 6, round(y + 4, 1)), style=text + "; text-anchor: end"))
     band = [xy(low, low * (1 + BAND)), xy(high / (1 + BAND), high), xy(high, high / (1 + BAND)), xy(low * (1 + BAND), low)]
-    dwg.add(dwg.polygon(band, id=f"chart-{chart_id}-band",
-                        style="fill: var(--md-primary-fg-color, #4051b5); fill-opacity: .12; stroke: none"))
-    dwg.add(dwg.line(start=xy(low, low), end=xy(high, high), id=f"chart-{chart_id}-diagonal",
-                     style="stroke: currentColor; stroke-width: 1; stroke-dasharray: 4 3"))
-    dwg.add(dwg.text(say("实测单步时间（秒）", "Measured step time (s)"), insert=(LEFT + plot / 2, TOP + plot + 36), id=f"chart-{chart_id}-xlabel",
+    dwg.add(dwg.polygon(band, style="fill: var(--md-primary-fg-color, #4051b5); fill-opacity: .12; stroke: none"))
+    dwg.add(dwg.line(start=xy(low, low), end=xy(high, high), style="stroke: currentColor; stroke-width: 1; stroke-dasharray: 4 3"))
+    dwg.add(dwg.text(say("实测单步时间（秒）", "Measured step time (s)"), insert=(LEFT + plot / 2, TOP + plot + 36),
                      style=text + "; text-anchor: middle"))
-    dwg.add(dwg.text(say("预测单步时间（秒）", "Predicted step time (s)"), insert=(LEFT, 14), id=f"chart-{chart_id}-ylabel", style=text))
-    for index, (measured, predicted, source, label) in enumerate(points):
+    dwg.add(dwg.text(say("预测单步时间（秒）", "Predicted step time (s)"), insert=(LEFT, 14), style=text))
+    groups: dict[int, svgwrite.container.Group] = {}
+    for measured, predicted, source, label in points:
         x, y = xy(measured, predicted)
-        marker = _marker(dwg, SHAPES[source % len(SHAPES)], x, y, f"{chart_id}-r{index}")
+        shape = SHAPES[source % len(SHAPES)]
+        if source not in groups:
+            groups[source] = dwg.add(dwg.g(class_=_style(shape)))
+        marker = _marker(dwg, shape, x, y)
         shown, guessed = fmt_number(measured, 3), fmt_number(predicted, 3)
         marker.set_desc(title=say(f"{label}：实测 {shown} 秒，预测 {guessed} 秒",
                                   f"{label}: measured {shown} s, predicted {guessed} s"))
-        dwg.add(marker)
+        groups[source].add(marker)
     return Markup(dwg.tostring()) + _legend(chart_id, sources)
 
 
@@ -117,9 +125,9 @@ def _legend(chart_id: str, sources: list[str]) -> Markup:
     """The sources, each after its marker, as a list that wraps and reads at the page's size."""
     items = []
     for index, name in enumerate(sources):
-        key = svgwrite.Drawing(size=(KEY, KEY), profile="full", debug=False, id=f"chart-{chart_id}-key-{index}")
+        key = svgwrite.Drawing(size=(KEY, KEY), profile="full", debug=False)
         key.viewbox(0, 0, KEY, KEY)
         key.attribs.update({"aria-hidden": "true", "class": "chart-svg chart-key", "focusable": "false"})
-        key.add(_marker(key, SHAPES[index % len(SHAPES)], KEY / 2, KEY / 2, f"chart-{chart_id}-key-{index}-mark"))
-        items.append(f'<li id="chart-{chart_id}-legend-{index}">{key.tostring()} {escape(name)}</li>')
+        key.add(_marker(key, SHAPES[index % len(SHAPES)], KEY / 2, KEY / 2, styled=True))
+        items.append(f"<li>{key.tostring()} {escape(name)}</li>")
     return Markup(f'<ul class="chart-legend" aria-label="{say("图例", "Legend")}">{"".join(items)}</ul>')
