@@ -152,6 +152,15 @@ def _relative(diagnostic: Diagnostic, project: Path) -> Diagnostic:
     return replace(diagnostic, path=str(path.relative_to(project))) if path.is_relative_to(project) else diagnostic
 
 
+def on_env(env: Any, config: Any, files: Files) -> Any:
+    """The theme's templates drop the line a block tag (`{% if %}`, `{% for %}`) stands on, and
+    its indentation: Material's templates put each on a line of its own, which left every page
+    with some 8 KB of blank, indented lines around the content (an HTML page reads the same)."""
+    env.trim_blocks = True
+    env.lstrip_blocks = True
+    return env
+
+
 def on_files(files: Files, config: Any) -> Files:
     for path, content in sorted(_state["files"].items()):
         files.append(File.generated(config, path, content=content))

@@ -95,3 +95,7 @@ def on_build_error(error: Exception) -> None:
 
 def on_shutdown() -> None:
     _current().on_shutdown()
+
+
+def on_env(env: Any, config: Any, files: Any) -> Any:
+    return _current().on_env(env, config, files)

@@ -120,7 +120,10 @@ def source_link(source: Source) -> Markup:
     source's title on each was a fifth of the GPU page (DESIGN §8: under 150 KB); the address
     the browser shows on hover names the source (`#src-nvidia-h100-datasheet`)."""
     reached = access(source)
-    return Markup(f'<a class="fig-src fig-src-{reached}" href="../{source_page(source)}/#src-{escape(source.id)}">'
+    # One class a link: "fig-src" for a source that was read, "fig-src-copy" or "fig-src-unread"
+    # for one that was not (extra.css styles the three alike, the last two underlined dotted).
+    kind = "fig-src" if reached == "read" else f"fig-src-{reached}"
+    return Markup(f'<a class="{kind}" href="../{source_page(source)}/#src-{escape(source.id)}">'
                   f'{access_link(reached)[0]}</a>')
 
 
