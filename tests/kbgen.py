@@ -40,6 +40,16 @@ COPYABLE = ("cases", "claims", "gpus", "interconnects", "layers", "networks", "p
             "topologies", "vendors", "architectures", "form-factors", "scale-up-families", "network-families")  # a copy under a new id passes check on its own (no orphan, no tier table)
 
 
+_CHINESE = re.compile("[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
+
+
+def one_language(text: str) -> str:
+    """A drawn text for a field of one language (a model's name): without its Chinese, which
+    the rule text-plain-chinese keeps out of such fields; every other token stays."""
+    kept = _CHINESE.sub("", text)
+    return kept if kept.strip() else "x" + kept
+
+
 @st.composite
 def texts(draw: st.DrawFn, limit: int = MAX_TEXT) -> str:
     """A text of 1 to `limit` characters made of TOKENS; long ones repeat a drawn stretch."""
@@ -195,7 +205,7 @@ def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str 
              _spec("scale-up-families", value("link", vendor=ids["vendor"])),
              _spec("precisions", value("prec", bits=bits, reference=reference)),
              _spec("network-families", value("net"))]
-    gpu.update(id=ids["gpu"], name=label(SHORT_LIMIT), vendor=ids["vendor"], architecture=ids["arch"],
+    gpu.update(id=ids["gpu"], name=one_language(label(SHORT_LIMIT)), vendor=ids["vendor"], architecture=ids["arch"],
                form_factor=ids["form"])
     gpu["compute"]["tensor"].append({"key": ids["prec"], "dense": {"value": 1234.5, "unit": "TFLOPS", "source": source},
                                      "sparse": {"value": 2469, "unit": "TFLOPS", "source": source}})
@@ -206,7 +216,7 @@ def new_vocabulary(tag: str, label: Any, *, released: int = 2030, mounting: str 
     else:
         gpu["scale_up"]["family"] = ids["link"]
     network = copy.deepcopy(base["networks"][0])
-    network.update(id=ids["network"], name=label(SHORT_LIMIT), fabric=ids["net"])
+    network.update(id=ids["network"], name=one_language(label(SHORT_LIMIT)), fabric=ids["net"])
     return [*files, _spec("gpus", gpu), _spec("networks", network)]
 
 

@@ -68,18 +68,28 @@ PublisherRole = Literal["vendor", "standards_body", "project", "academic", "pres
                         "regulator"]
 
 
+Publisher = Annotated[str, Field(min_length=1, max_length=120)] | Text
+"""Who published a document: a name as it is written in either language ("NVIDIA"), or a
+description in both ({zh: 本项目, en: this project}), which each edition shows in its own."""
+
+
+def publisher_name(publisher: str | Text) -> str:
+    """The publisher as the language being written shows it."""
+    return publisher if isinstance(publisher, str) else publisher.shown()
+
+
 class SourceCopy(Strict):
     """A secondary copy through which a document was read when its publisher's page could not
     be: a mirror, a reprint, a forum quote. Its figures rest on the copy, and the site says so."""
 
     url: Annotated[str, Field(min_length=1, max_length=500)]
-    publisher: Annotated[str, Field(min_length=1, max_length=120)]
+    publisher: Publisher
     retrieved: dt.date  # when this project read the copy
 
 
 class Source(Identified):
     title: Annotated[str, Field(min_length=1, max_length=300)]
-    publisher: Annotated[str, Field(min_length=1, max_length=120)]
+    publisher: Publisher
     publisher_role: PublisherRole
     kind: SourceKind
     url: Annotated[str, Field(min_length=1, max_length=500)] | None = None  # only articles may lack one

@@ -25,6 +25,7 @@ from ..model.entities import (
     Source,
     ValueCheck,
     VocabularyValue,
+    publisher_name,
 )
 from ..model.runs import Run
 from ..provenance import access
@@ -109,11 +110,13 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
     m = e.model
     via = None
     if m.via is not None:
-        via = {"publisher": m.via.publisher, "publisher_zh": is_chinese(m.via.publisher), "link": link(m.via.url, _host(m.via.url)),
+        copier = publisher_name(m.via.publisher)
+        via = {"publisher": copier, "publisher_zh": is_chinese(copier), "link": link(m.via.url, _host(m.via.url)),
                "retrieved": m.via.retrieved.isoformat()}
-    return {"id": e.id, "title": m.title, "publisher": m.publisher, "kind": SOURCE_KIND[m.kind],
+    publisher = publisher_name(m.publisher)
+    return {"id": e.id, "title": m.title, "publisher": publisher, "kind": SOURCE_KIND[m.kind],
             # Whether the title or the publisher is (partly) Chinese: marked so on the English pages.
-            "title_zh": is_chinese(m.title), "publisher_zh": is_chinese(m.publisher),
+            "title_zh": is_chinese(m.title), "publisher_zh": is_chinese(publisher),
             "role": PUBLISHER_ROLE[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
             "link": link(m.url, _host(m.url)) if m.url else None, "page": source_page(m),
             "retrieved": m.retrieved.isoformat() if m.retrieved else None,

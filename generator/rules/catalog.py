@@ -219,6 +219,10 @@ RULE_EN: dict[str, str] = {
                             "per-direction/bidirectional mix-up.",
     "text-missing-en": "Every text carries English (en) beside its Chinese (zh): the English pages and the data "
                        "downloads read it. A missing one is a warning (an error under strict mode), at the text's zh key.",
+    "text-plain-chinese": "A field written in one language only (a name, a label other than a publisher, a revision) "
+                          "holds no Chinese: the English pages show it as it is. Write a model name in a neutral form; "
+                          "a field that takes {zh, en} (a publisher) gets both. A document's own title and a source's "
+                          "words as quoted (quote, said) are exempt. A warning (an error under strict mode).",
     "text-en-numbers": "A text's English (en) states every number of its Chinese (zh) and none it lacks, by value "
                        "(a count in Chinese characters or English words is read as its value; figure references aside): the two editions' pages show the same "
                        "numbers. A difference is a warning (an error under strict mode), at the text's en value, "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, Rule
-from ..model.entities import Source
+from ..model.entities import Source, publisher_name
 from ..provenance import KIND_PUBLISHERS
 from .base import Check, Context
 
@@ -25,7 +25,7 @@ def check_source_provenance(ctx: Context) -> Iterator[Diagnostic]:
         if m.publisher_role not in allowed:
             yield KIND_PUBLISHER.report(entity, ("kind",),
                                         f"a {m.kind!r} is not issued by a {m.publisher_role!r} publisher "
-                                        f"({m.publisher!r}); a {m.kind!r} comes from: {', '.join(sorted(allowed))}")
+                                        f"({publisher_name(m.publisher)!r}); a {m.kind!r} comes from: {', '.join(sorted(allowed))}")
         if m.retrieved is not None and m.via is not None:
             yield READ_AND_COPY.report(entity, ("via",),
                                        "both `retrieved` (the document itself was read) and `via` (only a copy was "
