@@ -13,7 +13,7 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-# --strict: warnings (plausibility-range, text-missing-en, text-en-numbers, model-calibration-error) fail too, as in CI.
+# --strict: warnings (plausibility-range, text-plain-chinese, text-missing-en, text-en-numbers, model-calibration-error) fail too, as in CI.
 check: $(STAMP)
 	$(PY) -m generator check --strict specs
 

@@ -3,7 +3,7 @@ MkDocs and the pure generator.
 
 - on_config: read and validate specs/ (I/O at the edge), render every generated file in memory;
   any error stops the build with the same report as `python -m generator check`. Warnings
-  (plausibility-range, text-missing-en, text-en-numbers, ...) are logged as MkDocs warnings;
+  (plausibility-range, text-plain-chinese, text-missing-en, text-en-numbers, ...) are logged as MkDocs warnings;
   `mkdocs build --strict` stops on them at once, as `check --strict` does, rather than building
   a site it then refuses.
 - on_files: add the generated pages and data files (File.generated: nothing is written into
