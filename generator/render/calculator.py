@@ -28,12 +28,14 @@ from ..planner.plan import (
     MIN_GLOBAL_BATCH,
     NETWORK_SLACK,
     SEQUENCE_LENGTH,
+    Plan,
     Request,
     module_gpu,
     plan,
     power_w,
 )
 from .context import Site
+from .leafview import answers
 from .text import localized
 
 DATA = "data/costmodel.json"
@@ -124,10 +126,12 @@ DEFAULT_GPUS = 64
 
 
 def planned_defaults(site: Site) -> dict[str, object]:
-    """What the calculator opens on: the planner's answer for the middle published workload on
-    `DEFAULT_GPUS` GPUs in the first market that sells everything it does not name (the GPU, the
-    network and the layout it found), not the alphabetically first GPU and network. Empty when
-    the knowledge base has no such market or nothing fits there."""
+    """What the calculator opens on: the planner's answer on `DEFAULT_GPUS` GPUs in the first
+    market that sells everything it does not name (the GPU, the network and the layout it found),
+    not the alphabetically first GPU and network. The flowchart's own answer where one of its
+    examples asks for pre-training on that many GPUs there (the largest such model; the planner
+    has answered it for the flowchart already), else the planner's answer for the middle
+    published workload. Empty when the knowledge base has no such market or nothing fits there."""
     key = "calculator-defaults"
     if key in site.shared:
         kept = site.shared[key]
@@ -138,12 +142,15 @@ def planned_defaults(site: Site) -> dict[str, object]:
                    and m.model.default.status == "available"), None)
     shapes = sorted(workload_entities(site.kb), key=lambda w: (w.model.parameters, w.id))
     if market is not None and shapes:
-        middle = shapes[len(shapes) // 2]
-        answer = plan(site.kb, Request(Choice("", 0, "", middle.id), DEFAULT_GPUS, market.id))
+        answer = _flowchart_answer(site, market.id)
+        if answer is None:
+            middle = shapes[len(shapes) // 2]
+            answer = plan(site.kb, Request(Choice("", 0, "", middle.id), DEFAULT_GPUS, market.id))
         if answer.options:
             best = answer.options[0]
             lay, node = best.layout, best.resolved.cluster.node
-            found = {"workload": middle.id, "gpu": best.candidate.gpu, "network": best.resolved.ids.get("network"),
+            found = {"workload": answer.request.model.workload, "gpu": best.candidate.gpu,
+                     "network": best.resolved.ids.get("network"),
                      "gpus": DEFAULT_GPUS, "gpus_per_node": node.gpus_per_node, "nics_per_node": node.nics_per_node,
                      "tensor_parallel": lay.tensor_parallel, "pipeline_parallel": lay.pipeline_parallel,
                      "zero_stage": lay.zero_stage, "recompute": lay.recompute,
@@ -151,6 +158,15 @@ def planned_defaults(site: Site) -> dict[str, object]:
                      "sequence_length": lay.sequence_length}
     site.shared[key] = found
     return found
+
+
+def _flowchart_answer(site: Site, market: str) -> Plan | None:
+    """The flowchart's answer for pre-training on `DEFAULT_GPUS` GPUs in `market` (without
+    licences), for the largest model any of its examples asks that for; None if none does."""
+    asked = [(answer.workload.model.parameters, answer.workload.id, plan_) for answer in answers(site).values()
+             if answer.gpus == DEFAULT_GPUS and answer.goal == "pretrain" and answer.workload is not None
+             for view, plan_ in answer.plans if view.market == market and not view.licensed and isinstance(plan_, Plan)]
+    return max(asked, key=lambda a: (a[0], a[1]))[2] if asked else None
 
 
 def data_files(site: Site) -> dict[str, str]:
