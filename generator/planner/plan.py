@@ -33,7 +33,7 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import ComputeNode, FormFactor, Gpu
 from ..model.markets import Market
 from .availability import Standing, market, standing
-from .search import StepShape, fastest_layout
+from .search import Settled, StepShape, search
 
 Goal = Literal["pretrain", "finetune", "lora"]
 GOALS: tuple[Goal, ...] = ("pretrain", "finetune", "lora")
@@ -265,25 +265,29 @@ so plans of one question in several markets can share them (`plan(..., evaluated
 
 
 def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
-              shape: StepShape, evaluated: Evaluated | None = None) -> tuple[Resolved, Layout, Estimate] | str:
+              shape: StepShape, evaluated: Evaluated | None = None,
+              settled: Settled | None = None) -> tuple[tuple[Resolved, Layout, Estimate] | str, Settled | None]:
+    """A build on a network, and what its layout search settled on memory (for the same build
+    on the next network, `search.Settled`; None where the estimate was kept from another market)."""
     key = (build.gpu, build.node, build.per_node, network, gpus)
     if evaluated is not None and key in evaluated:
-        return evaluated[key]
-    found = _evaluate_afresh(kb, request, build, network, gpus, shape)
+        return evaluated[key], None
+    found, settled = _evaluate_afresh(kb, request, build, network, gpus, shape, settled)
     if evaluated is not None:
         evaluated[key] = found
-    return found
+    return found, settled
 
 
 def _evaluate_afresh(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
-                     shape: StepShape) -> tuple[Resolved, Layout, Estimate] | str:
+                     shape: StepShape, settled: Settled | None) -> tuple[tuple[Resolved, Layout, Estimate] | str,
+                                                                          Settled | None]:
     resolved = _resolve(kb, request, build, network, gpus)
     if isinstance(resolved, str):
-        return resolved
-    layout, found, why = fastest_layout(resolved.workload, resolved.cluster, resolved.assumptions, shape)
-    if layout is None or found is None:
-        return why
-    return replace(resolved, layout=layout), layout, found
+        return resolved, None
+    found = search(resolved.workload, resolved.cluster, resolved.assumptions, shape, settled)
+    if found.layout is None or found.estimate is None:
+        return found.why, found.settled
+    return (replace(resolved, layout=found.layout), found.layout, found.estimate), found.settled
 
 
 Found = tuple[Resolved, Layout, Estimate]
@@ -317,13 +321,14 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
         if gpus <= build.per_node:
             # One server or rack: no network. The estimate still names one (it reads no figure of it).
             yield (Candidate(build.gpu, build.node, None, (), family),
-                   _evaluate(kb, request, build, by_rate[0][1][0], gpus, shape, evaluated), ())
+                   _evaluate(kb, request, build, by_rate[0][1][0], gpus, shape, evaluated)[0], ())
             continue
         kept: tuple[Candidate, Found | str] | None = None
         tried: list[tuple[str, float]] = []
         fastest: float | None = None
+        settled: Settled | None = None  # what the build's memory allows, the same on every network
         for _rate, ids in _reachable(by_rate, build.nic_rate):  # fastest first
-            found = _evaluate(kb, request, build, ids[0], gpus, shape, evaluated)
+            found, settled = _evaluate(kb, request, build, ids[0], gpus, shape, evaluated, settled)
             candidate = Candidate(build.gpu, build.node, ids[0], tuple(ids[1:]), family)
             if isinstance(found, str):
                 kept = kept or (candidate, found)

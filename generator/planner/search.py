@@ -69,18 +69,56 @@ def layout_at(shape: StepShape, t: int, p: int, e: int, zero: int, batch: int, r
                    global_batch_size=batch, recompute=recompute, sequence_parallel=t > 1, expert_parallel=e)
 
 
+@dataclass(frozen=True)
+class Settled:
+    """What a layout search finds about memory, which no network figure changes (the GPUs, their
+    memory and their count fix it): the layouts the memory savers settle on that fit, one a
+    placement, in the search's order; the closest layout when none fits; why no placement could
+    be used when none could. A search of the same build on another network starts from it and
+    only times these layouts (`search(..., settled=)`): the planner tries a build on each
+    network fast enough, and three in four of a search's screens are of layouts that do not fit."""
+
+    fitting: tuple[Layout, ...]
+    closest: Layout | None
+    why: str
+
+
+@dataclass(frozen=True)
+class Searched:
+    """A layout search's answer (`fastest_layout`'s three values) and what it settled on memory."""
+
+    layout: Layout | None
+    estimate: Estimate | None
+    why: str
+    settled: Settled
+
+
 def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumptions,
                    shape: StepShape) -> tuple[Layout | None, Estimate | None, str]:
     """The fastest layout that fits; if none fits, the one with the least memory per GPU and
     "no layout fits in memory"; if none can be placed at all, (None, None, why). Layouts are
     compared by `screen` (memory, and the step of one that fits); the one kept is estimated in
     full, so its numbers are `estimate`'s."""
-    best: tuple[float, Layout] | None = None
-    closest: tuple[float, Layout] | None = None
-    why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
+    found = search(workload, cluster, assumptions, shape)
+    return found.layout, found.estimate, found.why
+
+
+def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: StepShape,
+           settled: Settled | None = None) -> Searched:
+    """`fastest_layout`, with what it settled on memory; given `settled` (from a search of the
+    same workload, assumptions, step and GPUs on another network), only the layouts that fit are
+    timed on this cluster, and the answer is the same as a search from scratch."""
     # Every layout tried keeps the base's attention kernel, so the inputs' domains are checked once.
     probe = layout_at(shape, 1, 1, 1, 0, shape.min_global_batch, RECOMPUTE[0])
     checked = not input_problems(workload, cluster, probe, assumptions)
+    if settled is not None and checked:
+        timed, fastest = _time(workload, cluster, assumptions, settled)
+        if timed:
+            return _kept(workload, cluster, assumptions, fastest, settled)
+    best: tuple[float, Layout] | None = None
+    closest: tuple[float, Layout] | None = None
+    fitting: list[Layout] = []
+    why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
     for t, p, e, batch in placements(workload, cluster, shape):
         found_here = False
         for recompute in RECOMPUTE:
@@ -91,6 +129,7 @@ def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumption
                     why = found[0].message
                     break  # the placement itself cannot be used: no saver changes that
                 if found.fits and found.step_s is not None:
+                    fitting.append(layout)
                     if best is None or found.step_s < best[0]:
                         best = (found.step_s, layout)
                     found_here = True
@@ -99,8 +138,28 @@ def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumption
                     closest = (found.total_bytes, layout)
             if found_here:
                 break
-    kept = best or closest
+    return _kept(workload, cluster, assumptions, best[1] if best else None,
+                 Settled(tuple(fitting), closest[1] if closest else None, why))
+
+
+def _time(workload: Workload, cluster: Cluster, assumptions: Assumptions,
+          settled: Settled) -> tuple[bool, Layout | None]:
+    """Whether every settled layout that fits could be timed on this cluster (if one could not,
+    the search starts afresh), and the fastest of them (None: none fits)."""
+    best: tuple[float, Layout] | None = None
+    for layout in settled.fitting:
+        found = screen(workload, cluster, layout, assumptions, inputs_checked=True)
+        if not isinstance(found, Screened) or not found.fits or found.step_s is None:
+            return False, None
+        if best is None or found.step_s < best[0]:
+            best = (found.step_s, layout)
+    return True, None if best is None else best[1]
+
+
+def _kept(workload: Workload, cluster: Cluster, assumptions: Assumptions, best: Layout | None,
+          settled: Settled) -> Searched:
+    kept = best or settled.closest
     if kept is None:
-        return None, None, why
-    result = estimate(workload, cluster, kept[1], assumptions).estimate
-    return kept[1], result, "" if best is not None else "no layout fits in memory"
+        return Searched(None, None, settled.why, settled)
+    result = estimate(workload, cluster, kept, assumptions).estimate
+    return Searched(kept, result, "" if best is not None else "no layout fits in memory", settled)
