@@ -84,7 +84,8 @@ def _answer(page: Page, kb: KnowledgeBase, point: Point) -> None:
     name = next(w.model.name for w in workloads(kb) if w.id == point.workload)
     view = market_views(kb)[point.view]
     for _ in range(10):
-        if page.locator(".quiz .quiz-result").count():
+        if page.locator(".quiz .quiz-result, .quiz .quiz-waiting").count():
+            page.locator(".quiz .quiz-result").wait_for()  # the planner loads at the first answer
             return
         if page.locator(".quiz .quiz-gpus").count():
             page.locator(".quiz .quiz-gpus input").fill(str(point.gpus))
@@ -274,7 +275,7 @@ def test_questionnaire_by_keyboard(browser: Browser, base_url: str, kb: Knowledg
     page.keyboard.type(str(point.gpus))
     page.keyboard.press("Enter")
     press_button(re.compile(f"^{re.escape(view)}$"))
-    assert page.locator(".quiz .quiz-result").is_visible()
+    page.locator(".quiz .quiz-result").wait_for()
     assert page.evaluate("() => document.activeElement.classList.contains('quiz-title')")
     # axe-core over the questionnaire with a result showing (the site-wide axe test runs at
     # desktop width, where the questionnaire is hidden).
@@ -282,6 +283,48 @@ def test_questionnaire_by_keyboard(browser: Browser, base_url: str, kb: Knowledg
                   for v in Axe().run(page, context=".quiz").response["violations"]
                   if v["impact"] in ("critical", "serious") and v["id"] not in AXE_THEME_ALLOWED]
     assert not violations, violations
+    page.context.close()
+
+
+def test_the_planner_loads_when_the_reader_answers(browser: Browser, base_url: str, kb: KnowledgeBase) -> None:
+    """The planner (costmodel.js and costmodel.json, most of the page's weight) is not fetched with
+    the page: a phone that opens the flowchart fetches neither; the reader's first answer fetches
+    both, once, and the result shows."""
+    page = _phone(browser, "light")
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url.rsplit("/", 1)[-1]))
+    settle(page, base_url + "/flowchart/")
+    page.locator(".quiz.quiz-ready").wait_for()
+    assert "tree.json" in fetched
+    assert not [name for name in fetched if name.startswith("costmodel.")], fetched
+    _answer(page, kb, _points(kb)[0])
+    assert fetched.count("costmodel.js") == 1 and fetched.count("costmodel.json") == 1, fetched
+    assert page.locator(".quiz .quiz-result .quiz-path li").count() >= 1
+    page.context.close()
+
+
+def test_without_the_planner_an_answer_links_to_its_branch(browser: Browser, base_url: str, kb: KnowledgeBase) -> None:
+    """If the planner cannot load, the questionnaire still leads to a branch, and says where on the
+    page its example's answer is: a link to the branch's own section."""
+    page = _phone(browser, "light")
+    page.route("**/costmodel.js", lambda route: route.abort())
+    settle(page, base_url + "/flowchart/")
+    page.locator(".quiz.quiz-ready").wait_for()
+    point = _points(kb)[0]
+    sel = _tree(kb)
+    goal_label = next((v.labels[point.goal].zh for v in sel.variables if v.id == "goal"), point.goal)
+    name = next(w.model.name for w in workloads(kb) if w.id == point.workload)
+    page.locator(".quiz .quiz-answer", has_text=re.compile(f"^{re.escape(goal_label)}$")).click()
+    page.locator(".quiz .quiz-workload", has_text=re.compile(f"^{re.escape(name)}（")).click()
+    page.locator(".quiz .quiz-gpus input").fill(str(point.gpus))
+    page.locator(".quiz .quiz-gpus input").press("Enter")
+    page.locator(".quiz .quiz-market", has_text=re.compile(f"^{re.escape(market_views(kb)[point.view].name)}$")).click()
+    link = page.locator(".quiz .quiz-waiting .quiz-loading a")
+    link.wait_for()
+    target = link.get_attribute("href")
+    assert target is not None and target.startswith("#leaf-")
+    assert page.locator(f"[id='{target[1:]}']").count() == 1
+    assert not page.locator(".quiz .quiz-result").count()
     page.context.close()
 
 
@@ -315,6 +358,36 @@ def test_how_to_read_explains_what_the_reader_sees(browser: Browser, page: Page,
     bare.goto(base_url + "/flowchart/")
     assert shown(bare) == (True, False)
     bare.context.close()
+    # Scripts run but the questionnaire cannot start (its tree does not load): the drawing stays,
+    # and so does its explanation.
+    broken = _phone(browser, "light")
+    broken.route("**/tree.json", lambda route: route.abort())
+    settle(broken, base_url + "/flowchart/")
+    broken.wait_for_selector(".quiz[data-quiz-state=failed]", state="attached")
+    assert broken.locator("svg#flowchart").is_visible()
+    assert shown(broken) == (True, False)
+    broken.context.close()
+    # The questionnaire's script itself does not load: the same, once the page has loaded.
+    unscripted = _phone(browser, "light")
+    unscripted.route("**/quiz.js", lambda route: route.abort())
+    settle(unscripted, base_url + "/flowchart/")
+    unscripted.wait_for_selector("html.quiz-failed", state="attached")
+    assert shown(unscripted) == (True, False)
+    unscripted.context.close()
+
+
+def test_how_to_read_does_not_move_under_the_reader(browser: Browser, base_url: str) -> None:
+    """On a phone the questionnaire's explanation is there from the first paint: nothing above
+    the questionnaire shifts when it becomes ready (the swap of explanations did, by 0.012)."""
+    phone = _phone(browser, "light")
+    phone.add_init_script("""window.__shifts = [];
+      new PerformanceObserver(list => { for (const e of list.getEntries()) window.__shifts.push(e.value); })
+        .observe({type: 'layout-shift', buffered: true});""")
+    settle(phone, base_url + "/flowchart/")
+    phone.wait_for_selector(".quiz.quiz-ready")
+    phone.wait_for_timeout(300)
+    assert sum(phone.evaluate("() => window.__shifts")) < 0.001
+    phone.context.close()
 
 
 def test_the_answers_live_in_the_address(browser: Browser, base_url: str, kb: KnowledgeBase,

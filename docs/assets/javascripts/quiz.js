@@ -1,10 +1,12 @@
 /*
  * The selection tree as a questionnaire, for phones. The flowchart page holds an empty
- * <div class="quiz" data-tree="../data/tree.json" data-costmodel="../data/costmodel.json">; this
- * script fetches both files (written by the generator: the tree of specs/selection/, and the cost
- * model's inputs with the planner's market data) and asks one question at a time: the tree's
- * questions (the goal as buttons, the model as the published workloads, the GPU count as a number),
- * then the market. It answers as `python -m generator recommend --goal G --workload W --gpus N
+ * <div class="quiz" data-tree="../data/tree.json" data-costmodel="../data/costmodel.json"
+ * data-planner="../assets/javascripts/costmodel.js">; this script fetches the tree (written by the
+ * generator from specs/selection/) and asks one question at a time; the planner (costmodel.js, and
+ * the cost model's inputs with the market data) is fetched once the reader starts answering, or
+ * when an answer is asked for at once, not with the page: it is most of the page's weight. It asks
+ * the tree's questions (the goal as buttons, the model as the published workloads, the GPU count
+ * as a number), then the market, and answers as `python -m generator recommend --goal G --workload W --gpus N
  * --market M [--licensed]` does: the branch the answers lead to, with its reasons, and the
  * planner's answer at the reader's own point, computed here by costmodel.js `plan` (a port of the
  * Python planner that a parity test holds equal to it).
@@ -14,7 +16,9 @@
  *
  * Progressive enhancement: the CSS shows the questionnaire (and hides the drawing) only at
  * widths up to 760 px and only once this script has marked it ready, so without JavaScript, or
- * if a file does not load, the page keeps its drawing and its text sections.
+ * if the tree does not load, the page keeps its drawing and its text sections; if the planner does
+ * not load, an answer links to its branch's section, where the generator wrote the example's
+ * answer.
  *
  * Spec text reaches the page only through textContent and attribute setters, never as markup.
  */
@@ -32,6 +36,9 @@
       recompute: { none: "不重计算", selective: "选择性重计算", full: "完全重计算" },
       status: { "licence-required": "需要出口许可", barred: "买不到", "end-of-life": "已停售" },
       deadEnd: "这条路径没有下文；请返回上一步。",
+      computing: "正在载入规划器……",
+      plannerFailed: "规划器没能载入。这个分支的例子答案在下面的说明里：",
+      plannerFailedLink: "查看这个分支",
       question: function (n) { return "第 " + n + " 问"; },
       questionMark: "？",
       workload: function (name, size) { return name + "（" + size + "）"; },
@@ -88,6 +95,9 @@
       recompute: { none: "no recomputation", selective: "selective recomputation", full: "full recomputation" },
       status: { "licence-required": "needs an export licence", barred: "cannot be bought", "end-of-life": "no longer sold" },
       deadEnd: "This path leads nowhere; please go back a step.",
+      computing: "Loading the planner…",
+      plannerFailed: "The planner could not be loaded. The answer for this branch's example is in the notes below: ",
+      plannerFailedLink: "see this branch",
       question: function (n) { return "Question " + n; },
       questionMark: "?",
       workload: function (name, size) { return name + " (" + size + ")"; },
@@ -319,6 +329,11 @@
       panel.appendChild(this.askGpus(at.node.kind === "question" ? at.node.ask : this.tree.variables[GPUS].name + words().questionMark));
     } else if (at.ask) {
       panel.appendChild(this.askQuestion(at.ask, at.node));
+    } else if (!this.data) {
+      // The planner (its script and data, most of this page's weight) is loaded when a first
+      // answer needs it, not with the page (see `planner`).
+      panel.setAttribute("data-node", at.leafId);
+      panel.appendChild(this.waiting(at, moveFocus));
     } else {
       panel.setAttribute("data-node", at.leafId);
       panel.appendChild(this.result(at));
@@ -332,6 +347,27 @@
       target.setAttribute("tabindex", "-1");
       target.focus();
     }
+  };
+
+  /** A leaf's panel until the planner has loaded: the loading message, then the answer; if it
+   * cannot load, a link to the branch's answer on the page (the generator wrote it there). */
+  Quiz.prototype.waiting = function (at, moveFocus) {
+    var self = this, w = words(), out = el("div", "quiz-waiting");
+    out.appendChild(el("p", "quiz-progress", w.answer));
+    out.appendChild(el("h3", "quiz-title", at.node.title));
+    var status = el("p", "quiz-loading", w.computing);
+    out.appendChild(status);
+    planner(this.box).then(function (data) {
+      self.data = data;
+      if (self.walk().leafId === at.leafId) self.render(moveFocus);
+    }).catch(function (error) {
+      status.replaceChildren(w.plannerFailed);
+      var link = el("a", "", w.plannerFailedLink);
+      link.setAttribute("href", "#leaf-" + at.leafId);
+      status.appendChild(link);
+      if (window.console) console.warn("planner unavailable:", error);
+    });
+    return out;
   };
 
   Quiz.prototype.heading = function (text) {
@@ -630,24 +666,51 @@
     });
   }
 
+  /** A script, added to the page once (a promise of its load). */
+  function script(url) {
+    return new Promise(function (resolve, reject) {
+      var tag = document.createElement("script");
+      tag.src = url;
+      tag.onload = resolve;
+      tag.onerror = function () { reject(new Error("cannot load " + url)); };
+      document.head.appendChild(tag);
+    });
+  }
+
+  /** The planner's data (data-costmodel), with its script (data-planner) run: loaded once per
+   * questionnaire, when the reader first answers, or when an answer is asked for at once (a
+   * shared address). Most of the page's weight, so not with the page. */
+  function planner(box) {
+    if (!box.plannerLoaded) {
+      var code = typeof CostModel !== "undefined" ? Promise.resolve() : script(box.getAttribute("data-planner"));
+      box.plannerLoaded = Promise.all([code, load(box.getAttribute("data-costmodel"))]).then(function (files) {
+        if (typeof CostModel === "undefined") throw new Error("the planner's script defines no CostModel");
+        return files[1];
+      });
+      box.plannerLoaded.catch(function () {}); // reported where an answer waits for it
+    }
+    return box.plannerLoaded;
+  }
+
   function start(box) {
     if (box.getAttribute("data-quiz-state")) return;
-    if (typeof CostModel === "undefined") return; // the planner's script did not load: the drawing stays
     box.setAttribute("data-quiz-state", "loading");
-    Promise.all([load(box.getAttribute("data-tree")), load(box.getAttribute("data-costmodel"))])
-      .then(function (files) {
-        var tree = files[0];
+    load(box.getAttribute("data-tree"))
+      .then(function (tree) {
         if (!tree.nodes || !tree.nodes[tree.root] || !tree.markets || !tree.markets.length) {
           throw new Error("tree.json has no root or no market");
         }
-        var quiz = new Quiz(box, tree, files[1]);
+        var quiz = new Quiz(box, tree, null);
         quiz.restore();
         quiz.render(false);
         box.setAttribute("data-quiz-state", "ready");
         box.classList.add("quiz-ready"); // from here on, narrow screens show this instead of the drawing
+        // The reader has begun: fetch the planner while they answer.
+        box.addEventListener("click", function () { planner(box); }, { once: true });
       })
       .catch(function (error) {
         box.setAttribute("data-quiz-state", "failed");
+        document.documentElement.classList.add("quiz-failed"); // "how to read" explains the drawing again
         if (window.console) console.warn("questionnaire unavailable, the drawing stays:", error);
       });
   }
