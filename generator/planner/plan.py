@@ -328,7 +328,8 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
         fastest: float | None = None
         settled: Settled | None = None  # what the build's memory allows, the same on every network
         for _rate, ids in _reachable(by_rate, build.nic_rate):  # fastest first
-            found, settled = _evaluate(kb, request, build, ids[0], gpus, shape, evaluated, settled)
+            found, now = _evaluate(kb, request, build, ids[0], gpus, shape, evaluated, settled)
+            settled = now or settled  # an estimate kept from another market brings none
             candidate = Candidate(build.gpu, build.node, ids[0], tuple(ids[1:]), family)
             if isinstance(found, str):
                 kept = kept or (candidate, found)
