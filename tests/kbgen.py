@@ -18,6 +18,7 @@ import yaml
 from hypothesis import strategies as st
 from support import base_files
 
+from generator.charsets import CHINESE
 from generator.model.common import MAX_TEXT
 from generator.model.selection import Selection
 from generator.selection.tree import leaf_paths, range_on_path
@@ -40,13 +41,10 @@ COPYABLE = ("cases", "claims", "gpus", "interconnects", "layers", "networks", "p
             "topologies", "vendors", "architectures", "form-factors", "scale-up-families", "network-families")  # a copy under a new id passes check on its own (no orphan, no tier table)
 
 
-_CHINESE = re.compile("[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
-
-
 def one_language(text: str) -> str:
     """A drawn text for a field of one language (a model's name): without its Chinese, which
     the rule text-plain-chinese keeps out of such fields; every other token stays."""
-    kept = _CHINESE.sub("", text)
+    kept = CHINESE.sub("", text)
     return kept if kept.strip() else "x" + kept
 
 

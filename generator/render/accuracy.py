@@ -112,7 +112,7 @@ def _choice(c: Inferred) -> str:
                f"among {len(c.accepted)} feasible choices: {accepted})")
 
 
-def _assumed(r: RunError, common: frozenset[str] = frozenset()) -> str:
+def _assumed(r: RunError, common: list[str]) -> str:
     """The assumed fields as the page names them, but those every run of its source assumes
     (`common`, said once above the source's table), and the model's choice in words."""
     chosen = None if r.inferred is None else str(r.inferred)
@@ -120,10 +120,11 @@ def _assumed(r: RunError, common: frozenset[str] = frozenset()) -> str:
     return say("、", ", ").join([*names, *([] if r.inferred is None else [_choice(r.inferred)])])
 
 
-def _common(runs: list[RunError]) -> frozenset[str]:
-    """The assumed fields every one of these runs shares."""
-    shared = [frozenset(r.assumed) - ({str(r.inferred)} if r.inferred else set()) for r in runs]
-    return frozenset.intersection(*shared) if shared else frozenset()
+def _common(runs: list[RunError]) -> list[str]:
+    """The assumed fields every one of these runs shares, in the order the first lists them (a
+    model's choice is its own, never shared)."""
+    return [n for n in (runs[0].assumed if runs else ()) if all(n in r.assumed for r in runs)
+            and not any(n == str(r.inferred) for r in runs if r.inferred)]
 
 
 # The figures below are the generator's own numerals (digits, sign, point, %), so they go in as
@@ -142,11 +143,6 @@ def _seconds(value: float | None) -> Cell:
 
 def _count(value: int) -> Cell:
     return Cell(Markup(str(value)), numeric=True)
-
-
-def _in_their_order(common: frozenset[str], runs: list[RunError]) -> list[str]:
-    """`common` in the order the runs list their assumed fields."""
-    return [n for n in runs[0].assumed if n in common] if runs else []
 
 
 def accuracy(site: Site) -> dict[str, object]:
@@ -189,7 +185,7 @@ def accuracy(site: Site) -> dict[str, object]:
         if table.rows:
             # An explicit id from the source's slug: a heading id slugged from its title would
             # carry whatever the title holds.
-            shared = say("、", ", ").join(ASSUMED.get(n, n) for n in _in_their_order(common, expressed_runs))
+            shared = say("、", ", ").join(ASSUMED.get(n, n) for n in common)
             groups.append((s.source, s.title, site.link(s.source), table, shared))
     reasons: dict[str, list[str]] = {}
     for r in report.runs:

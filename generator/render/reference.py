@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from markupsafe import Markup, escape
 
 from .. import strict_json
+from ..charsets import chinese
 from ..knowledge import Loaded
 from ..labels import DIAGNOSTIC_SEVERITY as SEVERITY
 from ..labels import FAMILY, PUBLISHER_ROLE, SOURCE_KIND, SPEC_KIND_ZH
@@ -38,7 +39,7 @@ from .escape import inert, link
 from .runs import section_anchor
 from .table import Cell, Row, Table
 from .text import localized
-from .trust import BASIS, SOURCE_GROUPS, VERDICT, as_written, group_title, is_chinese, source_page, summary_html
+from .trust import BASIS, SOURCE_GROUPS, VERDICT, as_written, group_title, source_page, summary_html
 
 
 def _expr(site: Site, expr: Expr) -> Markup:
@@ -111,12 +112,12 @@ def _source_item(site: Site, e: Loaded[Source], cited: dict[str, set[str]]) -> d
     via = None
     if m.via is not None:
         copier = publisher_name(m.via.publisher)
-        via = {"publisher": copier, "publisher_zh": is_chinese(copier), "link": link(m.via.url, _host(m.via.url)),
+        via = {"publisher": copier, "publisher_zh": chinese(copier), "link": link(m.via.url, _host(m.via.url)),
                "retrieved": m.via.retrieved.isoformat()}
     publisher = publisher_name(m.publisher)
     return {"id": e.id, "title": m.title, "publisher": publisher, "kind": SOURCE_KIND[m.kind],
             # Whether the title or the publisher is (partly) Chinese: marked so on the English pages.
-            "title_zh": is_chinese(m.title), "publisher_zh": is_chinese(publisher),
+            "title_zh": chinese(m.title), "publisher_zh": chinese(publisher),
             "role": PUBLISHER_ROLE[m.publisher_role], "access": "article" if m.kind == "article" else access(m), "via": via,
             "link": link(m.url, _host(m.url)) if m.url else None, "page": source_page(m),
             "retrieved": m.retrieved.isoformat() if m.retrieved else None,

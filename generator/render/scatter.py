@@ -46,14 +46,14 @@ def _marker(dwg: svgwrite.Drawing, shape: str, x: float, y: float, styled: bool 
     # of points, so the chart gives the class to each source's group and a point carries none
     # (`styled`: a legend's key is a drawing of its own, its marker with the class). No ids either:
     # nothing links to a point.
-    fill = stroke = {"class_": _style(shape)} if styled else {}
+    style = {"class_": _style(shape)} if styled else {}
     r = 3.5
     if shape == "circle":
-        return dwg.circle(center=(x, y), r=r, **fill)
+        return dwg.circle(center=(x, y), r=r, **style)
     if shape == "ring":
-        return dwg.circle(center=(x, y), r=r, **stroke)
+        return dwg.circle(center=(x, y), r=r, **style)
     if shape == "square":
-        return dwg.rect(insert=(round(x - r, 1), round(y - r, 1)), size=(7, 7), **fill)
+        return dwg.rect(insert=(round(x - r, 1), round(y - r, 1)), size=(7, 7), **style)
     points = {
         "diamond": [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)],
         "triangle": [(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)],
@@ -61,11 +61,11 @@ def _marker(dwg: svgwrite.Drawing, shape: str, x: float, y: float, styled: bool 
                  (x - 1.2, y + 1.2), (x - r - 1, y), (x - 1.2, y - 1.2)],
     }.get(shape)
     if points is not None:
-        return dwg.polygon([(round(px, 1), round(py, 1)) for px, py in points], **fill)
+        return dwg.polygon([(round(px, 1), round(py, 1)) for px, py in points], **style)
     if shape == "bar":
-        return dwg.rect(insert=(round(x - r - 1, 1), round(y - 1.5, 1)), size=(2 * r + 2, 3), **fill)
+        return dwg.rect(insert=(round(x - r - 1, 1), round(y - 1.5, 1)), size=(2 * r + 2, 3), **style)
     return dwg.path(d=f"M{x - r:.1f},{y - r:.1f}L{x + r:.1f},{y + r:.1f}M{x - r:.1f},{y + r:.1f}L{x + r:.1f},{y - r:.1f}",
-                    **stroke)
+                    **style)
 
 
 def accuracy_chart(chart_id: str, title: str, sources: list[str],

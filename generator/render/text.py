@@ -6,13 +6,13 @@ Markdown, `inert` for HTML text, `attr` for attribute values), re-exported here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from fractions import Fraction
 
 from markupsafe import Markup, escape
 
+from ..charsets import chinese
 from ..figure_format import in_unit, with_unit
 from ..figure_refs import Reference, find_references
 from ..figures import Figure
@@ -59,16 +59,6 @@ def localized(text: Text | str | None) -> str:
     return text if isinstance(text, str) else text.shown()
 
 
-# Chinese characters and punctuation (CJK symbols, ideographs, full-width forms): what makes a
-# text shown on an English page Chinese.
-_CJK = re.compile("[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-
-
-def chinese(text: object) -> bool:
-    """Whether a text holds Chinese: a name or title the specs give in Chinese only (a source's
-    title, a product name written in Chinese), which an English page shows as it is, marked as
-    Chinese (`lang="zh"`) for the reader's browser, its screen reader and its fonts."""
-    return bool(_CJK.search(str(text)))
 
 
 def marked(html: Markup, text: object) -> Markup:

@@ -4,10 +4,9 @@ looks like beside a figure or a date. Counts come from the data (generator.prove
 
 from __future__ import annotations
 
-import re
-
 from markupsafe import Markup, escape
 
+from ..charsets import chinese
 from ..knowledge import KnowledgeBase
 from ..labels import BASIS, FOOTING, VERDICT
 from ..language import Bilingual, current, say
@@ -26,19 +25,11 @@ def access_link(reached: str) -> tuple[str, str]:
     return say("源", "src"), ""
 
 
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-
-
-def is_chinese(text: str) -> bool:
-    """Whether spec text holds any Chinese."""
-    return bool(_CJK.search(text))
-
-
 def as_written(text: Markup) -> Markup:
     """Escaped spec text that may be Chinese (a source's title, its publisher), marked as Chinese
     when it holds any on an English page, where a reader's tools (a screen reader, a translator)
     must know it is not English. A Chinese page is left as it is."""
-    if current() == "en" and is_chinese(str(text)):
+    if current() == "en" and chinese(text):
         return Markup('<span lang="zh">{}</span>').format(text)
     return text
 

@@ -8,9 +8,9 @@ source said) is no exception: its `en` is the source's words in English, or a re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ..charsets import chinese
 from ..diagnostics import DataPath, Diagnostic, Rule, Severity
 from ..knowledge import Loaded
 from ..model.common import Identified, Text
@@ -44,7 +44,6 @@ def _missing(entity: Loaded[Identified], path: DataPath) -> Diagnostic:
 PLAIN_CHINESE = Rule("text-plain-chinese", "schema",
                      "只能写一种文字的字段（名称、出版方之外的标签、版本等）不写中文：英文版页面原样显示它。型号名写中性的写法；允许写成 {zh, en} 的字段（如出版方）两种语言都写。文档自己的标题和原话引用（quote、said）不在此列。",
                      Severity.WARNING)
-_CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
 # What may be Chinese as it stands: a source's words (a run's quote, an article's range as it
 # wrote it), and a document's own title (a Chinese article is cited by its Chinese title).
 _AS_WRITTEN = ("quote", "said")
@@ -64,7 +63,7 @@ def check_plain_chinese(ctx: Context) -> Iterator[Diagnostic]:
                 stack.extend((path + (key,), value) for key, value in node.items() if isinstance(key, str))
             elif isinstance(node, list):
                 stack.extend((path + (index,), item) for index, item in enumerate(node))
-            elif isinstance(node, str) and _CJK.search(node) and path:
+            elif isinstance(node, str) and chinese(node) and path:
                 if path[-1] in _AS_WRITTEN or (source and path == ("title",)):
                     continue
                 mark = entity.file.value_mark(path)

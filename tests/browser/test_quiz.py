@@ -311,11 +311,7 @@ def test_without_the_planner_an_answer_links_to_its_branch(browser: Browser, bas
     settle(page, base_url + "/flowchart/")
     page.locator(".quiz.quiz-ready").wait_for()
     point = _points(kb)[0]
-    sel = _tree(kb)
-    goal_label = next((v.labels[point.goal].zh for v in sel.variables if v.id == "goal"), point.goal)
-    name = next(w.model.name for w in workloads(kb) if w.id == point.workload)
-    page.locator(".quiz .quiz-answer", has_text=re.compile(f"^{re.escape(goal_label)}$")).click()
-    page.locator(".quiz .quiz-workload", has_text=re.compile(f"^{re.escape(name)}（")).click()
+    _answer_until_gpus(page, kb, point)
     page.locator(".quiz .quiz-gpus input").fill(str(point.gpus))
     page.locator(".quiz .quiz-gpus input").press("Enter")
     page.locator(".quiz .quiz-market", has_text=re.compile(f"^{re.escape(market_views(kb)[point.view].name)}$")).click()
