@@ -112,6 +112,7 @@ _ONES = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, 
          "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
          "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
          "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_MAGNITUDE_WORDS = ("thousand", "million", "billion", "trillion")
 _ENGLISH_COUNT = re.compile(r"(?<![\d.,])\b((?:(?:" + "|".join(_ONES) + r"|hundred)[\s-]+)*)"
                             r"(thousand|million|billion|trillion)s?\b", re.IGNORECASE)
 
@@ -136,15 +137,25 @@ def stated_numbers(text: str) -> frozenset[Decimal]:
     rendering state the same ones (the rule text-en-numbers, and the English edition's tests
     compare pages by them). Numbers in characters or words count from 万 (ten thousand) up;
     smaller ones are words in both languages (一个, 两张卡, "three-dimensional")."""
-    found = set()
+    found: set[Decimal] = set()
     # A range shares its magnitude: "20 to 100 billion", "20–100 亿".
     text = _RANGE.sub(lambda m: f"{m[1]} {m[3]} {m[2]} {m[3]}", text)
-    for whole, fraction, chinese, english in _STATED.findall(text):
-        value = Decimal(whole.replace(",", "") + fraction) * _MAGNITUDE.get(chinese or english, 1)
+
+    def read(match: re.Match[str]) -> str:
+        whole, fraction, chinese, english = match.groups()
+        value = Decimal(whole.replace(",", "") + (fraction or "")) * _MAGNITUDE.get(chinese or english, 1)
         found.add(value.normalize())
-    rest = _STATED.sub(" ", text)  # "2.15 亿" and "400 billion" are read above
-    for numeral in _CHINESE_COUNT.findall(rest):
-        found.add(Decimal(_chinese_count(numeral)).normalize())
+        return " "
+
+    rest = _STATED.sub(read, text)  # what is left of "2.15 亿" and "400 billion" once read: a space
+    # A count in characters or words needs its magnitude: a text without one (most) is not scanned
+    # for counts, which at every word would try the English number words (half the time of the rule).
+    if "万" in rest or "亿" in rest:
+        for numeral in _CHINESE_COUNT.findall(rest):
+            found.add(Decimal(_chinese_count(numeral)).normalize())
+    lowered = rest.lower()
+    if not any(word in lowered for word in _MAGNITUDE_WORDS):
+        return frozenset(found)
     for words, magnitude in _ENGLISH_COUNT.findall(rest):
         count = _english_count(words, magnitude)
         if count is not None:
