@@ -1,7 +1,9 @@
-"""The layout search (planner/search.py) started from what a search of the same build on another
-network settled on memory gives the answer of a search from scratch: the same layout and the same
-estimate, whether a layout fits or none does (the memory a layout needs does not depend on the
-network, so only the layouts that fit are timed again)."""
+"""The layout search (planner/search.py) gives the answer of a scan of every memory saver in
+order at each placement, though it screens fewer layouts; and started from what a search with the
+same memory inputs settled (the same build on another network, or another server of GPUs with the
+same memory), it gives the answer of a search from scratch: the same layout and the same estimate,
+whether a layout fits or none does (the memory a layout needs reads neither the network nor the
+node's links, so only the layouts that fit are timed again)."""
 
 from __future__ import annotations
 
@@ -15,24 +17,101 @@ from generator.costmodel.grid import (
     synthetic_nodes,
     synthetic_workloads,
 )
-from generator.planner.search import StepShape, search
+from generator.costmodel.inputs import Assumptions, GpuSpec, Node, Workload
+from generator.costmodel.result import estimate, screen
+from generator.costmodel.wiring import Screened
+from generator.planner.search import RECOMPUTE, ZERO_STAGES, Searched, StepShape, layout_at, placements, search
 
 # Port rates per direction, bytes/s: 10, 100, 400 and 800 Gb/s.
 RATES = (1.25e9, 12.5e9, 50e9, 100e9)
 
 
-def test_a_search_from_another_networks_memory_answers_as_one_from_scratch() -> None:
+def scan(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: StepShape) -> tuple[object, ...]:
+    """What the search answers, found the plain way: every ZeRO stage of each recomputation tried
+    in order at every placement until one fits (a layout that cannot be used ends its
+    recomputation's stages); the fastest of those kept, else the first layout of least memory."""
+    best: tuple[float, Layout] | None = None
+    closest: tuple[float, Layout] | None = None
+    fitting: list[Layout] = []
+    why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
+    for t, p, e, batch in placements(workload, cluster, shape):
+        fitted = False
+        for recompute in RECOMPUTE:
+            for zero in ZERO_STAGES:
+                layout = layout_at(shape, t, p, e, zero, batch, recompute)
+                found = screen(workload, cluster, layout, assumptions)
+                if not isinstance(found, Screened):
+                    why = found[0].message
+                    break
+                if found.fits and found.step_s is not None:
+                    fitting.append(layout)
+                    best = best if best is not None and best[0] <= found.step_s else (found.step_s, layout)
+                    fitted = True
+                    break
+                if closest is None or found.total_bytes < closest[0]:
+                    closest = (found.total_bytes, layout)
+            if fitted:
+                break
+    kept = best[1] if best else closest[1] if closest else None
+    result = None if kept is None else estimate(workload, cluster, kept, assumptions).estimate
+    why = "" if best else "no layout fits in memory" if closest else why
+    return kept, result, why, tuple(fitting), None if best or closest is None else closest[1]
+
+
+def answer(found: Searched) -> tuple[object, ...]:
+    settled = found.settled
+    return found.layout, found.estimate, found.why, settled.fitting, None if settled.fitting else settled.closest
+
+
+def cases(seed: int, count: int) -> list[tuple[Workload, Node, int, StepShape]]:
+    rng = random.Random(seed)
+    found = []
+    for _ in range(count):
+        node = dataclasses.replace(rng.choice(synthetic_nodes()), nics_per_node=rng.choice((1, 4, 8)))
+        gpus = rng.choice((1, 2, 4, 16, 64))
+        workload = rng.choice(synthetic_workloads() + synthetic_moe_workloads())
+        # a base that pins ZeRO-3's gathers makes stages 0-2 unusable: the scan stops at stage 0
+        base = Layout(1, 1, 0, 1, 1, 1, zero_gather=rng.choice(("layer", "layer", "tensor-sync")))
+        shape = StepShape(rng.choice((2048, 8192)), rng.choice((64, 512)), rng.choice((1, 2)), base)
+        memory = rng.choice((12e9, 24e9, 48e9, 80e9, 192e9))  # from nothing fitting to all of it
+        found.append((workload, dataclasses.replace(node, gpu=dataclasses.replace(node.gpu, memory_capacity_bytes=memory)),
+                      gpus, shape))
+    return found
+
+
+def test_the_search_answers_as_a_scan_of_every_saver_in_order() -> None:
+    # Weights (and gradients) of next to no bytes: ZeRO-3 then needs as much memory as stage 2
+    # (and 1), and the first layout of the least memory, which a scan keeps, is stage 2's (1's).
+    usual = illustrative_assumptions()
+    light = (dataclasses.replace(usual, weight_bytes_per_parameter=1e-30),
+             dataclasses.replace(usual, weight_bytes_per_parameter=1e-30, gradient_bytes_per_parameter=1e-30))
+    fits = unfit = unusable = 0
+    for index, (workload, node, gpus, shape) in enumerate(cases(11, 160)):
+        assumptions = light[index % 4] if index % 4 < 2 else usual
+        cluster = Cluster(node, max(1, gpus // node.gpus_per_node)) if gpus >= node.gpus_per_node else \
+            Cluster(dataclasses.replace(node, gpus_per_node=gpus), 1)
+        expected = scan(workload, cluster, assumptions, shape)
+        assert answer(search(workload, cluster, assumptions, shape)) == expected
+        fits += expected[2] == ""
+        unfit += expected[2] == "no layout fits in memory"
+        unusable += expected[0] is None
+    # the cases reach every kind of answer
+    assert fits and unfit and unusable, (fits, unfit, unusable)
+
+
+def test_a_search_from_the_same_memory_answers_as_one_from_scratch() -> None:
     rng = random.Random(7)
     compared = moved = unfit = 0
-    for _ in range(80):
-        node = dataclasses.replace(rng.choice(synthetic_nodes()), nics_per_node=rng.choice((1, 4, 8)))
-        count = rng.choice((2, 4, 16, 64))
-        workload = rng.choice(synthetic_workloads() + synthetic_moe_workloads())
-        shape = StepShape(rng.choice((2048, 8192)), rng.choice((64, 512)), rng.choice((1, 2)), Layout(1, 1, 0, 1, 1, 1))
-        assumptions = illustrative_assumptions()
+    assumptions = illustrative_assumptions()
+    for workload, node, count, shape in cases(7, 80):
+        count = max(2, count)
         first, second = rng.sample(RATES, 2)
         one = Cluster(dataclasses.replace(node, nic_port_per_direction_bytes_per_s=first), count)
-        other = Cluster(dataclasses.replace(node, nic_port_per_direction_bytes_per_s=second), count)
+        # another network, or another server of GPUs of the same memory: its own name, rates and NICs
+        gpu: GpuSpec = dataclasses.replace(node.gpu, name="other", dense_bf16_flop_per_s=node.gpu.dense_bf16_flop_per_s * 2)
+        server = dataclasses.replace(node, name="other", gpu=gpu, scale_up_per_direction_bytes_per_s=rng.choice((32e9, 900e9)),
+                                     nics_per_node=rng.choice((1, 8)))
+        other = Cluster(dataclasses.replace(rng.choice((node, server)), nic_port_per_direction_bytes_per_s=second), count)
         settled = search(workload, one, assumptions, shape).settled
         fresh = search(workload, other, assumptions, shape)
         started = search(workload, other, assumptions, shape, settled)
@@ -43,3 +122,13 @@ def test_a_search_from_another_networks_memory_answers_as_one_from_scratch() -> 
         moved += search(workload, one, assumptions, shape).layout != fresh.layout
     # the cases reach both answers, and a network that changes which layout is fastest
     assert compared == 80 and unfit > 0 and moved > 0
+
+
+def test_what_another_memory_settled_is_not_used() -> None:
+    workload, node = synthetic_workloads()[1], synthetic_nodes()[0]
+    shape = StepShape(2048, 64)
+    assumptions = illustrative_assumptions()
+    small = Cluster(dataclasses.replace(node, gpu=dataclasses.replace(node.gpu, memory_capacity_bytes=24e9)), 2)
+    large = Cluster(node, 2)
+    from_small = search(workload, small, assumptions, shape).settled
+    assert search(workload, large, assumptions, shape, from_small) == search(workload, large, assumptions, shape)

@@ -33,7 +33,7 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import ComputeNode, FormFactor, Gpu
 from ..model.markets import Market
 from .availability import Standing, market, standing
-from .search import Settled, StepShape, search
+from .search import Settled, StepShape, memory_inputs, search
 
 Goal = Literal["pretrain", "finetune", "lora"]
 GOALS: tuple[Goal, ...] = ("pretrain", "finetune", "lora")
@@ -264,30 +264,36 @@ GPUs): the market and the licence decide which builds are asked for, never what 
 so plans of one question in several markets can share them (`plan(..., evaluated=)`)."""
 
 
+Memory = dict[tuple[object, ...], Settled]
+"""What layout searches settled on memory, by their `search.memory_inputs`: a build on each
+network, and servers of the same GPUs, share them."""
+
+
 def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
               shape: StepShape, evaluated: Evaluated | None = None,
-              settled: Settled | None = None) -> tuple[tuple[Resolved, Layout, Estimate] | str, Settled | None]:
-    """A build on a network, and what its layout search settled on memory (for the same build
-    on the next network, `search.Settled`; None where the estimate was kept from another market)."""
+              memory: Memory | None = None) -> tuple[Resolved, Layout, Estimate] | str:
+    """A build on a network; its layout search starts from what `memory` holds for the same
+    memory inputs, and leaves there what it settled."""
     key = (build.gpu, build.node, build.per_node, network, gpus)
     if evaluated is not None and key in evaluated:
-        return evaluated[key], None
-    found, settled = _evaluate_afresh(kb, request, build, network, gpus, shape, settled)
+        return evaluated[key]
+    found = _evaluate_afresh(kb, request, build, network, gpus, shape, {} if memory is None else memory)
     if evaluated is not None:
         evaluated[key] = found
-    return found, settled
+    return found
 
 
 def _evaluate_afresh(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
-                     shape: StepShape, settled: Settled | None) -> tuple[tuple[Resolved, Layout, Estimate] | str,
-                                                                          Settled | None]:
+                     shape: StepShape, memory: Memory) -> tuple[Resolved, Layout, Estimate] | str:
     resolved = _resolve(kb, request, build, network, gpus)
     if isinstance(resolved, str):
-        return resolved, None
-    found = search(resolved.workload, resolved.cluster, resolved.assumptions, shape, settled)
+        return resolved
+    inputs = memory_inputs(resolved.workload, resolved.cluster, resolved.assumptions, shape)
+    found = search(resolved.workload, resolved.cluster, resolved.assumptions, shape, memory.get(inputs))
+    memory[inputs] = found.settled
     if found.layout is None or found.estimate is None:
-        return found.why, found.settled
-    return (replace(resolved, layout=found.layout), found.layout, found.estimate), found.settled
+        return found.why
+    return replace(resolved, layout=found.layout), found.layout, found.estimate
 
 
 Found = tuple[Resolved, Layout, Estimate]
@@ -309,6 +315,7 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
     by_rate = _networks_by_rate(kb)
     if not by_rate:
         return
+    memory: Memory = {}  # what each build's searches settled, for the next network and server
     for build in _builds(kb, gpus):
         if build.part not in allowed:
             continue
@@ -321,15 +328,13 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
         if gpus <= build.per_node:
             # One server or rack: no network. The estimate still names one (it reads no figure of it).
             yield (Candidate(build.gpu, build.node, None, (), family),
-                   _evaluate(kb, request, build, by_rate[0][1][0], gpus, shape, evaluated)[0], ())
+                   _evaluate(kb, request, build, by_rate[0][1][0], gpus, shape, evaluated, memory), ())
             continue
         kept: tuple[Candidate, Found | str] | None = None
         tried: list[tuple[str, float]] = []
         fastest: float | None = None
-        settled: Settled | None = None  # what the build's memory allows, the same on every network
         for _rate, ids in _reachable(by_rate, build.nic_rate):  # fastest first
-            found, now = _evaluate(kb, request, build, ids[0], gpus, shape, evaluated, settled)
-            settled = now or settled  # an estimate kept from another market brings none
+            found = _evaluate(kb, request, build, ids[0], gpus, shape, evaluated, memory)
             candidate = Candidate(build.gpu, build.node, ids[0], tuple(ids[1:]), family)
             if isinstance(found, str):
                 kept = kept or (candidate, found)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from ..costmodel.feasibility import input_problems
+from ..costmodel.feasibility import Problem, input_problems
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Recompute, Workload
 from ..costmodel.result import Estimate, estimate, screen
 from ..costmodel.wiring import Screened
@@ -69,15 +69,26 @@ def layout_at(shape: StepShape, t: int, p: int, e: int, zero: int, batch: int, r
                    global_batch_size=batch, recompute=recompute, sequence_parallel=t > 1, expert_parallel=e)
 
 
+def memory_inputs(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: StepShape) -> tuple[object, ...]:
+    """What decides which layouts fit and which cannot be placed: the workload, the assumptions,
+    the step, the GPU, and how many of them there are in a node and in all. The rest of a cluster
+    (the scale-up link, the NICs and their rate, the fabric) only times a layout."""
+    node, gpu = cluster.node, cluster.node.gpu
+    return (workload, assumptions, shape, gpu.memory_capacity_bytes, bool(gpu.dense_fp8_flop_per_s),
+            node.gpus_per_node, cluster.node_count)
+
+
 @dataclass(frozen=True)
 class Settled:
-    """What a layout search finds about memory, which no network figure changes (the GPUs, their
-    memory and their count fix it): the layouts the memory savers settle on that fit, one a
-    placement, in the search's order; the closest layout when none fits; why no placement could
-    be used when none could. A search of the same build on another network starts from it and
-    only times these layouts (`search(..., settled=)`): the planner tries a build on each
-    network fast enough, and three in four of a search's screens are of layouts that do not fit."""
+    """What a layout search finds about memory, which the cluster's links do not change (the
+    inputs `memory_inputs` names fix it): the layouts the memory savers settle on that fit, one a
+    placement, in the search's order; the layout of least memory when none fits; why no placement
+    could be used when none could. A search with the same memory inputs (the same build on
+    another network, or another server of the same GPUs) starts from it and only times these
+    layouts (`search(..., settled=)`): the planner tries each build on each network fast enough,
+    and most of a search's screens are of layouts that do not fit."""
 
+    inputs: tuple[object, ...]
     fitting: tuple[Layout, ...]
     closest: Layout | None
     why: str
@@ -105,41 +116,106 @@ def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumption
 
 def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: StepShape,
            settled: Settled | None = None) -> Searched:
-    """`fastest_layout`, with what it settled on memory; given `settled` (from a search of the
-    same workload, assumptions, step and GPUs on another network), only the layouts that fit are
-    timed on this cluster, and the answer is the same as a search from scratch."""
+    """`fastest_layout`, with what it settled on memory; given `settled` from a search of the
+    same `memory_inputs` (any other is ignored), only the layouts that fit are timed on this
+    cluster, and the answer is the same as a search from scratch."""
     # Every layout tried keeps the base's attention kernel, so the inputs' domains are checked once.
     probe = layout_at(shape, 1, 1, 1, 0, shape.min_global_batch, RECOMPUTE[0])
     checked = not input_problems(workload, cluster, probe, assumptions)
-    if settled is not None and checked:
+    inputs = memory_inputs(workload, cluster, assumptions, shape)
+    if settled is not None and checked and settled.inputs == inputs and (settled.fitting or settled.closest):
         timed, fastest = _time(workload, cluster, assumptions, settled)
         if timed:
             return _kept(workload, cluster, assumptions, fastest, settled)
     best: tuple[float, Layout] | None = None
-    closest: tuple[float, Layout] | None = None
+    closest: Closest = None
     fitting: list[Layout] = []
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
     for t, p, e, batch in placements(workload, cluster, shape):
-        found_here = False
         for recompute in RECOMPUTE:
-            for zero in ZERO_STAGES:
-                layout = layout_at(shape, t, p, e, zero, batch, recompute)
-                found = screen(workload, cluster, layout, assumptions, inputs_checked=checked)
-                if not isinstance(found, Screened):
-                    why = found[0].message
-                    break  # the placement itself cannot be used: no saver changes that
-                if found.fits and found.step_s is not None:
-                    fitting.append(layout)
-                    if best is None or found.step_s < best[0]:
-                        best = (found.step_s, layout)
-                    found_here = True
-                    break
-                if closest is None or found.total_bytes < closest[0]:
-                    closest = (found.total_bytes, layout)
-            if found_here:
+            at = _Savers(workload, cluster, assumptions, checked, shape, t, p, e, batch, recompute)
+            fit, closest, problem = _first_fit(at, closest)
+            why = problem or why
+            if fit is not None:
+                step, layout = fit
+                fitting.append(layout)
+                if best is None or step < best[0]:
+                    best = fit
                 break
     return _kept(workload, cluster, assumptions, best[1] if best else None,
-                 Settled(tuple(fitting), closest[1] if closest else None, why))
+                 Settled(inputs, tuple(fitting), closest[1] if closest else None, why))
+
+
+Closest = tuple[float, Layout] | None
+"""The layout of the least memory per GPU screened so far (the first of it in the search's order),
+with its bytes."""
+
+
+@dataclass(frozen=True)
+class _Savers:
+    """One placement and recomputation of a search, screened at a ZeRO stage."""
+
+    workload: Workload
+    cluster: Cluster
+    assumptions: Assumptions
+    checked: bool
+    shape: StepShape
+    t: int
+    p: int
+    e: int
+    batch: int
+    recompute: Recompute
+
+    def __call__(self, zero: int) -> tuple[Layout, Screened | tuple[Problem, ...]]:
+        layout = layout_at(self.shape, self.t, self.p, self.e, zero, self.batch, self.recompute)
+        return layout, screen(self.workload, self.cluster, layout, self.assumptions, inputs_checked=self.checked)
+
+
+def _first_fit(at: _Savers, closest: Closest) -> tuple[tuple[float, Layout] | None, Closest, str | None]:
+    """What a scan of ZeRO stages 0 to 3 in order finds at one placement and recomputation: the
+    first layout that fits, with its step; the closest layout as the scan leaves it; and the
+    message of the stage where it stopped because the layout cannot be used (None: it did not).
+
+    Memory per GPU never grows with the ZeRO stage (each stage partitions one more of weights,
+    gradients and optimizer states over the data-parallel ranks, and nothing else reads it), so
+    where stage 3 does not fit, stages 1 and 2 do not either and need no less than stage 3: a
+    group that fits at no stage takes two screens instead of four. Of those two stages, only the
+    one that may be the first of stage 3's memory (the closest layout a scan in order would keep)
+    is screened, and only where stage 3 is the closest yet."""
+    layout, found = at(0)
+    if not isinstance(found, Screened):
+        return None, closest, found[0].message
+    if found.fits and found.step_s is not None:
+        return (found.step_s, layout), closest, None
+    closest = _closer(closest, found.total_bytes, layout)
+    last_layout, last = at(3)
+    if isinstance(last, Screened) and not last.fits:
+        if closest is not None and not last.total_bytes < closest[0]:
+            return None, closest, None
+        # the first stage of stage 3's memory: stage 2 needs more unless they tie, and so then does 1
+        layout, found = at(2)
+        if not isinstance(found, Screened) or found.total_bytes != last.total_bytes:
+            return None, (last.total_bytes, last_layout), None
+        first_layout, first = at(1)
+        if isinstance(first, Screened) and first.total_bytes == last.total_bytes:
+            return None, (first.total_bytes, first_layout), None
+        return None, (found.total_bytes, layout), None
+    # stage 3 fits or cannot be used: stages 1 and 2 are screened as a scan would
+    for zero in (1, 2):
+        layout, found = at(zero)
+        if not isinstance(found, Screened):
+            return None, closest, found[0].message
+        if found.fits and found.step_s is not None:
+            return (found.step_s, layout), closest, None
+        closest = _closer(closest, found.total_bytes, layout)
+    if not isinstance(last, Screened):
+        return None, closest, last[0].message
+    assert last.step_s is not None  # a layout that fits has its step
+    return (last.step_s, last_layout), closest, None
+
+
+def _closer(closest: Closest, total_bytes: float, layout: Layout) -> Closest:
+    return (total_bytes, layout) if closest is None or total_bytes < closest[0] else closest
 
 
 def _time(workload: Workload, cluster: Cluster, assumptions: Assumptions,
