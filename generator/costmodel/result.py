@@ -17,7 +17,7 @@ from . import step as st
 from .evaluate import FLOATS
 from .feasibility import Problem, check
 from .inputs import Assumptions, Cluster, Layout, Workload
-from .wiring import Screened, run
+from .wiring import Screened, run, step_of
 from .wiring import screen as _screen
 
 
@@ -96,3 +96,16 @@ def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: As
         if value is not None and not math.isfinite(value):
             return (_refusal(name, value),)
     return found
+
+
+def timed(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> float | tuple[Problem, ...]:
+    """The step of a layout known to fit (`wiring.step_of`), or why it cannot be estimated, as `screen`
+    would say; its inputs are known to be in their domains."""
+    problems = check(workload, cluster, layout, assumptions, inputs_checked=True)
+    if problems:
+        return problems
+    try:
+        step_s = step_of(FLOATS, workload, cluster, layout, assumptions)
+    except ArithmeticError:  # as in `estimate`
+        return (_refusal("a quotient", math.inf),)
+    return step_s if math.isfinite(step_s) else (_refusal("step.step_s", step_s),)

@@ -88,8 +88,18 @@ def screen(ev: Evaluator[float], workload: Workload, cluster: Cluster, layout: L
     memory = memory_per_gpu(ev, x, m, cluster, layout, a)
     if not memory.fits:
         return Screened(memory.total_bytes, False, None)
-    step = step_time(ev, x, m, compute(ev, x, cluster, layout, a), cluster, layout, a)
-    return Screened(memory.total_bytes, True, step.step_s)
+    return Screened(memory.total_bytes, True, _step_s(ev, x, m, cluster, layout, a))
+
+
+def step_of(ev: Evaluator[float], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> float:
+    """The step of a layout a search already knows to fit (what another search of the same memory
+    settled), by the same wiring as `screen`, without its memory."""
+    x = leaves(ev, workload, cluster, layout, a)
+    return _step_s(ev, x, microbatches(ev, x), cluster, layout, a)
+
+
+def _step_s(ev: Evaluator[float], x: Leaves[float], m: float, cluster: Cluster, layout: Layout, a: Assumptions) -> float:
+    return step_time(ev, x, m, compute(ev, x, cluster, layout, a), cluster, layout, a).step_s
 
 
 def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layout: Layout,

@@ -21,7 +21,7 @@ Pure: a validated knowledge base in, records out.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..costmodel.inputs import Layout
@@ -258,15 +258,21 @@ def _resolve(kb: KnowledgeBase, request: Request, build: Build, network: str, gp
     return resolve(kb, choice)
 
 
-Evaluated = dict[tuple[str, str | None, int, str, int], "tuple[Resolved, Layout, Estimate] | str"]
-"""Estimates of builds for one request's model and step, by (GPU, node, GPUs per node, network,
-GPUs): the market and the licence decide which builds are asked for, never what they estimate,
-so plans of one question in several markets can share them (`plan(..., evaluated=)`)."""
-
-
 Memory = dict[tuple[object, ...], Settled]
 """What layout searches settled on memory, by their `search.memory_inputs`: a build on each
-network, and servers of the same GPUs, share them."""
+network, and servers of GPUs with the same memory, share them."""
+
+
+@dataclass
+class Evaluated:
+    """What plans of one request's model and step share in other markets or with licences
+    (`plan(..., evaluated=)`): the estimates of builds, by (GPU, node, GPUs per node, network,
+    GPUs), since the market and the licence decide which builds are asked for, never what they
+    estimate; and what the layout searches settled on memory."""
+
+    estimates: dict[tuple[str, str | None, int, str, int], tuple[Resolved, Layout, Estimate] | str] = \
+        field(default_factory=dict)
+    memory: Memory = field(default_factory=dict)
 
 
 def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
@@ -275,11 +281,11 @@ def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, g
     """A build on a network; its layout search starts from what `memory` holds for the same
     memory inputs, and leaves there what it settled."""
     key = (build.gpu, build.node, build.per_node, network, gpus)
-    if evaluated is not None and key in evaluated:
-        return evaluated[key]
+    if evaluated is not None and key in evaluated.estimates:
+        return evaluated.estimates[key]
     found = _evaluate_afresh(kb, request, build, network, gpus, shape, {} if memory is None else memory)
     if evaluated is not None:
-        evaluated[key] = found
+        evaluated.estimates[key] = found
     return found
 
 
@@ -315,7 +321,8 @@ def _candidates_at(kb: KnowledgeBase, request: Request, gpus: int, shape: StepSh
     by_rate = _networks_by_rate(kb)
     if not by_rate:
         return
-    memory: Memory = {}  # what each build's searches settled, for the next network and server
+    # what each build's searches settled, for the next network and server, and the next market
+    memory: Memory = {} if evaluated is None else evaluated.memory
     for build in _builds(kb, gpus):
         if build.part not in allowed:
             continue
@@ -389,7 +396,8 @@ def _exclusion_text(entry: Loaded[Market], found: Standing, titles: dict[str, st
 
 def plan(kb: KnowledgeBase, request: Request, evaluated: Evaluated | None = None) -> Plan:
     """The planner's answer. `evaluated` (optional, empty at first) keeps the estimates of builds
-    for plans of the same model, GPU count, goal and step in other markets or with licences."""
+    and what their searches settled on memory, for plans of the same model, GPU count, goal and
+    step in other markets or with licences."""
     entry = market(kb, request.market)
     if entry is None:
         known = ", ".join(m.id for m in kb.of_type(Market)) or "none"

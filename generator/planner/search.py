@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from ..costmodel.feasibility import Problem, input_problems
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Recompute, Workload
-from ..costmodel.result import Estimate, estimate, screen
+from ..costmodel.result import Estimate, estimate, screen, timed
 from ..costmodel.wiring import Screened
 
 ZERO_STAGES = (0, 1, 2, 3)
@@ -221,14 +221,15 @@ def _closer(closest: Closest, total_bytes: float, layout: Layout) -> Closest:
 def _time(workload: Workload, cluster: Cluster, assumptions: Assumptions,
           settled: Settled) -> tuple[bool, Layout | None]:
     """Whether every settled layout that fits could be timed on this cluster (if one could not,
-    the search starts afresh), and the fastest of them (None: none fits)."""
+    the search starts afresh), and the fastest of them (None: none fits). They fit here too: their
+    memory needs are the same (`memory_inputs`)."""
     best: tuple[float, Layout] | None = None
     for layout in settled.fitting:
-        found = screen(workload, cluster, layout, assumptions, inputs_checked=True)
-        if not isinstance(found, Screened) or not found.fits or found.step_s is None:
+        step_s = timed(workload, cluster, layout, assumptions)
+        if not isinstance(step_s, float):
             return False, None
-        if best is None or found.step_s < best[0]:
-            best = (found.step_s, layout)
+        if best is None or step_s < best[0]:
+            best = (step_s, layout)
     return True, None if best is None else best[1]
 
 

@@ -136,7 +136,7 @@ def compute_answers(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafAnswer]:
         goal = goal_on(steps)
         spec = band_workload(kb, sizes)
         plans: list[tuple[MarketView, Plan | str]] = []
-        evaluated: Evaluated = {}
+        evaluated = Evaluated()
         for view in views:
             if spec is None:
                 plans.append((view, f"no workload in specs/workloads/ lies in {sizes.label()}B"))
