@@ -134,7 +134,7 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
     for t, p, e, batch in placements(workload, cluster, shape):
         for recompute in RECOMPUTE:
             at = _Savers(workload, cluster, assumptions, checked, shape, t, p, e, batch, recompute)
-            fit, closest, problem = _first_fit(at, closest)
+            fit, closest, problem = _first_fit(at, closest, best is None)
             why = problem or why
             if fit is not None:
                 step, layout = fit
@@ -143,7 +143,7 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
                     best = fit
                 break
     return _kept(workload, cluster, assumptions, best[1] if best else None,
-                 Settled(inputs, tuple(fitting), closest[1] if closest else None, why))
+                 Settled(inputs, tuple(fitting), closest[1] if closest and not fitting else None, why))
 
 
 Closest = tuple[float, Layout] | None
@@ -171,10 +171,12 @@ class _Savers:
         return layout, screen(self.workload, self.cluster, layout, self.assumptions, inputs_checked=self.checked)
 
 
-def _first_fit(at: _Savers, closest: Closest) -> tuple[tuple[float, Layout] | None, Closest, str | None]:
+def _first_fit(at: _Savers, closest: Closest, closest_wanted: bool) -> tuple[tuple[float, Layout] | None, Closest,
+                                                                             str | None]:
     """What a scan of ZeRO stages 0 to 3 in order finds at one placement and recomputation: the
-    first layout that fits, with its step; the closest layout as the scan leaves it; and the
-    message of the stage where it stopped because the layout cannot be used (None: it did not).
+    first layout that fits, with its step; the closest layout as the scan leaves it, where it is
+    `closest_wanted` (a search answers with it only when no layout fits); and the message of the
+    stage where it stopped because the layout cannot be used (None: it did not).
 
     Memory per GPU never grows with the ZeRO stage (each stage partitions one more of weights,
     gradients and optimizer states over the data-parallel ranks, and nothing else reads it), so
@@ -190,7 +192,7 @@ def _first_fit(at: _Savers, closest: Closest) -> tuple[tuple[float, Layout] | No
     closest = _closer(closest, found.total_bytes, layout)
     last_layout, last = at(3)
     if isinstance(last, Screened) and not last.fits:
-        if closest is not None and not last.total_bytes < closest[0]:
+        if not closest_wanted or closest is not None and not last.total_bytes < closest[0]:
             return None, closest, None
         # the first stage of stage 3's memory: stage 2 needs more unless they tie, and so then does 1
         layout, found = at(2)

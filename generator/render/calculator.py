@@ -132,11 +132,10 @@ def planned_defaults(site: Site) -> dict[str, object]:
     examples asks for pre-training on that many GPUs there (the largest such model; the planner
     has answered it for the flowchart already), else the planner's answer for the middle
     published workload. Empty when the knowledge base has no such market or nothing fits there."""
-    key = "calculator-defaults"
-    if key in site.shared:
-        kept = site.shared[key]
-        assert isinstance(kept, dict)
-        return kept
+    return site.once("calculator-defaults", lambda: _defaults(site))
+
+
+def _defaults(site: Site) -> dict[str, object]:
     found: dict[str, object] = {}
     market = next((m for m in site.kb.of_type(Market) if m.model.default is not None
                    and m.model.default.status == "available"), None)
@@ -156,7 +155,6 @@ def planned_defaults(site: Site) -> dict[str, object]:
                      "zero_stage": lay.zero_stage, "recompute": lay.recompute,
                      "sequence_parallel": lay.sequence_parallel, "global_batch_size": lay.global_batch_size,
                      "sequence_length": lay.sequence_length}
-    site.shared[key] = found
     return found
 
 

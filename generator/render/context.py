@@ -4,9 +4,10 @@ a figure or a reference into a table cell or a link."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar, cast
 
 from markupsafe import Markup, escape
 
@@ -23,6 +24,8 @@ from .table import Cell, SpecLink
 from .text import ENTITY_PAGE, expand_text, figure_html, inert, marked, sort_key
 from .trust import source_page
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class Site:
@@ -32,6 +35,13 @@ class Site:
     # What several pages of one render share (the sources index and the four pages that list
     # the sources read the same items): computed once per Site, that is once per render.
     shared: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def once(self, key: str, compute: Callable[[], T]) -> T:
+        """`compute()`, computed once per render under `key` (a result in words has the language
+        in its key: `language.current()`)."""
+        if key not in self.shared:
+            self.shared[key] = compute()
+        return cast(T, self.shared[key])
 
     @cached_property
     def calibration(self) -> Calibration:

@@ -8,7 +8,7 @@ from ..derive import reference_precision
 from ..figures import Figure
 from ..knowledge import Loaded
 from ..labels import DIRECTION, RDMA
-from ..language import Bilingual, say
+from ..language import Bilingual, current, say
 from ..model.common import Entity
 from ..model.entities import (
     Architecture,
@@ -61,6 +61,11 @@ def verified(site: Site, entity: Loaded[Entity]) -> Cell:
 
 
 def gpus(site: Site) -> dict[str, object]:
+    """The GPU page's tables (the comparison page lays out the same ones)."""
+    return site.once(f"gpus:{current()}", lambda: _gpus(site))
+
+
+def _gpus(site: Site) -> dict[str, object]:
     # The figures a planner compares first lead each table; what names the product (vendor, form,
     # architecture) follows, and the date checked comes last.
     specs = Table([(_model(), False), (say("显存", "Memory"), True), (say("显存带宽", "Memory bandwidth"), True),

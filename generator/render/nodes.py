@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..labels import NIC_ROLE, NODE_KIND
-from ..language import say
+from ..language import current, say
 from ..model.entities import ComputeNode, Gpu, Nic
 from .context import Site
 from .hardware import verified
@@ -14,7 +14,12 @@ from .text import chinese, inert, localized
 
 def nodes(site: Site) -> dict[str, object]:
     """Reference servers and racks: per GPU, the scale-up bandwidth beside its share of the
-    scale-out NICs, and their ratio, both per direction (what decides how a job splits)."""
+    scale-out NICs, and their ratio, both per direction (what decides how a job splits). The
+    comparison page lays out the same table."""
+    return site.once(f"nodes:{current()}", lambda: _nodes(site))
+
+
+def _nodes(site: Site) -> dict[str, object]:
     # The GPU, how many, and the ratio that decides how a job splits lead; the two bandwidths
     # behind the ratio follow.
     table = Table([(say("名称", "Name"), False), ("GPU", False), (say("每节点 GPU", "GPUs per node"), True),

@@ -142,14 +142,10 @@ def _cited_by(site: Site, source_id: str, citing: set[str]) -> Markup:
 
 
 def _source_items(site: Site) -> list[dict[str, object]]:
-    key = f"source-items:{current()}"  # words: one list per language
-    kept = site.shared.get(key)
-    if isinstance(kept, list):
-        return kept
-    cited = site.kb.citations()
-    items = [_source_item(site, e, cited) for e in site.kb.of_type(Source)]
-    site.shared[key] = items
-    return items
+    def items() -> list[dict[str, object]]:
+        cited = site.kb.citations()
+        return [_source_item(site, e, cited) for e in site.kb.of_type(Source)]
+    return site.once(f"source-items:{current()}", items)  # words: one list per language
 
 
 def sources(site: Site) -> dict[str, object]:
