@@ -276,14 +276,13 @@ class Evaluated:
 
 
 def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
-              shape: StepShape, evaluated: Evaluated | None = None,
-              memory: Memory | None = None) -> tuple[Resolved, Layout, Estimate] | str:
+              shape: StepShape, evaluated: Evaluated | None, memory: Memory) -> tuple[Resolved, Layout, Estimate] | str:
     """A build on a network; its layout search starts from what `memory` holds for the same
     memory inputs, and leaves there what it settled."""
     key = (build.gpu, build.node, build.per_node, network, gpus)
     if evaluated is not None and key in evaluated.estimates:
         return evaluated.estimates[key]
-    found = _evaluate_afresh(kb, request, build, network, gpus, shape, {} if memory is None else memory)
+    found = _evaluate_afresh(kb, request, build, network, gpus, shape, memory)
     if evaluated is not None:
         evaluated.estimates[key] = found
     return found

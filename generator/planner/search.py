@@ -6,8 +6,11 @@ at the reader's own point, and at each leaf's example of the selection tree (sel
 
 For each placement (t, p) the memory savers are tried in the order they cost time (selective
 recomputation before full, ZeRO stages upward) and the first that fits is kept: a later one saves
-memory the step does not need and adds communication or recomputation. This keeps the search to a
-few estimates per placement (the rules run it on every validation). Pure.
+memory the step does not need and adds communication or recomputation. Memory never grows with
+the ZeRO stage, so stage 3 tells whether a recomputation fits at any stage (`_first_fit`); and
+what a search settles on memory serves every search with the same memory inputs, which then only
+times the layouts that fit (`Settled`). This keeps the search to a few estimates per placement
+(every build runs it at each leaf of the tree, in each market). Pure.
 """
 
 from __future__ import annotations
@@ -74,8 +77,8 @@ def memory_inputs(workload: Workload, cluster: Cluster, assumptions: Assumptions
     the step, the GPU, and how many of them there are in a node and in all. The rest of a cluster
     (the scale-up link, the NICs and their rate, the fabric) only times a layout."""
     node, gpu = cluster.node, cluster.node.gpu
-    return (workload, assumptions, shape, gpu.memory_capacity_bytes, bool(gpu.dense_fp8_flop_per_s),
-            node.gpus_per_node, cluster.node_count)
+    fp8 = (gpu.dense_fp8_flop_per_s or 0.0) > 0.0  # as `feasibility.placement` reads it
+    return workload, assumptions, shape, gpu.memory_capacity_bytes, fp8, node.gpus_per_node, cluster.node_count
 
 
 @dataclass(frozen=True)
@@ -181,9 +184,9 @@ def _first_fit(at: _Savers, closest: Closest, closest_wanted: bool) -> tuple[tup
     Memory per GPU never grows with the ZeRO stage (each stage partitions one more of weights,
     gradients and optimizer states over the data-parallel ranks, and nothing else reads it), so
     where stage 3 does not fit, stages 1 and 2 do not either and need no less than stage 3: a
-    group that fits at no stage takes two screens instead of four. Of those two stages, only the
-    one that may be the first of stage 3's memory (the closest layout a scan in order would keep)
-    is screened, and only where stage 3 is the closest yet."""
+    group that fits at no stage takes two screens instead of four. Where the closest layout is
+    wanted and stage 3's memory is the least yet, a scan in order would keep the first stage of
+    that memory: stage 2 is screened for a tie with stage 3, and on a tie stage 1."""
     layout, found = at(0)
     if not isinstance(found, Screened):
         return None, closest, found[0].message
