@@ -9,12 +9,14 @@ operations is the one written in each formula.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import TypeVar
 
 from . import compute as cp
 from . import memory as me
 from . import step as st
-from .evaluate import FLOATS
+from .evaluate import FLOATS, Evaluator
 from .feasibility import Problem, check
 from .inputs import Assumptions, Cluster, Layout, Workload
 from .wiring import Screened, run, step_of
@@ -85,13 +87,9 @@ def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: As
     """What a layout search compares (memory, fit, and the step of a layout that fits), or why the
     configuration cannot be estimated: `estimate`'s numbers, less what the search does not read.
     `inputs_checked` as in `feasibility.check`."""
-    problems = check(workload, cluster, layout, assumptions, inputs_checked=inputs_checked)
-    if problems:
-        return problems
-    try:
-        found = _screen(FLOATS, workload, cluster, layout, assumptions)
-    except ArithmeticError:  # as in `estimate`
-        return (_refusal("a quotient", math.inf),)
+    found = _guarded(workload, cluster, layout, assumptions, inputs_checked, _screen)
+    if not isinstance(found, Screened):  # a Screened is a tuple too
+        return found
     for name, value in (("memory.total_bytes", found.total_bytes), ("step.step_s", found.step_s)):
         if value is not None and not math.isfinite(value):
             return (_refusal(name, value),)
@@ -101,11 +99,22 @@ def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: As
 def timed(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> float | tuple[Problem, ...]:
     """The step of a layout known to fit (`wiring.step_of`), or why it cannot be estimated, as `screen`
     would say; its inputs are known to be in their domains."""
-    problems = check(workload, cluster, layout, assumptions, inputs_checked=True)
+    step_s = _guarded(workload, cluster, layout, assumptions, True, step_of)
+    if not isinstance(step_s, float) or math.isfinite(step_s):
+        return step_s
+    return (_refusal("step.step_s", step_s),)
+
+
+T = TypeVar("T")
+
+
+def _guarded(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions, inputs_checked: bool,
+             wired: Callable[[Evaluator[float], Workload, Cluster, Layout, Assumptions], T]) -> T | tuple[Problem, ...]:
+    """`wired` in floats, for a configuration `feasibility.check` accepts, or why it cannot be estimated."""
+    problems = check(workload, cluster, layout, assumptions, inputs_checked=inputs_checked)
     if problems:
         return problems
     try:
-        step_s = step_of(FLOATS, workload, cluster, layout, assumptions)
+        return wired(FLOATS, workload, cluster, layout, assumptions)
     except ArithmeticError:  # as in `estimate`
         return (_refusal("a quotient", math.inf),)
-    return step_s if math.isfinite(step_s) else (_refusal("step.step_s", step_s),)
