@@ -128,7 +128,7 @@ def _english_count(words: str, magnitude: str) -> int | None:
     return value if value >= 10**4 else None  # "a thousand", "two thousand": words, as 千 and 两千 are
 
 
-_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:to|到|至|–|~)\s*(\d+(?:\.\d+)?)\s*(亿|万|trillion|billion|million)")
+_RANGE = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(?:to|到|至|–|~)\s*(\d+(?:\.\d+)?)\s*(亿|万|trillion|billion|million)")
 
 
 def stated_numbers(text: str) -> frozenset[Decimal]:
