@@ -3,12 +3,16 @@ order at each placement, though it screens fewer layouts; and started from what 
 same memory inputs settled (the same build on another network, or another server of GPUs with the
 same memory), it gives the answer of a search from scratch: the same layout and the same estimate,
 whether a layout fits or none does (the memory a layout needs reads neither the network nor the
-node's links, so only the layouts that fit are timed again)."""
+node's links, so only the layouts that fit are timed again). Given the floors of the same cluster
+on a faster port, it times fewer layouts and still gives that answer: a step never shrinks on a
+slower port."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
+
+import pytest
 
 from generator.costmodel import Cluster, Layout
 from generator.costmodel.grid import (
@@ -20,6 +24,7 @@ from generator.costmodel.grid import (
 from generator.costmodel.inputs import Assumptions, GpuSpec, Node, Workload
 from generator.costmodel.result import estimate, screen
 from generator.costmodel.wiring import Screened
+from generator.planner import search as searching
 from generator.planner.search import RECOMPUTE, ZERO_STAGES, Searched, StepShape, layout_at, placements, search
 
 # Port rates per direction, bytes/s: 10, 100, 400 and 800 Gb/s.
@@ -132,3 +137,78 @@ def test_what_another_memory_settled_is_not_used() -> None:
     large = Cluster(node, 2)
     from_small = search(workload, small, assumptions, shape).settled
     assert search(workload, large, assumptions, shape, from_small) == search(workload, large, assumptions, shape)
+
+
+def _on_port(node: Node, count: int, port: float) -> Cluster:
+    return Cluster(dataclasses.replace(node, nic_port_per_direction_bytes_per_s=port), count)
+
+
+def test_a_step_never_shrinks_on_a_slower_port() -> None:
+    # What the floors rest on: every layout that fits, on every pair of port rates, over nodes
+    # that span the network (pipeline, data-parallel and expert all-to-all traffic on it).
+    assumptions = illustrative_assumptions()
+    compared = slower = 0
+    for workload, node, count, shape in cases(5, 60):
+        count = max(2, count)
+        for t, p, e, batch in placements(workload, _on_port(node, count, RATES[0]), shape):
+            layout = layout_at(shape, t, p, e, 3, batch, "full")
+            steps = [screen(workload, _on_port(node, count, rate), layout, assumptions) for rate in RATES]
+            if not all(isinstance(s, Screened) and s.fits for s in steps):
+                continue
+            times = [s.step_s for s in steps if isinstance(s, Screened) and s.step_s is not None]
+            for faster, slower_step in zip(times[1:], times[:-1], strict=True):  # RATES rise
+                assert slower_step >= faster, (workload.name, layout, times)
+                slower += slower_step > faster
+            compared += 1
+    assert compared > 100 and slower > 0, (compared, slower)
+
+
+@pytest.fixture
+def timings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many layouts the searches time (`timed`), counted."""
+    count = [0]
+    original = searching.timed
+
+    def counted(*args: object) -> object:
+        count[0] += 1
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(searching, "timed", counted)
+    return count
+
+
+def test_a_search_given_the_floors_of_a_faster_port_answers_as_one_from_scratch(timings: list[int]) -> None:
+    assumptions = illustrative_assumptions()
+    compared = spared = 0
+    for workload, node, count, shape in cases(3, 80):
+        count = max(2, count)
+        fast, middle, slow = (_on_port(node, count, rate) for rate in (RATES[3], RATES[2], RATES[0]))
+        first = search(workload, fast, assumptions, shape)
+        if first.floors is None:
+            continue
+        previous = first
+        for cluster in (middle, slow):  # a build's networks in turn, fastest first, as the planner tries them
+            before = timings[0]
+            started = search(workload, cluster, assumptions, shape, previous.settled, previous.floors)
+            used = timings[0] - before
+            fresh = search(workload, cluster, assumptions, shape)
+            assert (started.layout, started.estimate, started.why) == (fresh.layout, fresh.estimate, fresh.why)
+            assert started.settled == fresh.settled
+            spared += len(first.settled.fitting) - used
+            compared += 1
+            previous = started
+    assert compared > 50 and spared > compared, (compared, spared)
+
+
+def test_floors_of_another_cluster_or_a_slower_port_are_not_used(timings: list[int]) -> None:
+    workload, node = synthetic_workloads()[1], synthetic_nodes()[0]
+    shape, assumptions = StepShape(2048, 64), illustrative_assumptions()
+    slow, fast = _on_port(node, 4, RATES[0]), _on_port(node, 4, RATES[3])
+    other = Cluster(dataclasses.replace(fast.node, scale_up_per_direction_bytes_per_s=32e9), 4)
+    from_slow = search(workload, slow, assumptions, shape)
+    assert from_slow.floors is not None and len(from_slow.settled.fitting) > 1
+    for cluster, given in ((fast, from_slow), (slow, search(workload, other, assumptions, shape))):
+        before = timings[0]
+        started = search(workload, cluster, assumptions, shape, given.settled, given.floors)
+        assert timings[0] - before == len(given.settled.fitting)  # every layout timed
+        assert started == dataclasses.replace(search(workload, cluster, assumptions, shape), floors=started.floors)

@@ -33,7 +33,7 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.entities import ComputeNode, FormFactor, Gpu
 from ..model.markets import Market
 from .availability import Standing, market, standing
-from .search import Settled, StepShape, memory_inputs, search
+from .search import Searched, StepShape, memory_inputs, search
 
 Goal = Literal["pretrain", "finetune", "lora"]
 GOALS: tuple[Goal, ...] = ("pretrain", "finetune", "lora")
@@ -258,9 +258,11 @@ def _resolve(kb: KnowledgeBase, request: Request, build: Build, network: str, gp
     return resolve(kb, choice)
 
 
-Memory = dict[tuple[object, ...], Settled]
-"""What layout searches settled on memory, by their `search.memory_inputs`: a build on each
-network, and servers of GPUs with the same memory, share them."""
+Memory = dict[tuple[object, ...], Searched]
+"""The last layout search of each `search.memory_inputs`: what it settled on memory, which a build
+on each network and servers of GPUs with the same memory share, and the floors of its steps, which
+the same build on the next, slower network uses (`_candidates_at` tries a build's networks in turn,
+fastest first)."""
 
 
 @dataclass
@@ -268,7 +270,7 @@ class Evaluated:
     """What plans of one request's model and step share in other markets or with licences
     (`plan(..., evaluated=)`): the estimates of builds, by (GPU, node, GPUs per node, network,
     GPUs), since the market and the licence decide which builds are asked for, never what they
-    estimate; and what the layout searches settled on memory."""
+    estimate; and the last layout search of each memory's inputs (`Memory`)."""
 
     estimates: dict[tuple[str, str | None, int, str, int], tuple[Resolved, Layout, Estimate] | str] = \
         field(default_factory=dict)
@@ -278,7 +280,7 @@ class Evaluated:
 def _evaluate(kb: KnowledgeBase, request: Request, build: Build, network: str, gpus: int,
               shape: StepShape, evaluated: Evaluated | None, memory: Memory) -> tuple[Resolved, Layout, Estimate] | str:
     """A build on a network; its layout search starts from what `memory` holds for the same
-    memory inputs, and leaves there what it settled."""
+    memory inputs, and leaves itself there."""
     key = (build.gpu, build.node, build.per_node, network, gpus)
     if evaluated is not None and key in evaluated.estimates:
         return evaluated.estimates[key]
@@ -294,8 +296,10 @@ def _evaluate_afresh(kb: KnowledgeBase, request: Request, build: Build, network:
     if isinstance(resolved, str):
         return resolved
     inputs = memory_inputs(resolved.workload, resolved.cluster, resolved.assumptions, shape)
-    found = search(resolved.workload, resolved.cluster, resolved.assumptions, shape, memory.get(inputs))
-    memory[inputs] = found.settled
+    last = memory.get(inputs)
+    found = search(resolved.workload, resolved.cluster, resolved.assumptions, shape,
+                   None if last is None else last.settled, None if last is None else last.floors)
+    memory[inputs] = found
     if found.layout is None or found.estimate is None:
         return found.why
     return replace(resolved, layout=found.layout), found.layout, found.estimate

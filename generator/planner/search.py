@@ -9,13 +9,16 @@ recomputation before full, ZeRO stages upward) and the first that fits is kept: 
 memory the step does not need and adds communication or recomputation. Memory never grows with
 the ZeRO stage, so stage 3 tells whether a recomputation fits at any stage (`_first_fit`); and
 what a search settles on memory serves every search with the same memory inputs, which then only
-times the layouts that fit (`Settled`). This keeps the search to a few estimates per placement
-(every build runs it at each leaf of the tree, in each market). Pure.
+times the layouts that fit (`Settled`). A step never shrinks on a slower network port, so the
+steps timed on a faster one (`Floors`) spare the layouts that cannot be fastest on a slower one.
+This keeps the search to a few estimates per placement (every build runs it at each leaf of the
+tree, in each market). Pure.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -98,13 +101,39 @@ class Settled:
 
 
 @dataclass(frozen=True)
+class Floors:
+    """The steps of a search's settled layouts (`layouts`, its `Settled.fitting`), timed on `cluster`.
+    On a cluster that differs from it only by a slower network port, no layout's step is shorter:
+    every term the port sets is bytes over a rate, and the step only adds, scales and hides such
+    terms (tests/test_layout_search.py checks it on random configurations). A search there times
+    the layouts in the order of their floors and stops at the first floor above the fastest step
+    it has found (`search(..., floors=)`)."""
+
+    cluster: Cluster
+    layouts: tuple[Layout, ...]
+    steps: tuple[float, ...]
+
+
+FLOOR_MARGIN = 1e-9
+"""A layout is passed over only when its floor exceeds the fastest step by more than this share:
+the step computed on the slower port is its floor up to rounding (a few units in the last place)."""
+
+OVERFLOW_MARGIN = 2.0**-16
+"""Floors are used only where every step on the slower port stays below this share of the largest
+float: there, no step passed over could be infinite, which would have sent a search without floors
+back to a search from scratch (`_time`). The step's terms grow at most by the port's slowdown."""
+
+
+@dataclass(frozen=True)
 class Searched:
-    """A layout search's answer (`fastest_layout`'s three values) and what it settled on memory."""
+    """A layout search's answer (`fastest_layout`'s three values), what it settled on memory, and
+    the floors it leaves for the same cluster on a slower port (None: it timed no layout)."""
 
     layout: Layout | None
     estimate: Estimate | None
     why: str
     settled: Settled
+    floors: Floors | None = None
 
 
 def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumptions,
@@ -118,21 +147,25 @@ def fastest_layout(workload: Workload, cluster: Cluster, assumptions: Assumption
 
 
 def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: StepShape,
-           settled: Settled | None = None) -> Searched:
+           settled: Settled | None = None, floors: Floors | None = None) -> Searched:
     """`fastest_layout`, with what it settled on memory; given `settled` from a search of the
     same `memory_inputs` (any other is ignored), only the layouts that fit are timed on this
-    cluster, and the answer is the same as a search from scratch."""
+    cluster, and given `floors` of those layouts on this cluster with a port at least as fast (any
+    others are ignored), only those that could be fastest here. The answer is the same as a search
+    from scratch."""
     # Every layout tried keeps the base's attention kernel, so the inputs' domains are checked once.
     probe = layout_at(shape, 1, 1, 1, 0, shape.min_global_batch, RECOMPUTE[0])
     checked = not input_problems(workload, cluster, probe, assumptions)
     inputs = memory_inputs(workload, cluster, assumptions, shape)
     if settled is not None and checked and settled.inputs == inputs and (settled.fitting or settled.closest):
-        timed, fastest = _time(workload, cluster, assumptions, settled)
+        usable = floors if floors is not None and _below(floors, cluster, settled) else None
+        timed, fastest, left = _time(workload, cluster, assumptions, settled, usable)
         if timed:
-            return _kept(workload, cluster, assumptions, fastest, settled)
+            return replace(_kept(workload, cluster, assumptions, fastest, settled), floors=left)
     best: tuple[float, Layout] | None = None
     closest: Closest = None
     fitting: list[Layout] = []
+    steps: list[float] = []
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
     for t, p, e, batch in placements(workload, cluster, shape):
         for recompute in RECOMPUTE:
@@ -142,11 +175,13 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
             if fit is not None:
                 step, layout = fit
                 fitting.append(layout)
+                steps.append(step)
                 if best is None or step < best[0]:
                     best = fit
                 break
-    return _kept(workload, cluster, assumptions, best[1] if best else None,
-                 Settled(inputs, tuple(fitting), closest[1] if closest and not fitting else None, why))
+    found = Settled(inputs, tuple(fitting), closest[1] if closest and not fitting else None, why)
+    return replace(_kept(workload, cluster, assumptions, best[1] if best else None, found),
+                   floors=Floors(cluster, found.fitting, tuple(steps)) if fitting else None)
 
 
 Closest = tuple[float, Layout] | None
@@ -223,19 +258,42 @@ def _closer(closest: Closest, total_bytes: float, layout: Layout) -> Closest:
     return (total_bytes, layout) if closest is None or total_bytes < closest[0] else closest
 
 
-def _time(workload: Workload, cluster: Cluster, assumptions: Assumptions,
-          settled: Settled) -> tuple[bool, Layout | None]:
+def _below(floors: Floors, cluster: Cluster, settled: Settled) -> bool:
+    """Whether `floors` bound the steps of `settled`'s layouts on `cluster`: timed for those very
+    layouts on the same cluster but for a port at least as fast, and far enough from overflow."""
+    node, there = cluster.node, floors.cluster.node
+    port = node.nic_port_per_direction_bytes_per_s
+    if floors.layouts != settled.fitting or not 0.0 < port <= there.nic_port_per_direction_bytes_per_s:
+        return False
+    if floors.cluster != replace(cluster, node=replace(node, nic_port_per_direction_bytes_per_s=there.nic_port_per_direction_bytes_per_s)):
+        return False
+    slowdown = there.nic_port_per_direction_bytes_per_s / port
+    return max(floors.steps, default=0.0) * slowdown < OVERFLOW_MARGIN * sys.float_info.max
+
+
+def _time(workload: Workload, cluster: Cluster, assumptions: Assumptions, settled: Settled,
+          floors: Floors | None) -> tuple[bool, Layout | None, Floors | None]:
     """Whether every settled layout that fits could be timed on this cluster (if one could not,
-    the search starts afresh), and the fastest of them (None: none fits). They fit here too: their
-    memory needs are the same (`memory_inputs`)."""
-    best: tuple[float, Layout] | None = None
-    for layout in settled.fitting:
-        step_s = timed(workload, cluster, layout, assumptions)
+    the search starts afresh), the fastest of them (None: none fits; ties: the first in the
+    search's order), and the floors for a slower port. They fit here too: their memory needs are
+    the same (`memory_inputs`). With `floors` (`_below`), the layouts are timed from the lowest
+    floor up, and the rest are passed over from the first floor above the fastest step: their
+    floors are then left for a slower port as they are, where a full timing leaves its steps."""
+    fitting = settled.fitting
+    order = range(len(fitting)) if floors is None else sorted(range(len(fitting)), key=lambda i: (floors.steps[i], i))
+    best: tuple[float, int] | None = None
+    steps: list[float] = []
+    for i in order:
+        if floors is not None and best is not None and floors.steps[i] > best[0] * (1.0 + FLOOR_MARGIN):
+            break
+        step_s = timed(workload, cluster, fitting[i], assumptions)
         if not isinstance(step_s, float):
-            return False, None
-        if best is None or step_s < best[0]:
-            best = (step_s, layout)
-    return True, None if best is None else best[1]
+            return False, None, None
+        steps.append(step_s)
+        if best is None or (step_s, i) < best:
+            best = (step_s, i)
+    left = floors if floors is not None else Floors(cluster, fitting, tuple(steps)) if fitting else None
+    return True, None if best is None else fitting[best[1]], left
 
 
 def _kept(workload: Workload, cluster: Cluster, assumptions: Assumptions, best: Layout | None,
