@@ -58,6 +58,9 @@ def input_problems(workload: Workload, cluster: Cluster, layout: Layout, assumpt
     return (*_input_domain(workload, cluster, layout), *_assumption_domain(assumptions))
 
 
+ZERO_GATHERS: tuple[str, ...] = get_args(ZeroGather)  # read once: a layout search checks thousands of layouts
+ATTENTION_KERNELS: tuple[str, ...] = get_args(AttentionKernel)
+
 MAX_COUNT = 2**53 - 1
 """The largest count the model takes (JavaScript's Number.MAX_SAFE_INTEGER, so that the browser's
 port refuses the same counts): every count becomes a float before any arithmetic, a double holds
@@ -153,9 +156,9 @@ def _layout_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
     yield from _fraction("layout.tp_overlap", layout.tp_overlap, zero_ok=True, one_ok=True)
     if layout.precision not in ("bf16", "fp8"):
         yield Problem("precision", "layout.precision", f"precision {layout.precision!r} is not bf16 or fp8")
-    if layout.zero_gather not in get_args(ZeroGather):
+    if layout.zero_gather not in ZERO_GATHERS:
         yield Problem("zero-gather", "layout.zero_gather",
-                      f"ZeRO gather {layout.zero_gather!r} is not {' or '.join(get_args(ZeroGather))}")
+                      f"ZeRO gather {layout.zero_gather!r} is not {' or '.join(ZERO_GATHERS)}")
     elif layout.zero_gather == "tensor-sync" and layout.zero_stage != 3:
         yield Problem("zero-gather-without-zero-3", "layout.zero_gather",
                       f"per-tensor synchronous gathers are ZeRO-3's; the layout runs ZeRO stage {layout.zero_stage}")
@@ -168,9 +171,9 @@ def _layout_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
     elif layout.base_bits != 16 and layout.adapter_rank == 0:
         yield Problem("base-bits-without-adapters", "layout.base_bits",
                       f"a {layout.base_bits}-bit base is frozen: it needs adapters (adapter rank above 0) to train")
-    if layout.attention_kernel not in get_args(AttentionKernel):
+    if layout.attention_kernel not in ATTENTION_KERNELS:
         yield Problem("attention-kernel", "layout.attention_kernel",
-                      f"attention kernel {layout.attention_kernel!r} is not {' or '.join(get_args(AttentionKernel))}")
+                      f"attention kernel {layout.attention_kernel!r} is not {' or '.join(ATTENTION_KERNELS)}")
     yield from _expert_domain(workload, layout)
 
 

@@ -60,10 +60,12 @@ def _refusal(output: str, value: float) -> Problem:
                    "figure of the configuration is beyond what the model can compute with")
 
 
-def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> Result:
+def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions, *,
+             inputs_checked: bool = False) -> Result:
     """Estimate one configuration, or say why it cannot be estimated: as for a layout that does not
-    divide, an estimate whose outputs are not all finite is refused, never returned."""
-    problems = check(workload, cluster, layout, assumptions)
+    divide, an estimate whose outputs are not all finite is refused, never returned.
+    `inputs_checked` as in `feasibility.check`."""
+    problems = check(workload, cluster, layout, assumptions, inputs_checked=inputs_checked)
     if problems:
         return Result(problems, None)
     try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from ..costmodel import Assumptions, estimate, parameters_from_shape
+from ..costmodel.feasibility import input_problems
 from ..costmodel.inputs import Cluster, GpuSpec, Layout, Node, Recompute, Workload
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
@@ -346,12 +347,14 @@ def fastest(inputs: RunInputs, model: Assumptions) -> RunInputs | str:
     names = inputs.open.fields
     timed: list[tuple[bool, float, tuple[int, ...], Layout]] = []
     refused: list[str] = []
+    # The candidates differ only in their placement, so the inputs' domains are checked once.
+    checked = not input_problems(inputs.workload, inputs.cluster, inputs.layout, model)
     for values in inputs.open.candidates:
         row = {"tensor_parallel": inputs.layout.tensor_parallel, "pipeline_parallel": inputs.layout.pipeline_parallel,
                "virtual_pipeline": inputs.layout.virtual_pipeline, **dict(zip(names, values, strict=True))}
         layout = replace(inputs.layout, tensor_parallel=row["tensor_parallel"], pipeline_parallel=row["pipeline_parallel"],
                          virtual_pipeline=row["virtual_pipeline"])
-        got = estimate(inputs.workload, inputs.cluster, layout, model)
+        got = estimate(inputs.workload, inputs.cluster, layout, model, inputs_checked=checked)
         if got.estimate is None:
             refused.append(got.problems[0].message)
         else:

@@ -161,7 +161,7 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
         usable = floors if floors is not None and _below(floors, cluster, settled) else None
         timed, fastest, left = _time(workload, cluster, assumptions, settled, usable)
         if timed:
-            return replace(_kept(workload, cluster, assumptions, fastest, settled), floors=left)
+            return replace(_kept(workload, cluster, assumptions, checked, fastest, settled), floors=left)
     best: tuple[float, Layout] | None = None
     closest: Closest = None
     fitting: list[Layout] = []
@@ -180,7 +180,7 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
                     best = fit
                 break
     found = Settled(inputs, tuple(fitting), closest[1] if closest and not fitting else None, why)
-    return replace(_kept(workload, cluster, assumptions, best[1] if best else None, found),
+    return replace(_kept(workload, cluster, assumptions, checked, best[1] if best else None, found),
                    floors=Floors(cluster, found.fitting, tuple(steps)) if fitting else None)
 
 
@@ -296,10 +296,12 @@ def _time(workload: Workload, cluster: Cluster, assumptions: Assumptions, settle
     return True, None if best is None else fitting[best[1]], left
 
 
-def _kept(workload: Workload, cluster: Cluster, assumptions: Assumptions, best: Layout | None,
+def _kept(workload: Workload, cluster: Cluster, assumptions: Assumptions, checked: bool, best: Layout | None,
           settled: Settled) -> Searched:
+    """The search's answer: `best`, else the settled closest layout, estimated in full (`checked`:
+    the inputs are known to be in their domains)."""
     kept = best or settled.closest
     if kept is None:
         return Searched(None, None, settled.why, settled)
-    result = estimate(workload, cluster, kept, assumptions).estimate
+    result = estimate(workload, cluster, kept, assumptions, inputs_checked=checked).estimate
     return Searched(kept, result, "" if best is not None else "no layout fits in memory", settled)
