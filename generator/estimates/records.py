@@ -12,6 +12,7 @@ per second gives bytes per second.)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import cast
 
 from ..costmodel import parameters_from_shape
 from ..costmodel.inputs import Assumptions, GpuSpec, Mla, Moe, Workload
@@ -163,6 +164,18 @@ def _formats(kb: KnowledgeBase, named: tuple[str, ...], bits: int) -> tuple[str,
 
 
 def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
+    """`gpu_spec`, computed once per knowledge base and GPU: the planner resolves each GPU on every
+    network at every leaf of the tree, and calibration at every run."""
+    key = f"gpu-spec:{spec.id}"
+    kept = kb.memo.get(key)
+    if isinstance(kept, tuple) and kept[0] is spec:  # the very spec, not one of the same id
+        return cast("GpuSpec | str", kept[1])
+    found = gpu_spec(kb, spec)
+    kb.memo[key] = (spec, found)
+    return found
+
+
+def gpu_spec(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
     """Memory capacity, memory bandwidth (aggregate, per GPU: the schema allows no other) and the
     dense tensor rates of the training formats (compute by precision: a 16-bit rate is required,
     FP8 only where the GPU states one), and the share of the 16-bit peak FlashAttention-2 reaches on
@@ -231,7 +244,15 @@ LEAF_THRESHOLD = "leaf_comm_share_threshold"
 
 
 def assumptions(kb: KnowledgeBase) -> Assumptions | str:
-    """The model's assumptions from specs/assumptions/, or which are missing."""
+    """The model's assumptions from specs/assumptions/, or which are missing; read once per
+    knowledge base (every estimate of the planner and of calibration asks)."""
+    kept = kb.memo.get("assumptions")
+    if kept is None:
+        kept = kb.memo["assumptions"] = _assumptions(kb)
+    return cast("Assumptions | str", kept)
+
+
+def _assumptions(kb: KnowledgeBase) -> Assumptions | str:
     values: dict[str, float] = {a.model.parameter: a.model.value for a in kb.of_type(Assumption)}
     missing = [name for name in MODEL_PARAMETERS if name not in values]
     if missing:
