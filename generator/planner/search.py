@@ -119,9 +119,10 @@ FLOOR_MARGIN = 1e-9
 the step computed on the slower port is its floor up to rounding (a few units in the last place)."""
 
 OVERFLOW_MARGIN = 2.0**-16
-"""Floors are used only where every step on the slower port stays below this share of the largest
-float: there, no step passed over could be infinite, which would have sent a search without floors
-back to a search from scratch (`_time`). The step's terms grow at most by the port's slowdown."""
+"""Floors are used only where the highest floor times the port's slowdown stays below this share of
+the largest float. Each term the port sets grows at most by that slowdown and a step adds a handful
+of them, so no step passed over can be infinite there: one that was would have sent a search
+without floors back to a search from scratch (`_time`), and the answers would differ."""
 
 
 @dataclass(frozen=True)
