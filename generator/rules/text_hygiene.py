@@ -91,6 +91,8 @@ def _problem(text: str) -> tuple[Rule, str] | None:
     if odd is not None:
         plain = unicodedata.normalize("NFKC", odd.group())
         return CONFUSABLE, f"{_where(text, odd.start())} looks like {plain!r} but is {_name(odd.group())}: type {plain!r}"
+    if _LOOKALIKE.search(text) is None:  # most non-ASCII text (Chinese) has no Greek or Cyrillic to mix in
+        return None
     for run in _RUN.finditer(text):
         lookalike = _LOOKALIKE.search(run.group())
         if lookalike is not None and _LATIN.search(run.group()):
