@@ -132,8 +132,10 @@ class KnowledgeBase:
 
     @cached_property
     def memo(self) -> dict[str, object]:
-        """Results derived from this knowledge base that several stages read (the tree's answers:
-        the flowchart, the tiers page and data/tree.json). Filled by their pure functions, once each."""
+        """Results derived from this knowledge base that several stages, or many calls, read: the
+        tree's answers (the flowchart, the tiers page and data/tree.json), the calibration (a rule
+        and the pages), a GPU's model record and the assumptions (every estimate of the planner and
+        of calibration). Filled by their pure functions, once each."""
         return {}
 
     @cached_property
