@@ -162,7 +162,7 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
         usable = floors if floors is not None and _below(floors, cluster, settled) else None
         timed, fastest, left = _time(workload, cluster, assumptions, settled, usable)
         if timed:
-            return replace(_kept(workload, cluster, assumptions, checked, fastest, settled), floors=left)
+            return _kept(workload, cluster, assumptions, checked, fastest, settled, left)
     best: tuple[float, Layout] | None = None
     closest: Closest = None
     fitting: list[Layout] = []
@@ -181,8 +181,8 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
                     best = fit
                 break
     found = Settled(inputs, tuple(fitting), closest[1] if closest and not fitting else None, why)
-    return replace(_kept(workload, cluster, assumptions, checked, best[1] if best else None, found),
-                   floors=Floors(cluster, found.fitting, tuple(steps)) if fitting else None)
+    return _kept(workload, cluster, assumptions, checked, best[1] if best else None, found,
+                 Floors(cluster, found.fitting, tuple(steps)) if fitting else None)
 
 
 Closest = tuple[float, Layout] | None
@@ -298,11 +298,11 @@ def _time(workload: Workload, cluster: Cluster, assumptions: Assumptions, settle
 
 
 def _kept(workload: Workload, cluster: Cluster, assumptions: Assumptions, checked: bool, best: Layout | None,
-          settled: Settled) -> Searched:
+          settled: Settled, floors: Floors | None) -> Searched:
     """The search's answer: `best`, else the settled closest layout, estimated in full (`checked`:
-    the inputs are known to be in their domains)."""
+    the inputs are known to be in their domains), with what it settled and the floors it leaves."""
     kept = best or settled.closest
     if kept is None:
-        return Searched(None, None, settled.why, settled)
+        return Searched(None, None, settled.why, settled, floors)
     result = estimate(workload, cluster, kept, assumptions, inputs_checked=checked).estimate
-    return Searched(kept, result, "" if best is not None else "no layout fits in memory", settled)
+    return Searched(kept, result, "" if best is not None else "no layout fits in memory", settled, floors)
