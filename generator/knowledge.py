@@ -8,10 +8,10 @@ by model type (`kb.of_type(Gpu)` is a `list[Loaded[Gpu]]`, `kb.get(id, Pcie)` a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Generic, TypeVar, overload
+from typing import Generic, TypeVar, cast, overload
 
 from .diagnostics import DataPath, Mark
 from .load.parse import ParsedFile
@@ -45,6 +45,7 @@ M = TypeVar("M", bound=Identified, covariant=True)
 T = TypeVar("T", bound=Identified)
 U = TypeVar("U", bound=Identified)
 V = TypeVar("V", bound=Identified)
+R = TypeVar("R")
 
 # The models named by a `name`, and those named by a `title`; a claim has neither.
 _NAMED = (Gpu, Pcie, Nvlink, Nvswitch, Network, Layer, Topology, Nic, ComputeNode, Run, Market, Workload, Assumption)
@@ -109,6 +110,14 @@ class Loaded(Generic[M]):
 
 
 @dataclass(frozen=True)
+class _Kept:
+    """A value of `KnowledgeBase.memo`, with the object it was computed for (None: the base's own)."""
+
+    of: object
+    value: object
+
+
+@dataclass(frozen=True)
 class KnowledgeBase:
     entities: dict[str, Loaded[Identified]]
 
@@ -135,8 +144,18 @@ class KnowledgeBase:
         """Results derived from this knowledge base that several stages, or many calls, read: the
         tree's answers (the flowchart, the tiers page and data/tree.json), the calibration (a rule
         and the pages), a GPU's model record and the assumptions (every estimate of the planner and
-        of calibration). Filled by their pure functions, once each."""
+        of calibration). Filled by their pure functions, once each (`once`)."""
         return {}
+
+    def once(self, key: str, make: Callable[[], R], of: object = None) -> R:
+        """`make()`, computed once per knowledge base under `key` and kept in `memo`. Given `of`,
+        what was kept serves only that very object (an entity or a tree), not another of its id."""
+        kept = self.memo.get(key)
+        if isinstance(kept, _Kept) and kept.of is of:
+            return cast("R", kept.value)
+        value = make()
+        self.memo[key] = _Kept(of, value)
+        return value
 
     @cached_property
     def _by_type(self) -> dict[type[Identified], list[Loaded[Identified]]]:

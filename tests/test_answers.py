@@ -248,3 +248,28 @@ def test_the_kept_answers_are_the_computed_ones(base: Result) -> None:
     assert first == again == fresh
     other = sel.model_copy(update={"leaves": sel.leaves[:1]})
     assert set(leaf_answers(kb, other)) <= {sel.leaves[0].id}
+
+
+def test_once_computes_a_value_once_per_base_and_object(base: Result) -> None:
+    """`KnowledgeBase.once`, which keeps the tree's answers, the calibration, a GPU's model record
+    and the assumptions: computed at the first ask, kept for the very object it was asked for (an
+    equal one, or none, is computed afresh), and computed again once the memo is emptied."""
+    kb = base.kb
+    assert kb is not None
+    made: list[object] = []
+
+    def make(of: object) -> object:
+        made.append(of)
+        return len(made)
+
+    sel = _tree(kb)
+    copy = sel.model_copy()
+    assert copy == sel and copy is not sel
+    key = "test-once"
+    assert kb.once(key, lambda: make(sel), of=sel) == kb.once(key, lambda: make(sel), of=sel) == 1
+    assert kb.once(key, lambda: make(copy), of=copy) == 2  # equal, not the same object
+    assert kb.once(key, lambda: make(None)) == 3
+    assert kb.once(key, lambda: make(None)) == 3
+    kb.memo.clear()
+    assert kb.once(key, lambda: make(None)) == 4
+    assert made == [sel, copy, None, None]

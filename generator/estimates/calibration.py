@@ -223,15 +223,11 @@ def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
     """Every run of the knowledge base, in id order, with the summaries by source and overall.
     With the default assumptions it is computed once per knowledge base (`kb.memo`): the rule
     calibration-error and the pages of a build both ask, and the answer cannot change."""
-    if assumed is ASSUMED:
-        kept = kb.memo.get("calibration")
-        if isinstance(kept, Calibration):
-            return kept
-    model = assumptions(kb)
-    found = report(kb, tuple(estimated(run, model) for run in prepared_runs(kb, assumed)))
-    if assumed is ASSUMED:
-        kb.memo["calibration"] = found
-    return found
+    def run() -> Calibration:
+        model = assumptions(kb)
+        return report(kb, tuple(estimated(run, model) for run in prepared_runs(kb, assumed)))
+
+    return kb.once("calibration", run) if assumed is ASSUMED else run()
 
 
 def statement(summary: Summary) -> str:

@@ -12,7 +12,6 @@ per second gives bytes per second.)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import cast
 
 from ..costmodel import parameters_from_shape
 from ..costmodel.inputs import Assumptions, GpuSpec, Mla, Moe, Workload
@@ -166,13 +165,7 @@ def _formats(kb: KnowledgeBase, named: tuple[str, ...], bits: int) -> tuple[str,
 def gpu(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
     """`gpu_spec`, computed once per knowledge base and GPU: the planner resolves each GPU on every
     network at every leaf of the tree, and calibration at every run."""
-    key = f"gpu-spec:{spec.id}"
-    kept = kb.memo.get(key)
-    if isinstance(kept, tuple) and kept[0] is spec:  # the very spec, not one of the same id
-        return cast("GpuSpec | str", kept[1])
-    found = gpu_spec(kb, spec)
-    kb.memo[key] = (spec, found)
-    return found
+    return kb.once(f"gpu-spec:{spec.id}", lambda: gpu_spec(kb, spec), of=spec)
 
 
 def gpu_spec(kb: KnowledgeBase, spec: Gpu) -> GpuSpec | str:
@@ -246,10 +239,7 @@ LEAF_THRESHOLD = "leaf_comm_share_threshold"
 def assumptions(kb: KnowledgeBase) -> Assumptions | str:
     """The model's assumptions from specs/assumptions/, or which are missing; read once per
     knowledge base (every estimate of the planner and of calibration asks)."""
-    kept = kb.memo.get("assumptions")
-    if kept is None:
-        kept = kb.memo["assumptions"] = _assumptions(kb)
-    return cast("Assumptions | str", kept)
+    return kb.once("assumptions", lambda: _assumptions(kb))
 
 
 def _assumptions(kb: KnowledgeBase) -> Assumptions | str:

@@ -113,13 +113,7 @@ def ask(kb: KnowledgeBase, model: Choice, gpus: int, view: MarketView, goal: Goa
 def leaf_answers(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafAnswer]:
     """Every reachable leaf's answers, by leaf id; computed once per knowledge base and tree (the
     flowchart, the tiers page and data/tree.json all ask)."""
-    key = f"answers:{sel.id}"
-    kept = kb.memo.get(key)
-    if isinstance(kept, tuple) and kept[0] is sel:
-        return dict(kept[1])
-    found = compute_answers(kb, sel)
-    kb.memo[key] = (sel, found)
-    return dict(found)
+    return dict(kb.once(f"answers:{sel.id}", lambda: compute_answers(kb, sel), of=sel))
 
 
 def compute_answers(kb: KnowledgeBase, sel: Selection) -> dict[str, LeafAnswer]:
