@@ -40,11 +40,13 @@ lint: $(STAMP)
 browser-deps:
 	@tools/browser-deps.sh
 
-# Two workers (pytest-xdist), one a core of the 2-core machines CI runs on: the suite runs in
-# about two thirds of the time (440 s -> 291 s, measured), which CI's 15-minute budget needs.
+# Four workers (pytest-xdist) on the 2-core machines CI runs on. The browser and serve tests spend
+# much of their time waiting on Chromium and on `mkdocs serve`: with two workers the cores sat a
+# quarter to a third idle, and four keep them busy (vmstat). Measured on one slow day's machine:
+# one worker 440 s -> two 291 s (an earlier day); two 976 s -> three 754 s -> four 677 s.
 test: browser-deps $(STAMP) lint
 	$(PY) -m generator check --strict specs
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 4
 
 schema: $(STAMP)
 	$(PY) -m generator schema --out schema
