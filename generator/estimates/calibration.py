@@ -223,11 +223,11 @@ def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
     """Every run of the knowledge base, in id order, with the summaries by source and overall.
     With the default assumptions it is computed once per knowledge base (`kb.memo`): the rule
     calibration-error and the pages of a build both ask, and the answer cannot change."""
-    def run() -> Calibration:
+    def compute() -> Calibration:
         model = assumptions(kb)
         return report(kb, tuple(estimated(run, model) for run in prepared_runs(kb, assumed)))
 
-    return kb.once("calibration", run) if assumed is ASSUMED else run()
+    return kb.once("calibration", compute) if assumed is ASSUMED else compute()
 
 
 def statement(summary: Summary) -> str:
