@@ -273,3 +273,10 @@ def test_fast_path_never_accepts_an_invalid_fixture() -> None:
     for case in (c for c in invalid_cases() if c.raw is not None):
         fast, careful = parse_spec(case.target, case.raw), parse_spec(case.target, case.raw, fast=False)
         assert _outcome(fast) == _outcome(careful), case.name
+
+
+def test_no_property_test_is_timed() -> None:
+    """Every property test runs without hypothesis's per-example deadline (tests/conftest.py): a
+    slow example on a busy machine is not a failure; time is the benchmarks' to measure."""
+    assert settings.default.deadline is None
+    assert settings(max_examples=5).deadline is None  # a test's own settings inherit it
