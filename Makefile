@@ -41,9 +41,10 @@ browser-deps:
 	@tools/browser-deps.sh
 
 # Four workers (pytest-xdist) on the 2-core machines CI runs on. The browser and serve tests spend
-# much of their time waiting on Chromium and on `mkdocs serve`: with two workers the cores sat a
-# quarter to a third idle, and four keep them busy (vmstat). Measured on one slow day's machine:
-# one worker 440 s -> two 291 s (an earlier day); two 976 s -> three 754 s -> four 677 s.
+# much of their time waiting on Chromium and on `mkdocs serve`, so two workers leave the cores
+# idle part of the time; with four, vmstat shows them busy (0.5 % idle). Measured on one slow
+# day's machine: three workers 754 s, four 677 s (two took 976 s, before a change that saved about
+# 100 s of one worker's time); on an earlier day, one worker 440 s, two 291 s.
 test: browser-deps $(STAMP) lint
 	$(PY) -m generator check --strict specs
 	$(PY) -m pytest -n 4
