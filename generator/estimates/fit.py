@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ..costmodel import Assumptions
 from ..knowledge import KnowledgeBase
 from ..model.costs import PARAMETERS
-from .calibration import ASSUMED, RunError, Summary, estimated, prepared_runs, summarise
-from .records import assumptions
+from .calibration import ASSUMED, Prepared, RunError, Summary, estimated, prepared_runs, summarise
+from .records import LAYOUT_DEFAULTS, assumptions
 from .runs import Assumed
 
 MAX_POINTS = 400
@@ -74,8 +75,9 @@ class Scan:
 
 def grid_problem(grid: Grid) -> str | None:
     """Why a grid cannot be scanned (an unknown or non-model parameter, a value outside its domain,
-    no values, too many points), or None."""
-    model = {f.name for f in fields(Assumptions)}
+    no values, too many points), or None. A model parameter is a field of the model's
+    `Assumptions`, or a layout default a run takes from specs/assumptions/ (`LAYOUT_DEFAULTS`)."""
+    model = {f.name for f in fields(Assumptions)} | set(LAYOUT_DEFAULTS)
     if not grid:
         return "the scan names no assumption"
     points = 1
@@ -107,6 +109,19 @@ def scan(kb: KnowledgeBase, grid: Grid, assumed: Assumed = ASSUMED) -> Scan | st
     names = tuple(grid)
     points = []
     for values in itertools.product(*(grid[name] for name in names)):
-        model = replace(base, **dict(zip(names, values, strict=True)))
-        points.append(Point(tuple(values), tuple(estimated(run, model) for run in runs)))
+        at = dict(zip(names, values, strict=True))
+        model = replace(base, **{name: value for name, value in at.items() if name not in LAYOUT_DEFAULTS})
+        layouts = {name: value for name, value in at.items() if name in LAYOUT_DEFAULTS}
+        points.append(Point(tuple(values), tuple(estimated(_defaulted(run, layouts), model) for run in runs)))
     return Scan(names, tuple(points))
+
+
+def _defaulted(run: Prepared, values: Mapping[str, float]) -> Prepared:
+    """The run with the layout defaults it takes from specs/assumptions/ set to `values` instead
+    (a run that takes none of them is returned as it is)."""
+    inputs = run.inputs
+    taken: dict[str, Any] = {LAYOUT_DEFAULTS[name]: value for name, value in values.items()
+             if inputs is not None and name in inputs.defaults}
+    if inputs is None or not taken:
+        return run
+    return replace(run, inputs=replace(inputs, layout=replace(inputs.layout, **taken)))

@@ -257,9 +257,15 @@ def leaf_threshold(kb: KnowledgeBase) -> Loaded[Assumption] | None:
 
 EP_OVERLAP = "ep_overlap_fraction"
 EXPERT_IMBALANCE = "expert_imbalance"
+TP_OVERLAP = "tp_overlap_fraction"
 """Assumptions that set layout defaults rather than fields of the model's `Assumptions`: the
-expert all-to-all share a DualPipe-style schedule hides, and the busiest GPU's routed tokens ÷
-the mean under learned routing (read with `assumption_value`)."""
+expert all-to-all share a DualPipe-style schedule hides, the busiest GPU's routed tokens ÷ the
+mean under learned routing, and the tensor-parallel communication share a framework's overlap
+hides (read with `assumption_value`)."""
+
+LAYOUT_DEFAULTS: dict[str, str] = {EP_OVERLAP: "ep_overlap", EXPERT_IMBALANCE: "expert_imbalance",
+                                   TP_OVERLAP: "tp_overlap"}
+"""The `Layout` field each layout-default assumption sets (`calibrate --scan` varies them too)."""
 
 
 def assumption_value(kb: KnowledgeBase, parameter: str) -> float | None:

@@ -22,8 +22,8 @@ from ..costmodel.inputs import Cluster, GpuSpec, Layout, Node, Recompute, Worklo
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ComputeNode, Gpu, Network
-from ..model.runs import Convention, ExpertRouting, Measured, PipelineSchedule, Run, RunPrecision, RunShape
-from .records import EP_OVERLAP, EXPERT_IMBALANCE, assumption_value, gpu, network_port, scale_up, workload
+from ..model.runs import Convention, ExpertRouting, Measured, PipelineSchedule, Run, RunLayout, RunPrecision, RunShape
+from .records import EP_OVERLAP, EXPERT_IMBALANCE, TP_OVERLAP, assumption_value, gpu, network_port, scale_up, workload
 
 PARAMETER_TOLERANCE = 0.03
 """How far a run's published parameter count may lie from its shape's count: published counts
@@ -177,6 +177,7 @@ class RunInputs:
     ids: dict[str, str]
     open: Open | None = None
     choice: Inferred | None = None
+    defaults: tuple[str, ...] = ()  # the layout-default assumptions the layout took (records.LAYOUT_DEFAULTS)
 
 
 def _filled(run: Run, assumed: Assumed, experts: bool) -> tuple[Assumed, tuple[str, ...]]:
@@ -313,6 +314,12 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     if isinstance(cluster, str):
         return cluster
     chunks = lay.virtual_pipeline if isinstance(lay.virtual_pipeline, int) else 1  # str: refused above, or open
+    defaults = _layout_defaults(lay, got, experts)
+
+    def default(name: str, otherwise: float) -> float:
+        value = assumption_value(kb, name) if name in defaults else None
+        return otherwise if value is None else value
+
     layout = Layout(tp, pp, got.zero_stage, got.micro_batch, lay.sequence_length, batch, got.recompute,
                     bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16",
                     flash_attention=bool(got.flash_attention),
@@ -320,9 +327,8 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
                     fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1,
                     shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2",
                     zero_gather=lay.zero_gather or "layer", expert_parallel=ep,
-                    ep_overlap=_ep_overlap(kb, lay.pipeline_schedule) if experts else 0.0,
-                    expert_imbalance=_expert_imbalance(kb, got.expert_routing) if experts else 1.0,
-                    pp_scatter_gather=lay.pipeline_scatter_gather is not False)
+                    ep_overlap=default(EP_OVERLAP, 0.0), expert_imbalance=default(EXPERT_IMBALANCE, 1.0),
+                    pp_scatter_gather=lay.pipeline_scatter_gather is not False, tp_overlap=default(TP_OVERLAP, 0.0))
     extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
                     lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision,
                     lay.pipeline_schedule, got.expert_routing if experts else None)
@@ -332,7 +338,7 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     if network is not None and cluster.node_count > 1:
         ids["network"] = network.id
     found = _candidates(run, opened, cluster.node.gpus_per_node, model.layers) if opened else None
-    return RunInputs(model, cluster, layout, extras, taken, ids, found)
+    return RunInputs(model, cluster, layout, extras, taken, ids, found, defaults=defaults)
 
 
 def fastest(inputs: RunInputs, model: Assumptions) -> RunInputs | str:
@@ -374,17 +380,22 @@ def fastest(inputs: RunInputs, model: Assumptions) -> RunInputs | str:
                    choice=choice)
 
 
-def _ep_overlap(kb: KnowledgeBase, schedule: PipelineSchedule | None) -> float:
-    """The share of the expert all-to-all hidden behind compute: the knowledge base's assumption
-    under DualPipe, whose forward and backward chunk pairs are built to hide it (DeepSeek-V3 report
-    §3.2.1); none under a schedule that does not claim to (or an unstated one)."""
-    return (assumption_value(kb, EP_OVERLAP) or 0.0) if schedule == "dualpipe" else 0.0
-
-
-def _expert_imbalance(kb: KnowledgeBase, routing: ExpertRouting | None) -> float:
-    """The busiest GPU's routed tokens ÷ the mean: 1 where the run forced balanced routing, the
-    knowledge base's assumption where the router learned its own."""
-    return (assumption_value(kb, EXPERT_IMBALANCE) or 1.0) if routing == "learned" else 1.0
+def _layout_defaults(lay: RunLayout, got: Assumed, experts: bool) -> tuple[str, ...]:
+    """The layout-default assumptions (`records.LAYOUT_DEFAULTS`) a run takes from the knowledge
+    base; elsewhere the layout keeps its own default (nothing hidden, balanced routing):
+    - the expert all-to-all share hidden behind compute, under DualPipe, whose forward and
+      backward chunk pairs are built to hide it (DeepSeek-V3 report §3.2.1), not under a schedule
+      that does not claim to (or an unstated one);
+    - the busiest GPU's routed tokens ÷ the mean, where the router learned its own routing (1
+      where the run forced balanced routing);
+    - the tensor-parallel communication share hidden behind compute, where the run's framework
+      overlapped it (not where the source is silent). Megatron-Core's overlap acts only with
+      sequence parallelism (Megatron-Bridge turns it off without it), so a run without it hides
+      nothing."""
+    return tuple(name for name, taken in ((EP_OVERLAP, experts and lay.pipeline_schedule == "dualpipe"),
+                                          (EXPERT_IMBALANCE, experts and got.expert_routing == "learned"),
+                                          (TP_OVERLAP, bool(lay.tp_comm_overlap and got.sequence_parallel)))
+                 if taken)
 
 
 # --- The measured side ------------------------------------------------------------------------

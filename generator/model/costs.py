@@ -22,7 +22,8 @@ Parameter = Literal[
     "gemm_efficiency_max", "gemm_half_intensity", "memory_bound_bytes", "intra_node_collective_efficiency",
     "network_collective_efficiency", "intra_node_step_latency_s", "network_step_latency_s", "tensor_sync_rank_overhead_s", "dp_overlap_fraction",
     "memory_reserve_fraction", "weight_bytes_per_parameter", "gradient_bytes_per_parameter", "optimizer_bytes_per_parameter", "leaf_comm_share_threshold",
-    "calibration_error_threshold", "calibration_source_error_threshold", "ep_overlap_fraction", "expert_imbalance"]
+    "calibration_error_threshold", "calibration_source_error_threshold", "ep_overlap_fraction", "expert_imbalance",
+    "tp_overlap_fraction"]
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,9 @@ PARAMETERS: dict[str, Domain] = {
     # schedule hides behind compute, and the busiest GPU's routed tokens ÷ the mean (1: balanced).
     "ep_overlap_fraction": Domain("1", 0.0, 1.0, False, False, "专家并行全互联可重叠比例"),
     "expert_imbalance": Domain("1", 1.0, None, False, True, "专家负载不均衡系数", most=1e3),
+    # A layout default as well (`Layout.tp_overlap`), for a published run whose framework
+    # overlapped tensor-parallel communication with compute (`tp_comm_overlap: true`).
+    "tp_overlap_fraction": Domain("1", 0.0, 1.0, False, False, "张量并行通信可重叠比例"),
 }
 
 Number = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e7), NOT_VANISHING, NUMBER_OUT]

@@ -118,7 +118,11 @@ class RunLayout(Strict):
     `expert_parallel`: the GPUs one mixture-of-experts layer's routed experts are spread over;
     `expert_routing` and `pipeline_schedule` as their vocabularies say. `pipeline_scatter_gather`
     false: each GPU of a tensor-parallel group sends a stage's whole output to the next stage
-    (DeepSpeed's pipeline engine), not its 1/t share (Megatron-LM; absent: true)."""
+    (DeepSpeed's pipeline engine), not its 1/t share (Megatron-LM; absent: true).
+    `tp_comm_overlap` true: the framework overlapped the tensor-parallel all-gathers and
+    reduce-scatters with the GEMMs (Megatron-Core's `tp_comm_overlap` through Transformer Engine's
+    userbuffers; it acts only with sequence parallelism); the share it hides is the knowledge base's
+    `tp_overlap_fraction` (absent: not stated, nothing hidden)."""
 
     tensor_parallel: Degree | None = None
     pipeline_parallel: Degree | None = None
@@ -141,6 +145,7 @@ class RunLayout(Strict):
     expert_routing: ExpertRouting | None = None
     pipeline_schedule: PipelineSchedule | None = None
     pipeline_scatter_gather: bool | None = None
+    tp_comm_overlap: bool | None = None
 
 
 class Measured(Strict):

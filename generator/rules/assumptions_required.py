@@ -8,7 +8,8 @@ estimate happens to be asked for).
 A parameter is required when something in the knowledge base reads it: the model's own
 assumptions (`estimates.records.MODEL_PARAMETERS`) once there is a workload to estimate; the
 warning threshold once the selection tree has leaves; the two calibration thresholds once there
-are runs; the all-to-all overlap and the expert imbalance once a workload has experts. The
+are runs; the all-to-all overlap and the expert imbalance once a workload has experts; the
+tensor-parallel overlap once a run overlaps tensor-parallel communication. The
 diagnostic stands where the missing file would be, specs/assumptions/<parameter>.yaml, at 1:1,
 and names what reads the value."""
 
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import PurePosixPath
 
 from ..diagnostics import Diagnostic, Rule
-from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, LEAF_THRESHOLD, MODEL_PARAMETERS
+from ..estimates.records import EP_OVERLAP, EXPERT_IMBALANCE, LEAF_THRESHOLD, MODEL_PARAMETERS, TP_OVERLAP
 from ..knowledge import KnowledgeBase
 from ..model.costs import Assumption, Workload
 from ..model.runs import Run
@@ -47,12 +48,18 @@ def _has_experts(kb: KnowledgeBase) -> bool:
     return any(w.model.moe is not None for w in kb.of_type(Workload))
 
 
+def _has_tp_overlap(kb: KnowledgeBase) -> bool:
+    return any(r.model.layout.tp_comm_overlap for r in kb.of_type(Run))
+
+
 # (the parameters, whether the knowledge base reads them, what reads them)
 READERS: tuple[tuple[tuple[str, ...], Callable[[KnowledgeBase], bool], str], ...] = (
     (MODEL_PARAMETERS, _has_workloads, "the cost model needs it for every estimate of specs/workloads/"),
     ((LEAF_THRESHOLD,), _has_leaves, "the selection tree warns on a leaf whose communication share is above it"),
     ((SUITE, PER_SOURCE), _has_runs, "the calibration rule holds the model to the runs of specs/runs/ with it"),
     ((EP_OVERLAP, EXPERT_IMBALANCE), _has_experts, "the mixture-of-experts workloads' layouts default to it"),
+    ((TP_OVERLAP,), _has_tp_overlap, "the runs of specs/runs/ that overlap tensor-parallel communication "
+     "(`tp_comm_overlap: true`) take it"),
 )
 
 
