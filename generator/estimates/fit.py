@@ -120,8 +120,9 @@ def _defaulted(run: Prepared, values: Mapping[str, float]) -> Prepared:
     """The run with the layout defaults it takes from specs/assumptions/ set to `values` instead
     (a run that takes none of them is returned as it is)."""
     inputs = run.inputs
-    taken: dict[str, Any] = {LAYOUT_DEFAULTS[name]: value for name, value in values.items()
-             if inputs is not None and name in inputs.defaults}
-    if inputs is None or not taken:
+    if inputs is None:
+        return run
+    taken: dict[str, Any] = {LAYOUT_DEFAULTS[name]: value for name, value in values.items() if name in inputs.defaults}
+    if not taken:
         return run
     return replace(run, inputs=replace(inputs, layout=replace(inputs.layout, **taken)))

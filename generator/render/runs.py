@@ -27,9 +27,8 @@ METRICS: tuple[Metric, ...] = get_args(Metric)
 def layout_label(lay: RunLayout) -> Markup:
     """`8·35·8` (TP·PP·DP), then what else the layout states: context parallelism, interleaving,
     the ZeRO stage (and ZeRO-3's per-tensor synchronous gathers), the tensor-parallel communication
-    overlap, expert parallelism, the pipeline
-    schedule and how tokens were routed to experts. Built from numbers and fixed
-    words only, so it is safe markup as it is."""
+    overlap, expert parallelism, the pipeline schedule and how tokens were routed to experts. Built
+    from numbers and fixed words only, so it is safe markup as it is."""
     degrees = (lay.tensor_parallel, lay.pipeline_parallel, lay.data_parallel)
     parts = ["·".join(UNSTATED if d is None else str(d) for d in degrees)]
     if lay.context_parallel != 1:
