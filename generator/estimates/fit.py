@@ -13,13 +13,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
 
 from ..costmodel import Assumptions
 from ..knowledge import KnowledgeBase
 from ..model.costs import PARAMETERS
 from .calibration import ASSUMED, Prepared, RunError, Summary, estimated, prepared_runs, summarise
-from .records import LAYOUT_DEFAULTS, assumptions
+from .records import LAYOUT_DEFAULTS, assumptions, with_defaults
 from .runs import Assumed
 
 MAX_POINTS = 400
@@ -120,9 +119,7 @@ def _defaulted(run: Prepared, values: Mapping[str, float]) -> Prepared:
     """The run with the layout defaults it takes from specs/assumptions/ set to `values` instead
     (a run that takes none of them is returned as it is)."""
     inputs = run.inputs
-    if inputs is None:
+    taken = {} if inputs is None else {name: value for name, value in values.items() if name in inputs.defaults}
+    if inputs is None or not taken:
         return run
-    taken: dict[str, Any] = {LAYOUT_DEFAULTS[name]: value for name, value in values.items() if name in inputs.defaults}
-    if not taken:
-        return run
-    return replace(run, inputs=replace(inputs, layout=replace(inputs.layout, **taken)))
+    return replace(run, inputs=replace(inputs, layout=with_defaults(inputs.layout, taken)))

@@ -11,10 +11,12 @@ per second gives bytes per second.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ..costmodel import parameters_from_shape
-from ..costmodel.inputs import Assumptions, GpuSpec, Mla, Moe, Workload
+from ..costmodel.inputs import Assumptions, GpuSpec, Layout, Mla, Moe, Workload
 from ..costmodel.shape import active_parameters_from_shape
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
@@ -266,6 +268,13 @@ hides (read with `assumption_value`)."""
 LAYOUT_DEFAULTS: dict[str, str] = {EP_OVERLAP: "ep_overlap", EXPERT_IMBALANCE: "expert_imbalance",
                                    TP_OVERLAP: "tp_overlap"}
 """The `Layout` field each layout-default assumption sets (`calibrate --scan` varies them too)."""
+
+
+def with_defaults(layout: Layout, values: Mapping[str, float]) -> Layout:
+    """`layout` with layout-default assumptions (`LAYOUT_DEFAULTS`, by parameter) in their fields;
+    a field not named keeps the layout's own default (nothing hidden, balanced routing)."""
+    taken: dict[str, Any] = {LAYOUT_DEFAULTS[name]: value for name, value in values.items()}
+    return replace(layout, **taken) if taken else layout
 
 
 def assumption_value(kb: KnowledgeBase, parameter: str) -> float | None:

@@ -23,7 +23,17 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import ComputeNode, Gpu, Network
 from ..model.runs import Convention, ExpertRouting, Measured, PipelineSchedule, Run, RunLayout, RunPrecision, RunShape
-from .records import EP_OVERLAP, EXPERT_IMBALANCE, TP_OVERLAP, assumption_value, gpu, network_port, scale_up, workload
+from .records import (
+    EP_OVERLAP,
+    EXPERT_IMBALANCE,
+    TP_OVERLAP,
+    assumption_value,
+    gpu,
+    network_port,
+    scale_up,
+    with_defaults,
+    workload,
+)
 
 PARAMETER_TOLERANCE = 0.03
 """How far a run's published parameter count may lie from its shape's count: published counts
@@ -314,12 +324,6 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     if isinstance(cluster, str):
         return cluster
     chunks = lay.virtual_pipeline if isinstance(lay.virtual_pipeline, int) else 1  # str: refused above, or open
-    defaults = _layout_defaults(lay, got, experts)
-
-    def default(name: str, otherwise: float) -> float:
-        value = assumption_value(kb, name) if name in defaults else None
-        return otherwise if value is None else value
-
     layout = Layout(tp, pp, got.zero_stage, got.micro_batch, lay.sequence_length, batch, got.recompute,
                     bool(got.sequence_parallel), "fp8" if got.precision == "fp8" else "bf16",
                     flash_attention=bool(got.flash_attention),
@@ -327,8 +331,10 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
                     fp32_gradients=bool(lay.fp32_gradients), context_parallel=lay.context_parallel or 1,
                     shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2",
                     zero_gather=lay.zero_gather or "layer", expert_parallel=ep,
-                    ep_overlap=default(EP_OVERLAP, 0.0), expert_imbalance=default(EXPERT_IMBALANCE, 1.0),
-                    pp_scatter_gather=lay.pipeline_scatter_gather is not False, tp_overlap=default(TP_OVERLAP, 0.0))
+                    pp_scatter_gather=lay.pipeline_scatter_gather is not False)
+    defaults = _layout_defaults(lay, got, experts)
+    layout = with_defaults(layout, {name: value for name in defaults
+                                    if (value := assumption_value(kb, name)) is not None})
     extras = Extras(lay.data_parallel or run.gpus // (tp * pp * cp), cp,
                     lay.virtual_pipeline, lay.shard_group, lay.flash_attention, lay.fp32_gradients, got.precision,
                     lay.pipeline_schedule, got.expert_routing if experts else None)
