@@ -88,6 +88,21 @@ def test_interleaved_bubble_and_traffic() -> None:
     assert interleaved.step.pipeline_s == pytest.approx((m + 7 / 4) * interleaved.step.slot_s)
 
 
+def test_interleaved_warm_up_never_holds_more_micro_batches_than_the_step_has() -> None:
+    """With m = p, Megatron-Core's interleaved schedule runs every forward pass before the first
+    backward: the first stage holds its L/p layers for all m micro-batches and no more, where
+    Korthikanti's L(1 + (p − 1)/(p·v)) would count (p − 1)/v micro-batches that do not exist.
+    With m = 2p the warm-up, not the step, is the limit, and the formula stands."""
+    layout = Layout(8, 8, 1, 1, 2048, 8, virtual_pipeline=4)  # one data-parallel rank: m = 8 = p
+    equal = _run(layout)
+    assert equal.step.microbatches == 8
+    assert equal.memory.activation_layers_held == pytest.approx(96 / 8 * 8)
+    double = _run(replace(layout, global_batch_size=16))
+    assert double.step.microbatches == 16
+    assert double.memory.activation_layers_held == pytest.approx(96 * (1 + 7 / 32))
+    assert me.activation_layers_held_interleaved(96.0, 8.0, 9.0, 4.0) == pytest.approx(96 / 8 * 9)
+
+
 def test_deepspeeds_pipeline_engine_sends_the_whole_output() -> None:
     """Megatron-LM's scatter/gather sends 1/t of a stage's output from each GPU of the tensor-
     parallel group; DeepSpeed's pipeline engine sends the whole of it from each: t times the
@@ -135,7 +150,7 @@ def test_every_new_figure_is_explained() -> None:
     chains = explain(GPT3, Cluster(NODE, 16), layout, ASSUMPTIONS)
     text = "\n".join(line for chain in chains.values() for line in explain_lines(chain))
     for needle in ("(m + (p − 1)/v)·T", "p·v·⌈L/(p·v)⌉", "4 bytes (FP32 gradients)", "T_tp − min(o·T_tp, T_mb)",
-                   "2·B·s²·L·h", "1 + (p − 1)/(p·v)"):
+                   "2·B·s²·L·h", "min(m, p + (p − 1)/v)"):
         assert needle in text, needle
 
 

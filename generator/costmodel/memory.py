@@ -190,10 +190,14 @@ def activation_layers_held(layers: float, pipeline: float, microbatches: float) 
     return layers / pipeline * min(pipeline, microbatches)
 
 
-@formula("L/p · min(p, m) · (1 + (p − 1)/(p·v))", "L p m v",
-         "Korthikanti et al. 2022 §4.2.3; Narayanan et al. 2021 §2.2.2 (interleaved 1F1B, v chunks per stage)")
+@formula("L/p · min(m, p + (p − 1)/v)", "L p m v",
+         "Korthikanti et al. 2022 §4.2.3; Narayanan et al. 2021 §2.2.2 (interleaved 1F1B, v chunks per stage); "
+         "Megatron-Core's interleaved schedule: with m = p every forward pass is a warm-up one")
 def activation_layers_held_interleaved(layers: float, pipeline: float, microbatches: float, chunks: float) -> float:
-    return layers / pipeline * min(pipeline, microbatches) * (1.0 + (pipeline - 1.0) / (pipeline * chunks))
+    # The first stage's warm-up holds p + (p − 1)/v micro-batches' worth of its layers (Korthikanti's
+    # L(1 + (p − 1)/(p·v))), but never more than the m micro-batches a step has: with m = p
+    # Megatron-Core runs every forward pass before the first backward, holding exactly m.
+    return layers / pipeline * min(microbatches, pipeline + (pipeline - 1.0) / chunks)
 
 
 @formula("Ψ · L_paced ÷ L", "Ψ L_paced L", "uneven stages: the largest stage's share of the parameters")

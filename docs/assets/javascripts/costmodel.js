@@ -98,7 +98,7 @@
   };
   function activationLayersHeld(layers, p, m) { return layers / p * Math.min(p, m); }
   function activationLayersHeldInterleaved(layers, p, m, v) {
-    return layers / p * Math.min(p, m) * (1.0 + (p - 1.0) / (p * v));
+    return layers / p * Math.min(m, p + (p - 1.0) / v);
   }
   function pacedParameters(parameters, paced, layers) { return parameters * paced / layers; }
   // compute.py paced_layers: p·v·⌈L/(p·v)⌉ (the layer count itself when p·v divides it)
