@@ -178,6 +178,7 @@ def estimated(run: Prepared, model: Assumptions | str) -> RunError:
     why = run.unmeasured or (model if isinstance(model, str) else None) or run.inexpressible
     if why is not None or run.inputs is None or isinstance(model, str):
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, why, ())
+    model = run.inputs.under(model)  # what the run states in place of an assumption
     inputs = fastest(run.inputs, model)  # the prepared inputs, not the measured seconds
     if isinstance(inputs, str):
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, inputs, run.inputs.assumed,

@@ -35,6 +35,12 @@ from .records import (
     workload,
 )
 
+OPTIMIZER_STATE_BYTES = {"fp32": None, "bf16": 6.0}
+"""Bytes a parameter of the optimizer states a run states (`RunLayout.optimizer_states`): in BF16
+the parameter copy and Adam's two moments take 2 bytes each (Apex DistributedFusedAdam keeps its
+params_shard, exp_avg_shard and exp_avg_sq_shard in the optimizer dtype); in FP32 (None) the
+knowledge base's optimizer_bytes_per_parameter stands (12: ZeRO §3.1's mixed-precision Adam)."""
+
 PARAMETER_TOLERANCE = 0.03
 """How far a run's published parameter count may lie from its shape's count: published counts
 are labels rounded to two digits (1.7B) as often as exact counts."""
@@ -188,6 +194,12 @@ class RunInputs:
     open: Open | None = None
     choice: Inferred | None = None
     defaults: tuple[str, ...] = ()  # the layout-default assumptions the layout took (records.LAYOUT_DEFAULTS)
+    optimizer_bytes: float | None = None  # the optimizer-state bytes a parameter the run states
+
+    def under(self, model: Assumptions) -> Assumptions:
+        """The model's assumptions with what the run itself states in place of an assumption: the
+        bytes of its optimizer states (`optimizer_states`), where it states them."""
+        return model if self.optimizer_bytes is None else replace(model, optimizer_bytes_per_parameter=self.optimizer_bytes)
 
 
 def _filled(run: Run, assumed: Assumed, experts: bool) -> tuple[Assumed, tuple[str, ...]]:
@@ -344,7 +356,8 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
     if network is not None and cluster.node_count > 1:
         ids["network"] = network.id
     found = _candidates(run, opened, cluster.node.gpus_per_node, model.layers) if opened else None
-    return RunInputs(model, cluster, layout, extras, taken, ids, found, defaults=defaults)
+    return RunInputs(model, cluster, layout, extras, taken, ids, found, defaults=defaults,
+                     optimizer_bytes=OPTIMIZER_STATE_BYTES[lay.optimizer_states or "fp32"])
 
 
 def fastest(inputs: RunInputs, model: Assumptions) -> RunInputs | str:

@@ -77,6 +77,12 @@ rank holding two model chunks, a forward and a backward chunk overlapped with th
 or a zero-bubble schedule (Qi et al. 2023, which splits the backward pass into input and weight
 gradients; DeepSeek-V2's 16-way pipeline). Absent: not stated."""
 
+OptimizerStates = Literal["fp32", "bf16"]
+"""The precision of the optimizer's states: `fp32`, mixed-precision Adam's FP32 master weights and
+moments (ZeRO §3.1: 12 bytes a parameter, the knowledge base's optimizer_bytes_per_parameter);
+`bf16`, the parameter copy and both moments kept in BF16 (Apex DistributedFusedAdam with
+`dtype: bf16`, as NeMo configs may set it). Absent: not stated, the knowledge base's value."""
+
 ExpertRouting = Literal["balanced", "learned"]
 """How the tokens of a mixture-of-experts run reached their experts: `balanced`, forced to an
 even share per expert (NVIDIA's benchmarks state they force-balance), or `learned`, the router's
@@ -116,9 +122,10 @@ class RunLayout(Strict):
     group when sharding does not span the whole data-parallel group. `fp32_gradients`: gradients
     are accumulated and reduced in FP32 (Megatron's main grads, BLOOM's BF16 optimizer).
     `expert_parallel`: the GPUs one mixture-of-experts layer's routed experts are spread over;
-    `expert_routing` and `pipeline_schedule` as their vocabularies say. `pipeline_scatter_gather`
-    false: each GPU of a tensor-parallel group sends a stage's whole output to the next stage
-    (DeepSpeed's pipeline engine), not its 1/t share (Megatron-LM; absent: true).
+    `expert_routing`, `pipeline_schedule` and `optimizer_states` as their vocabularies say.
+    `pipeline_scatter_gather` false: each GPU of a tensor-parallel group sends a stage's whole
+    output to the next stage (DeepSpeed's pipeline engine), not its 1/t share (Megatron-LM;
+    absent: true).
     `tp_comm_overlap` true: the framework overlapped the tensor-parallel all-gathers and
     reduce-scatters with the GEMMs (Megatron-Core's `tp_comm_overlap` through Transformer Engine's
     userbuffers; it acts only with sequence parallelism); the share it hides is the knowledge base's
@@ -141,6 +148,7 @@ class RunLayout(Strict):
     attention_kernel: AttentionKernel | None = None
     zero_gather: ZeroGather | None = None
     fp32_gradients: bool | None = None
+    optimizer_states: OptimizerStates | None = None
     expert_parallel: Degree | None = None
     expert_routing: ExpertRouting | None = None
     pipeline_schedule: PipelineSchedule | None = None

@@ -26,9 +26,10 @@ METRICS: tuple[Metric, ...] = get_args(Metric)
 
 def layout_label(lay: RunLayout) -> Markup:
     """`8·35·8` (TP·PP·DP), then what else the layout states: context parallelism, interleaving,
-    the ZeRO stage (and ZeRO-3's per-tensor synchronous gathers), the tensor-parallel communication
-    overlap, expert parallelism, the pipeline schedule and how tokens were routed to experts. Built
-    from numbers and fixed words only, so it is safe markup as it is."""
+    the ZeRO stage (and ZeRO-3's per-tensor synchronous gathers), BF16 optimizer states, the
+    tensor-parallel communication overlap, expert parallelism, the pipeline schedule and how
+    tokens were routed to experts. Built from numbers and fixed words only, so it is safe markup
+    as it is."""
     degrees = (lay.tensor_parallel, lay.pipeline_parallel, lay.data_parallel)
     parts = ["·".join(UNSTATED if d is None else str(d) for d in degrees)]
     if lay.context_parallel != 1:
@@ -40,6 +41,8 @@ def layout_label(lay: RunLayout) -> Markup:
     if lay.zero_stage:
         parts.append(f"ZeRO-{lay.zero_stage}" + (say("（逐张量同步收集）", " (per-tensor synchronous gathers)")
                                                  if lay.zero_gather == "tensor-sync" else ""))
+    if lay.optimizer_states == "bf16":
+        parts.append(say("BF16 优化器状态", "BF16 optimizer states"))
     if lay.tp_comm_overlap:
         parts.append(say("张量并行通信重叠", "TP communication overlapped"))
     if lay.expert_parallel is not None:
