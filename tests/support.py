@@ -21,7 +21,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -30,6 +30,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from generator.edge.specfiles import read_spec_tree
+from generator.estimates.calibration import ASSUMED
+from generator.estimates.runs import RunInputs, run_inputs
+from generator.knowledge import KnowledgeBase, Loaded
+from generator.model.runs import Run
 from generator.validate import Result, SpecFile, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,6 +93,41 @@ def with_file(target: str, raw: bytes | None) -> list[SpecFile]:
     if raw is not None:
         files.append(SpecFile(target, kind, Path(name).stem, raw))
     return files
+
+
+def with_files(added: Mapping[str, str]) -> list[SpecFile]:
+    """The fixture base with each of `added`'s paths replaced by, or added as, its text."""
+    files = [f for f in base_files() if f.path not in added]
+    for target, text in added.items():
+        kind, name = Path(target).parts[-2:]
+        files.append(SpecFile(target, kind, Path(name).stem, text.encode()))
+    return files
+
+
+FIXTURE_RUN = "specs/runs/test-run-llama-70b.yaml"
+FIXTURE_RUN_TEXT = (BASE / "runs" / "test-run-llama-70b.yaml").read_text(encoding="utf-8")
+
+
+def run_kb(added: Mapping[str, str]) -> KnowledgeBase:
+    """The fixture base with `added` (`with_files`), which must validate with no diagnostic but the
+    calibration's: the fixture's runs are not measurements the model is held to."""
+    result = validate(with_files(added), today=BUILD_DATE)
+    others = [d.as_text() for d in result.diagnostics if d.rule != "model-calibration-error"]
+    assert result.ok and result.kb is not None and not others, others
+    return result.kb
+
+
+def fixture_run(kb: KnowledgeBase) -> Loaded[Run]:
+    found = kb.get("test-run-llama-70b", Run)
+    assert found is not None
+    return found
+
+
+def fixture_run_inputs(kb: KnowledgeBase) -> RunInputs:
+    """The fixture run's model inputs, filled as calibration fills what the run leaves unstated."""
+    got = run_inputs(kb, fixture_run(kb), ASSUMED)
+    assert isinstance(got, RunInputs), got
+    return got
 
 
 _MEMO: dict[SpecFile, object] = {}

@@ -8,50 +8,27 @@ outcome."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from support import BUILD_DATE, ROOT, base_files
+from support import FIXTURE_RUN, FIXTURE_RUN_TEXT, fixture_run, fixture_run_inputs, run_kb
 
 from generator.costmodel import estimate
-from generator.estimates.calibration import ASSUMED, run_error
+from generator.estimates.calibration import run_error
 from generator.estimates.records import assumptions
-from generator.estimates.runs import RunInputs, run_inputs
-from generator.knowledge import KnowledgeBase, Loaded
+from generator.knowledge import KnowledgeBase
 from generator.language import speaking
-from generator.model.runs import Run
 from generator.render.runs import layout_label
-from generator.validate import SpecFile, validate
 
-RUN = "specs/runs/test-run-llama-70b.yaml"
-RUN_TEXT = (Path(ROOT) / "tests/fixtures/base" / RUN).read_text(encoding="utf-8")
+RUN_TEXT = FIXTURE_RUN_TEXT
 BF16 = RUN_TEXT.replace("  sequence_parallel: true\n", "  sequence_parallel: true\n  optimizer_states: bf16\n")
 
 
 def _kb(run: str = BF16) -> KnowledgeBase:
-    files = [f for f in base_files() if f.path != RUN]
-    files.append(SpecFile(RUN, "runs", "test-run-llama-70b", run.encode()))
-    result = validate(files, today=BUILD_DATE)
-    # The fixture's runs are not measurements the model is held to: the calibration may warn.
-    others = [d.as_text() for d in result.diagnostics if d.rule != "model-calibration-error"]
-    assert result.ok and result.kb is not None and not others, others
-    return result.kb
-
-
-def _run(kb: KnowledgeBase) -> Loaded[Run]:
-    found = kb.get("test-run-llama-70b", Run)
-    assert found is not None
-    return found
-
-
-def _inputs(kb: KnowledgeBase) -> RunInputs:
-    got = run_inputs(kb, _run(kb), ASSUMED)
-    assert isinstance(got, RunInputs), got
-    return got
+    return run_kb({FIXTURE_RUN: run})
 
 
 def _optimizer_bytes(kb: KnowledgeBase) -> float:
-    inputs, model = _inputs(kb), assumptions(kb)
+    inputs, model = fixture_run_inputs(kb), assumptions(kb)
     assert not isinstance(model, str)
     got = estimate(inputs.workload, inputs.cluster, inputs.layout, inputs.under(model)).estimate
     assert got is not None
@@ -62,7 +39,7 @@ def test_bf16_states_take_six_bytes_a_parameter() -> None:
     kb = _kb()
     model = assumptions(kb)
     assert not isinstance(model, str) and model.optimizer_bytes_per_parameter == 12.0
-    inputs = _inputs(kb)
+    inputs = fixture_run_inputs(kb)
     assert inputs.optimizer_bytes == 6.0
     assert inputs.under(model) == replace(model, optimizer_bytes_per_parameter=6.0)
     assert _optimizer_bytes(kb) == pytest.approx(_optimizer_bytes(_kb(RUN_TEXT)) / 2)
@@ -74,22 +51,22 @@ def test_other_runs_keep_the_knowledge_bases_bytes(run: str) -> None:
     kb = _kb(run)
     model = assumptions(kb)
     assert not isinstance(model, str)
-    inputs = _inputs(kb)
+    inputs = fixture_run_inputs(kb)
     assert inputs.optimizer_bytes is None and inputs.under(model) is model
 
 
 def test_the_states_move_memory_not_the_step() -> None:
-    plain, bf16 = (run_error(kb, _run(kb)) for kb in (_kb(RUN_TEXT), _kb()))
+    plain, bf16 = (run_error(kb, fixture_run(kb)) for kb in (_kb(RUN_TEXT), _kb()))
     assert plain.predicted_s is not None and plain.predicted_s == bf16.predicted_s
 
 
 def test_the_runs_page_says_so() -> None:
-    layout = _run(_kb()).model.layout
+    layout = fixture_run(_kb()).model.layout
     with speaking("zh"):
         assert "BF16 优化器状态" in layout_label(layout)
     with speaking("en"):
         assert "BF16 optimizer states" in layout_label(layout)
-    assert "BF16" not in layout_label(_run(_kb(RUN_TEXT)).model.layout)
+    assert "BF16" not in layout_label(fixture_run(_kb(RUN_TEXT)).model.layout)
 
 
 def test_calibration_estimates_the_run_with_its_own_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,5 +81,5 @@ def test_calibration_estimates_the_run_with_its_own_bytes(monkeypatch: pytest.Mo
         return estimate(workload, cluster, layout, model, **kwargs)
 
     monkeypatch.setattr(calibration, "estimate", spy)
-    run_error(kb, _run(kb))
+    run_error(kb, fixture_run(kb))
     assert seen == [6.0]

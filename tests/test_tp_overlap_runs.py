@@ -7,22 +7,18 @@ that no real spec changes an outcome."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from support import BUILD_DATE, ROOT, base_files
+from support import BUILD_DATE, FIXTURE_RUN, FIXTURE_RUN_TEXT, fixture_run, fixture_run_inputs, run_kb, with_files
 
-from generator.estimates.calibration import ASSUMED, calibrate, run_error
+from generator.estimates.calibration import calibrate, run_error
 from generator.estimates.fit import scan
 from generator.estimates.records import TP_OVERLAP
-from generator.estimates.runs import RunInputs, run_inputs
-from generator.knowledge import KnowledgeBase, Loaded
-from generator.model.runs import Run
-from generator.validate import Result, SpecFile, validate
+from generator.knowledge import KnowledgeBase
+from generator.validate import Result, validate
 
-RUN = "specs/runs/test-run-llama-70b.yaml"
+RUN = FIXTURE_RUN
 ASSUMPTION = "specs/assumptions/test-tp-overlap.yaml"
-RUN_TEXT = (Path(ROOT) / "tests/fixtures/base" / RUN).read_text(encoding="utf-8")
+RUN_TEXT = FIXTURE_RUN_TEXT
 OVERLAPPED = RUN_TEXT.replace("  sequence_parallel: true\n", "  sequence_parallel: true\n  tp_comm_overlap: true\n")
 FRACTION = 0.45
 
@@ -44,36 +40,20 @@ why:
 """
 
 
+def _added(run: str, assumption: str | None) -> dict[str, str]:
+    return {RUN: run, **({ASSUMPTION: assumption} if assumption is not None else {})}
+
+
 def _validate(run: str = OVERLAPPED, assumption: str | None = _assumption()) -> Result:
-    added = {RUN: run, **({ASSUMPTION: assumption} if assumption is not None else {})}
-    files = [f for f in base_files() if f.path not in added]
-    files += [SpecFile(path, path.split("/")[1], path.rsplit("/", 1)[1].removesuffix(".yaml"), text.encode())
-              for path, text in added.items()]
-    return validate(files, today=BUILD_DATE)
+    return validate(with_files(_added(run, assumption)), today=BUILD_DATE)
 
 
 def _kb(run: str = OVERLAPPED, assumption: str | None = _assumption()) -> KnowledgeBase:
-    result = _validate(run, assumption)
-    # The fixture's runs are not measurements the model is held to: the calibration may warn.
-    others = [d.as_text() for d in result.diagnostics if d.rule != "model-calibration-error"]
-    assert result.ok and result.kb is not None and not others, others
-    return result.kb
-
-
-def _run(kb: KnowledgeBase) -> Loaded[Run]:
-    found = kb.get("test-run-llama-70b", Run)
-    assert found is not None
-    return found
-
-
-def _inputs(kb: KnowledgeBase) -> RunInputs:
-    got = run_inputs(kb, _run(kb), ASSUMED)  # as calibration fills what the fixture run leaves unstated
-    assert isinstance(got, RunInputs), got
-    return got
+    return run_kb(_added(run, assumption))
 
 
 def test_an_overlapped_run_takes_the_fraction() -> None:
-    got = _inputs(_kb())
+    got = fixture_run_inputs(_kb())
     assert got.layout.tp_overlap == FRACTION and got.defaults == (TP_OVERLAP,)
 
 
@@ -83,13 +63,13 @@ def test_an_overlapped_run_takes_the_fraction() -> None:
     OVERLAPPED.replace("  sequence_parallel: true\n", "  sequence_parallel: false\n"),  # Megatron-Core needs it
 ], ids=["unstated", "stated-off", "no-sequence-parallelism"])
 def test_other_runs_hide_nothing(run: str) -> None:
-    got = _inputs(_kb(run))
+    got = fixture_run_inputs(_kb(run))
     assert got.layout.tp_overlap == 0.0 and got.defaults == ()
 
 
 def test_the_overlap_shortens_the_predicted_step() -> None:
     """The share hidden comes off the tensor-parallel time: the same run is predicted faster."""
-    plain, hidden = (run_error(kb, _run(kb)) for kb in (_kb(RUN_TEXT), _kb()))
+    plain, hidden = (run_error(kb, fixture_run(kb)) for kb in (_kb(RUN_TEXT), _kb()))
     assert plain.predicted_s is not None and hidden.predicted_s is not None
     assert hidden.predicted_s < plain.predicted_s
 
