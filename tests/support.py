@@ -88,19 +88,17 @@ def base_result() -> Result:
 def with_file(target: str, raw: bytes | None) -> list[SpecFile]:
     """The fixture base with `target` (e.g. specs/gpus/test-x.yaml) replaced by, or added as, `raw`
     (None: deleted)."""
-    kind, name = Path(target).parts[-2:]
-    files = [f for f in base_files() if f.path != target]
-    if raw is not None:
-        files.append(SpecFile(target, kind, Path(name).stem, raw))
-    return files
+    return with_files({target: raw})
 
 
-def with_files(added: Mapping[str, str]) -> list[SpecFile]:
-    """The fixture base with each of `added`'s paths replaced by, or added as, its text."""
-    files = [f for f in base_files() if f.path not in added]
-    for target, text in added.items():
-        kind, name = Path(target).parts[-2:]
-        files.append(SpecFile(target, kind, Path(name).stem, text.encode()))
+def with_files(changed: Mapping[str, bytes | None]) -> list[SpecFile]:
+    """The fixture base with each of `changed`'s paths replaced by, or added as, its bytes (None:
+    deleted)."""
+    files = [f for f in base_files() if f.path not in changed]
+    for target, raw in changed.items():
+        if raw is not None:
+            kind, name = Path(target).parts[-2:]
+            files.append(SpecFile(target, kind, Path(name).stem, raw))
     return files
 
 
@@ -108,10 +106,16 @@ FIXTURE_RUN = "specs/runs/test-run-llama-70b.yaml"
 FIXTURE_RUN_TEXT = (BASE / "runs" / "test-run-llama-70b.yaml").read_text(encoding="utf-8")
 
 
+def validate_texts(added: Mapping[str, str]) -> Result:
+    """The fixture base with each of `added`'s paths replaced by, or added as, its text, validated
+    on the build date."""
+    return validate(with_files({path: text.encode() for path, text in added.items()}), today=BUILD_DATE)
+
+
 def run_kb(added: Mapping[str, str]) -> KnowledgeBase:
-    """The fixture base with `added` (`with_files`), which must validate with no diagnostic but the
-    calibration's: the fixture's runs are not measurements the model is held to."""
-    result = validate(with_files(added), today=BUILD_DATE)
+    """The fixture base with `added` (`validate_texts`), which must validate with no diagnostic but
+    the calibration's: the fixture's runs are not measurements the model is held to."""
+    result = validate_texts(added)
     others = [d.as_text() for d in result.diagnostics if d.rule != "model-calibration-error"]
     assert result.ok and result.kb is not None and not others, others
     return result.kb

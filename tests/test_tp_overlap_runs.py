@@ -8,13 +8,13 @@ that no real spec changes an outcome."""
 from __future__ import annotations
 
 import pytest
-from support import BUILD_DATE, FIXTURE_RUN, FIXTURE_RUN_TEXT, fixture_run, fixture_run_inputs, run_kb, with_files
+from support import FIXTURE_RUN, FIXTURE_RUN_TEXT, fixture_run, fixture_run_inputs, run_kb, validate_texts
 
 from generator.estimates.calibration import calibrate, run_error
 from generator.estimates.fit import scan
 from generator.estimates.records import TP_OVERLAP
 from generator.knowledge import KnowledgeBase
-from generator.validate import Result, validate
+from generator.validate import Result
 
 RUN = FIXTURE_RUN
 ASSUMPTION = "specs/assumptions/test-tp-overlap.yaml"
@@ -45,7 +45,7 @@ def _added(run: str, assumption: str | None) -> dict[str, str]:
 
 
 def _validate(run: str = OVERLAPPED, assumption: str | None = _assumption()) -> Result:
-    return validate(with_files(_added(run, assumption)), today=BUILD_DATE)
+    return validate_texts(_added(run, assumption))
 
 
 def _kb(run: str = OVERLAPPED, assumption: str | None = _assumption()) -> KnowledgeBase:
