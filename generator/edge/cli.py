@@ -151,7 +151,7 @@ def _recommend(args: argparse.Namespace) -> int:
         print(format_all(result.diagnostics), file=sys.stderr)
         return 1
     try:
-        accuracy = accuracy_record(calibrate(result.kb).overall)
+        accuracy = accuracy_record(calibrate(result.kb))
         print(run(result.kb, result.figures, args.answers, args.format, build_date(), accuracy))
     except NoAnswer as err:
         print(f"recommend: {err}", file=sys.stderr)
@@ -181,7 +181,7 @@ def _shape(args: argparse.Namespace) -> Shape | str | None:
 
 def _estimate(args: argparse.Namespace) -> int:
     from ..costmodel import estimate
-    from ..estimates.calibration import accuracy_record, calibrate
+    from ..estimates.calibration import accuracy_record, calibrate, for_kind
     from ..estimates.choice import Choice, resolve
     from ..estimates.report import to_json, to_text
     result = run_check(Path(args.specs))
@@ -215,7 +215,8 @@ def _estimate(args: argparse.Namespace) -> int:
     if outcome.estimate is None:
         print(f"estimate: {outcome.problems[0].message}", file=sys.stderr)
         return 2
-    accuracy = accuracy_record(calibrate(result.kb).overall)
+    accuracy = for_kind(accuracy_record(calibrate(result.kb)), "moe" if resolved.workload.moe is not None else "dense",
+                        resolved.layout.precision)
     print(to_json(resolved, outcome, accuracy) if args.format == "json" else to_text(resolved, outcome, accuracy))
     return 0
 
@@ -275,7 +276,7 @@ def _plan(args: argparse.Namespace) -> int:
     except PlanError as err:
         print(f"plan: {err}", file=sys.stderr)
         return 2
-    accuracy = accuracy_record(calibrate(kb).overall)
+    accuracy = accuracy_record(calibrate(kb))
     print(to_json(kb, found, build_date(), accuracy, ladder) if args.format == "json"
           else to_text(kb, found, build_date(), accuracy, ladder))
     return 0

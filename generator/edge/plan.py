@@ -94,6 +94,8 @@ def to_text(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, 
     if others:
         lines.append("其余未入选的：")
         lines += [f"  - {e.id}：{e.why_zh}" for e in others]
-    lines.append(f"模型的精度：{accuracy['statement']}")
+    shown = data["accuracy"]
+    kind = shown.get("kind")
+    lines.append(f"模型的精度：{shown['statement']}" + (kind["statement"] if isinstance(kind, dict) else ""))
     return "\n".join(lines)
 

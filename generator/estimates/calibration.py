@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from ..costmodel import Assumptions, estimate
 from ..costmodel.inputs import Precision
 from ..knowledge import KnowledgeBase, Loaded
-from ..language import say
+from ..language import Bilingual, say
 from ..model.entities import Source
 from ..model.runs import Run
 from .records import assumptions
@@ -243,7 +243,47 @@ def statement(summary: Summary) -> str:
                "practice than predicted).")
 
 
-def accuracy_record(summary: Summary) -> dict[str, object]:
-    """The accuracy `estimate --format json` carries under `accuracy` (the calculator page states it too)."""
-    return {"runs": summary.expressed, "mean_abs_error": summary.mean_abs_error, "bias": summary.bias,
-            "error": "measured step time ÷ predicted step time − 1", "statement": statement(summary)}
+KIND_BLOCK = Bilingual(zh={"dense": "稠密模型", "moe": "混合专家模型"}, en={"dense": "dense", "moe": "mixture-of-experts"})
+
+
+def kind_statement(kind: Kind, summary: Summary) -> str:
+    """The sentence for the runs of one kind (`kind_of`): a dense and a mixture-of-experts answer,
+    or a BF16 and an FP8 one, are not equally well measured, and the overall error hides it."""
+    what = f"{KIND_BLOCK[kind.block]}{say('、', ', ')}{kind.precision.upper()}"
+    if summary.mean_abs_error is None or summary.bias is None:
+        return say(f"与这次同类（{what}）的已发表实测运行还没有，总体误差对它没有直接依据。",
+                   f"No published measured run is of this kind ({what}) yet, so the overall error is no direct "
+                   "evidence for it.")
+    mae, bias = f"{summary.mean_abs_error:.1%}", f"{summary.bias:+.1%}"
+    return say(f"与这次同类（{what}）的已发表实测运行有 {summary.expressed} 条，单步时间的平均绝对误差为 {mae}，"
+               f"平均偏差 {bias}。",
+               f"{summary.expressed} published measured runs are of this kind ({what}): on them the step time is off "
+               f"by {mae} on average (mean absolute error), with a mean bias of {bias}.")
+
+
+def _summary_record(summary: Summary) -> dict[str, object]:
+    return {"runs": summary.expressed, "mean_abs_error": summary.mean_abs_error, "bias": summary.bias}
+
+
+def accuracy_record(calibration: Calibration) -> dict[str, object]:
+    """The accuracy every answer carries under `accuracy` (`estimate` and `plan --format json`, the
+    calculator's data): the overall error, and under `kinds` the error on the runs of each kind
+    (`kind_of`: every block with every precision, runs 0 where the suite has none), for
+    `for_kind` to pick the answer's own."""
+    overall = calibration.overall
+    measured = {k.kind: k.summary for k in calibration.kinds}
+    kinds = [Kind(block, precision) for block in get_args(Block) for precision in get_args(Precision)]
+    return {**_summary_record(overall), "error": "measured step time ÷ predicted step time − 1",
+            "statement": statement(overall),
+            "kinds": [{"block": kind.block, "precision": kind.precision, **_summary_record(summary),
+                       "statement": kind_statement(kind, summary)}
+                      for kind in kinds for summary in [measured.get(kind, Summary(0, 0, None, None))]]}
+
+
+def for_kind(record: dict[str, object], block: Block, precision: Precision) -> dict[str, object]:
+    """`record` (`accuracy_record`) with `kind`: its entry for the answer's block and precision (a
+    record that lists no kinds is returned as it is)."""
+    kinds = record.get("kinds")
+    if not isinstance(kinds, list):
+        return record
+    return {**record, "kind": next(k for k in kinds if k["block"] == block and k["precision"] == precision)}

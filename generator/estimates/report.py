@@ -145,6 +145,11 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
     if accuracy is not None and isinstance(accuracy["mean_abs_error"], float):
         lines.append(f"model accuracy: on {accuracy['runs']} published runs, {accuracy['mean_abs_error']:.1%} mean "
                      "absolute error of the step time (python -m generator calibrate)")
+        kind = accuracy.get("kind")
+        if isinstance(kind, dict):
+            lines.append(f"  of this kind ({kind['block']}, {kind['precision']}): "
+                         + (f"{kind['runs']} runs, {kind['mean_abs_error']:.1%} mean absolute error, bias {kind['bias']:+.1%}"
+                            if isinstance(kind["mean_abs_error"], float) else "no published run yet"))
     efficiency = data["scaling_efficiency"]
     lines.append("scaling efficiency against one node: "
                  + (f"{efficiency:.1%} ({data['scaling_note']})" if isinstance(efficiency, float)

@@ -10,7 +10,7 @@ their own words by the page's language."""
 from __future__ import annotations
 
 from .. import strict_json
-from ..estimates.calibration import statement
+from ..estimates.calibration import accuracy_record, statement
 from ..estimates.choice import Choice
 from ..estimates.export import export
 from ..estimates.records import assumption_entities
@@ -89,6 +89,7 @@ def data(site: Site) -> dict[str, object]:
     assert isinstance(defaults, dict)
     out["defaults"] = {**defaults, **planned_defaults(site)}
     out["planner"] = planner_data(site.kb)
+    out["accuracy"] = accuracy_record(site.calibration)  # the script states the error of the answer's kind
     return out
 
 

@@ -173,6 +173,8 @@ def test_calculator_estimates_a_mixture_of_experts_as_the_cli_does(browser: Brow
     assert cli["all_to_all"] is not None and cli["all_to_all"]["on_network"]
     assert "all_to_all.share" in shown
     _assert_equal(shown, cli)
+    # the error on published runs of this kind (MoE at BF16), in the CLI's own sentence
+    assert page.inner_text("#calc-result .calc-accuracy-kind") == cli["accuracy"]["kind"]["statement"]
     assert not errors, errors
     page.close()
 

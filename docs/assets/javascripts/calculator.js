@@ -370,6 +370,26 @@
       [S.dp, "time_s.dp_exposed", t.dp_exposed, fmt(t.dp_exposed)],
       [S.dp_share, "share.dp_exposed", t.dp_exposed / out.step_time_s, pct(t.dp_exposed / out.step_time_s)]])));
     result.appendChild(el("p", say("scaling-note", out.scaling_note), "calc-note"));
+    var kind = accuracyOf(chosen.inputs[0], chosen.inputs[2]);
+    if (kind) {
+      var line = el("p", kind.statement, "calc-note calc-accuracy-kind");
+      line.setAttribute("data-key", "accuracy.kind.mean_abs_error");
+      line.setAttribute("data-value", String(kind.mean_abs_error));
+      result.appendChild(line);
+    }
+  }
+
+  /** The model's error on the published runs of the answer's kind (its block and precision), as
+   * generator/estimates/calibration.py `for_kind` picks it (the data lists every kind, with runs 0
+   * and its own sentence where none was measured); null when the data has no accuracy. */
+  function accuracyOf(workload, layout) {
+    var kinds = data.accuracy && data.accuracy.kinds;
+    if (!kinds) { return null; }
+    var block = workload.moe != null ? "moe" : "dense";
+    for (var i = 0; i < kinds.length; i++) {
+      if (kinds[i].block === block && kinds[i].precision === layout.precision) { return kinds[i]; }
+    }
+    return null;
   }
 
   /** What would fit: the pipeline degrees that divide both the layers and the GPUs, and how far

@@ -1,0 +1,115 @@
+"""The accuracy an answer carries is also the accuracy on runs of its own kind: a dense and a
+mixture-of-experts estimate, or a BF16 and an FP8 one, are not equally well measured, and the one
+overall error hides that. `accuracy_record` lists every kind (block × precision), `for_kind` picks
+the answer's, and `estimate`, `plan` and the calculator's data carry it. Figures come from the
+calibration itself (the fixture base's runs, or the real base's at whatever it holds), so a valid
+edit of specs/ cannot fail these tests."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+from functools import cache
+from typing import get_args
+
+import pytest
+from support import ROOT, base_result, real_files
+
+from generator.costmodel.inputs import Precision
+from generator.estimates.calibration import Block, Kind, Summary, accuracy_record, calibrate, for_kind, kind_statement
+from generator.knowledge import KnowledgeBase
+from generator.language import speaking
+from generator.model.costs import Workload as WorkloadSpec
+from generator.validate import Result, validate
+
+ALL_KINDS = {(block, precision) for block in get_args(Block) for precision in get_args(Precision)}
+
+
+@cache
+def real_result() -> Result:
+    return validate(list(real_files()))
+
+
+def _kb(result: Result) -> KnowledgeBase:
+    assert result.kb is not None, [d.as_text() for d in result.diagnostics[:5]]
+    return result.kb
+
+
+@pytest.mark.parametrize("which", ["fixture", "real"])
+def test_every_kind_is_listed_once_with_the_error_of_its_own_runs(which: str) -> None:
+    kb = _kb(base_result() if which == "fixture" else real_result())
+    report = calibrate(kb)
+    record = accuracy_record(report)
+    kinds = record["kinds"]
+    assert isinstance(kinds, list)
+    assert {(k["block"], k["precision"]) for k in kinds} == ALL_KINDS and len(kinds) == len(ALL_KINDS)
+    for k in kinds:
+        errors = [r.error for r in report.runs
+                  if r.error is not None and r.kind == Kind(k["block"], k["precision"])]
+        assert k["runs"] == len(errors)
+        if errors:
+            assert k["mean_abs_error"] == pytest.approx(statistics.fmean(abs(e) for e in errors), rel=1e-12)
+            assert k["bias"] == pytest.approx(statistics.fmean(errors), rel=1e-12)
+            assert f"{k['mean_abs_error']:.1%}" in k["statement"] and str(len(errors)) in k["statement"]
+        else:
+            assert k["mean_abs_error"] is None and k["bias"] is None
+    assert sum(k["runs"] for k in kinds) == record["runs"]
+
+
+def test_a_kind_without_runs_says_the_overall_error_is_no_evidence_for_it() -> None:
+    none = Summary(0, 0, None, None)
+    with speaking("zh"):
+        zh = kind_statement(Kind("moe", "bf16"), none)
+    with speaking("en"):
+        en = kind_statement(Kind("moe", "bf16"), none)
+    assert "还没有" in zh and "混合专家" in zh and "BF16" in zh
+    assert "No published measured run" in en and "mixture-of-experts" in en and "%" not in en
+    with speaking("en"):
+        some = kind_statement(Kind("dense", "fp8"), Summary(5, 4, 0.0625, -0.03125))
+    assert some.startswith("4 published measured runs are of this kind (dense, FP8)") and "6.2%" in some and "-3.1%" in some
+
+
+def test_for_kind_adds_the_answers_entry() -> None:
+    record = accuracy_record(calibrate(_kb(base_result())))
+    for block, precision in sorted(ALL_KINDS):
+        picked = for_kind(record, block, precision)
+        assert {k: v for k, v in picked.items() if k != "kind"} == record
+        assert picked["kind"] == next(k for k in record["kinds"]  # type: ignore[union-attr]
+                                      if k["block"] == block and k["precision"] == precision)
+
+
+def _cli(command: str, *args: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-m", "generator", command, *args, "--format", "json"], cwd=ROOT,
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_estimate_carries_the_kind_of_its_workload_and_precision() -> None:
+    """A mixture-of-experts workload at FP8 gets the MoE/FP8 entry, a dense one at BF16 the
+    dense/BF16 entry, each as the calibration of the real base has it."""
+    kb = _kb(real_result())
+    record = json.loads(json.dumps(accuracy_record(calibrate(kb))))
+    specs = {w.id: w.model for w in kb.of_type(WorkloadSpec)}
+    moe = next(i for i, w in sorted(specs.items()) if w.moe is not None and w.moe.experts % 8 == 0)
+    dense = next(i for i, w in sorted(specs.items()) if w.moe is None and w.layers % 2 == 0)
+    for workload, precision, extra in ((moe, "fp8", ("--ep", "8")), (dense, "bf16", ())):
+        out = _cli("estimate", "--workload", workload, "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--network",
+                   "ib-ndr", "--tp", "8", "--pp", "2", "--global-batch", "512", "--precision", precision, *extra)
+        accuracy = out["accuracy"]
+        assert isinstance(accuracy, dict)
+        block = "moe" if specs[workload].moe is not None else "dense"
+        assert accuracy == for_kind(record, block, precision)  # type: ignore[arg-type]
+        assert accuracy["kind"]["block"] == block and accuracy["kind"]["precision"] == precision
+
+
+def test_plan_carries_the_kind_of_its_answer() -> None:
+    out = _cli("plan", "--market", "global", "--gpus", "64", "--params", "7B")
+    accuracy, estimate = out["accuracy"], out["estimate"]
+    assert isinstance(accuracy, dict) and isinstance(estimate, dict)
+    assert accuracy["kind"]["block"] == "dense" and accuracy["kind"]["precision"] == "bf16"
+    assert accuracy["kind"] in accuracy["kinds"]
