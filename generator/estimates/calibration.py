@@ -14,7 +14,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, get_args
 
-from ..costmodel import Assumptions, estimate
+from ..costmodel import Assumptions, Workload, estimate
 from ..costmodel.inputs import Precision
 from ..knowledge import KnowledgeBase, Loaded
 from ..language import Bilingual, say
@@ -167,10 +167,15 @@ def prepare(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) 
                     measured if isinstance(measured, str) else None, inputs if isinstance(inputs, str) else None)
 
 
+def block_of(workload: Workload) -> Block:
+    """A workload's block: a mixture of experts, or dense."""
+    return "moe" if workload.moe is not None else "dense"
+
+
 def kind_of(inputs: RunInputs) -> Kind:
     """What the model has to price, in two words: the block (dense, or a mixture of experts) and
     the precision of the linear layers' GEMMs."""
-    return Kind("moe" if inputs.workload.moe is not None else "dense", inputs.layout.precision)
+    return Kind(block_of(inputs.workload), inputs.layout.precision)
 
 
 def estimated(run: Prepared, model: Assumptions | str) -> RunError:
