@@ -137,7 +137,8 @@ def stated_numbers(text: str) -> frozenset[Decimal]:
     rendering state the same ones (the rule text-en-numbers, and the English edition's tests
     compare pages by them). Numbers in characters or words count from 万 (ten thousand) up;
     smaller ones are words in both languages (一个, 两张卡, "three-dimensional")."""
-    if "万" in text or "亿" in text or any(word in text.lower() for word in _MAGNITUDE_WORDS):
+    lowered = text.lower()
+    if "万" in text or "亿" in text or any(word in lowered for word in _MAGNITUDE_WORDS):
         return _with_magnitudes(text)
     # No magnitude anywhere (most texts): no range shares one, no numeral reaches one, and no
     # count in characters or words can be read, so the numerals are all there is. The same set
