@@ -13,7 +13,7 @@ from typing import get_args
 import pytest
 from support import base_files, base_result, real_files, validate_with
 
-from generator.costmodel import Assumptions, estimate
+from generator.costmodel import Assumptions, estimate, parameters_from_shape
 from generator.estimates.records import assumptions
 from generator.estimates.runs import (
     FLOPS_PER_STEP,
@@ -347,3 +347,23 @@ def test_a_shape_without_dropout_reaches_the_workload() -> None:
     kb, entity = _run(GPT)
     got = run_inputs(kb, entity)
     assert isinstance(got, RunInputs) and got.workload.dropout is True
+
+
+def test_a_shape_with_experts_reaches_the_workload() -> None:
+    """`moe` in a run's shape gives the model the same experts a workload's `moe` gives it, and a
+    gated GELU (`geglu`) has the three matrices of SwiGLU: the count and the experts reach the
+    workload, so the run is priced as a mixture of experts."""
+    experts = "  moe: {experts: 8, experts_per_token: 2, expert_ffn_hidden_size: 4608, dense_layers: 1}\n"
+    kb, entity = _run(GPT, ("  mlp: gelu\n", "  mlp: geglu\n" + experts), ("  parameters: 1700000000\n", ""),
+                      ("  linear_biases: true\n", "  linear_biases: false\n"),
+                      ("  precision: 16bit\n", "  precision: bf16\n  expert_parallel: 8\n  expert_routing: balanced\n"))
+    got = run_inputs(kb, entity)
+    assert isinstance(got, RunInputs), got
+    moe = got.workload.moe
+    assert moe is not None and (moe.experts, moe.experts_per_token, moe.expert_ffn_hidden_size) == (8, 2, 4608)
+    assert moe.dense_layers == 1 and got.workload.gated_mlp is True and got.layout.expert_parallel == 8
+    dense = replace(got.workload, moe=None)
+    h, f, f_e, layers = 2304, 9216, 4608, 24
+    # without biases, the 23 expert layers hold 8 experts of 3·h·f_e and a router of h × 8 in place of one MLP of 3·h·f
+    assert got.workload.parameter_count - parameters_from_shape(dense) == pytest.approx(
+        (layers - 1) * (8 * 3 * h * f_e + h * 8 - 3 * h * f))

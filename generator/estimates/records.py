@@ -20,7 +20,7 @@ from ..costmodel.inputs import Assumptions, GpuSpec, Layout, Mla, Moe, Workload
 from ..costmodel.shape import active_parameters_from_shape
 from ..knowledge import KnowledgeBase, Loaded
 from ..model.common import Quantity
-from ..model.costs import PARAMETERS, Assumption
+from ..model.costs import PARAMETERS, Assumption, Experts
 from ..model.costs import Workload as WorkloadSpec
 from ..model.entities import (
     Architecture,
@@ -41,15 +41,18 @@ def workload(spec: WorkloadSpec) -> Workload:
     mla = None if spec.mla is None else Mla(
         spec.mla.q_lora_rank, spec.mla.kv_lora_rank, spec.mla.qk_nope_head_dim, spec.mla.qk_rope_head_dim,
         spec.mla.v_head_dim)
-    moe = None if spec.moe is None else Moe(
-        spec.moe.experts, spec.moe.experts_per_token, spec.moe.expert_ffn_hidden_size,
-        shared_experts=spec.moe.shared_experts, dense_layers=spec.moe.dense_layers,
-        nodes_per_token=spec.moe.nodes_per_token)
     return Workload(
         spec.name, float(spec.parameters), spec.layers, spec.hidden_size, spec.attention_heads, spec.vocabulary_size,
         ffn_hidden_size=spec.ffn_hidden_size, kv_heads=spec.kv_heads, gated_mlp=spec.mlp == "swiglu",
         tied_embeddings=spec.tied_embeddings, linear_biases=spec.linear_biases, norm=spec.norm,
-        head_dim=spec.head_dim, mla=mla, moe=moe)
+        head_dim=spec.head_dim, mla=mla, moe=moe_record(spec.moe))
+
+
+def moe_record(spec: Experts | None) -> Moe | None:
+    """A workload's (or a run's inline shape's) experts as the model's record."""
+    return None if spec is None else Moe(
+        spec.experts, spec.experts_per_token, spec.expert_ffn_hidden_size, shared_experts=spec.shared_experts,
+        dense_layers=spec.dense_layers, nodes_per_token=spec.nodes_per_token)
 
 
 # How far a workload's stated parameter counts (total and active) may lie from the counts its

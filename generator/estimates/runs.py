@@ -29,6 +29,7 @@ from .records import (
     TP_OVERLAP,
     assumption_value,
     gpu,
+    moe_record,
     network_port,
     scale_up,
     with_defaults,
@@ -66,8 +67,9 @@ def shape_workload(name: str, shape: RunShape) -> Workload | str:
         return "the shape's heads do not split its width"
     assert shape.vocabulary_size is not None
     base = Workload(name, 0.0, shape.layers, shape.hidden_size, shape.attention_heads, shape.vocabulary_size,
-                    ffn_hidden_size=shape.ffn_hidden_size, kv_heads=shape.kv_heads, gated_mlp=shape.mlp == "swiglu",
-                    position_embeddings=shape.position_embeddings or 0, dropout=shape.dropout is not False)
+                    ffn_hidden_size=shape.ffn_hidden_size, kv_heads=shape.kv_heads,
+                    gated_mlp=shape.mlp in ("swiglu", "geglu"), position_embeddings=shape.position_embeddings or 0,
+                    dropout=shape.dropout is not False, moe=moe_record(shape.moe))
     w = replace(base, norm=shape.norm or base.norm,
                 tied_embeddings=base.tied_embeddings if shape.tied_embeddings is None else shape.tied_embeddings,
                 linear_biases=base.linear_biases if shape.linear_biases is None else shape.linear_biases)

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .common import MAX_TEXT, NOT_VANISHING, NUMBER_OUT, Entity, SourceRef, Strict, Text
+from .costs import Experts
 from .entities import GpuRef, NetworkRef, WorkloadRef
 
 Metric = Literal["step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "gpu_hours_per_trillion_tokens",
@@ -49,7 +50,7 @@ MODEL_CONVENTIONS: frozenset[Convention] = frozenset({"korthikanti_eq7_model", "
 HARDWARE_CONVENTIONS: frozenset[Convention] = frozenset(
     {"narayanan_eq3", "korthikanti_eq8_hardware", "per_token_8n_attention"})
 
-Mlp = Literal["gelu", "swiglu", "relu"]  # relu and gelu: two h×f matrices; swiglu: three
+Mlp = Literal["gelu", "swiglu", "geglu", "relu"]  # relu and gelu: two h×f matrices; swiglu and geglu (gated GELU): three
 Recompute = Literal["none", "selective", "full"]
 RunPrecision = Literal["bf16", "fp16", "fp8", "16bit"]
 """The training format: `16bit` is 16-bit mixed precision where the source does not say whether
@@ -99,7 +100,8 @@ class RunShape(Strict):
     is left out where unstated. `parameters` is the published count (a rounded label such as
     1.7B is written out, 1700000000); `position_embeddings` the rows of a learned position table
     (0 or absent: none); `dropout` false where the model trains without dropout (absent: with it,
-    as GPT-3 and Megatron-LM do)."""
+    as GPT-3 and Megatron-LM do); `moe` the experts that replace its MLPs, as a workload's
+    (`ffn_hidden_size` is then the dense layers' width, or the stated intermediate size)."""
 
     layers: Annotated[int, Field(ge=1, le=10_000)]
     hidden_size: Width
@@ -114,6 +116,7 @@ class RunShape(Strict):
     position_embeddings: Annotated[int, Field(ge=0, le=10_000_000)] | None = None
     parameters: Annotated[int, Field(ge=1, le=10**14)] | None = None
     dropout: bool | None = None
+    moe: Experts | None = None
 
 
 class RunLayout(Strict):

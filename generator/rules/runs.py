@@ -32,7 +32,8 @@ PARAMETERS = Rule("model-run-parameters", "model",
 
 EXPERTS = Rule("model-run-experts", "model",
                "实测训练记录写出专家并行度或专家路由方式时，模型必须是混合专家负载；专家并行度必须整除路由专家数，"
-               "也必须整除一个流水线级的 GPU 数。")
+               "也必须整除一个流水线级的 GPU 数。内联形状写出专家时，每个 token 选的专家数不能超过专家数，"
+               "稠密层数必须少于总层数。")
 MEASURED = Rule("model-run-measured", "model",
                 "实测训练记录里的百分比（MFU、HFU）不能超过 100：算力利用率超过峰值的读数是读错了表格或口径。")
 SCHEDULE = Rule("model-run-pipeline-schedule", "model",
@@ -141,10 +142,22 @@ def check_shape_parameters(ctx: Context) -> Iterator[Diagnostic]:
 def check_experts(ctx: Context) -> Iterator[Diagnostic]:
     for entity in _runs(ctx):
         run, lay = entity.model, entity.model.layout
+        shape = run.shape
+        # an inline shape's experts, held as rule model-workload-experts holds a workload's
+        if shape is not None and shape.moe is not None:
+            if shape.moe.experts_per_token > shape.moe.experts:
+                yield EXPERTS.report(entity, ("shape", "moe", "experts_per_token"),
+                                     f"{shape.moe.experts_per_token} experts per token exceed the {shape.moe.experts} experts")
+            if shape.moe.dense_layers >= shape.layers:
+                yield EXPERTS.report(entity, ("shape", "moe", "dense_layers"),
+                                     f"{shape.moe.dense_layers} dense layers leave none of the {shape.layers} layers to experts")
         if lay.expert_parallel is None and lay.expert_routing is None:
             continue
         found = ctx.kb.get(run.workload, Workload) if run.workload is not None else None
-        moe = None if found is None else found.model.moe
+        if run.workload is not None:
+            moe = None if found is None else found.model.moe
+        else:
+            moe = None if shape is None else shape.moe
         if moe is None:
             if run.workload is not None and found is None:
                 continue  # an unknown workload is reported by the references rule
