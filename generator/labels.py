@@ -126,8 +126,9 @@ SCHEDULE = Bilingual(
     en={"1f1b": "1F1B schedule", "interleaved": "interleaved 1F1B schedule", "dualpipe": "DualPipe schedule",
         "zero-bubble": "zero-bubble schedule"})
 # model.runs.ExpertRouting: how a mixture-of-experts run routed its tokens.
-ROUTING = Bilingual(zh={"balanced": "强制均衡路由", "learned": "按学习到的路由"},
-                    en={"balanced": "forced balanced routing", "learned": "learned routing"})
+ROUTING = Bilingual(zh={"balanced": "强制均衡路由", "capacity": "按容量截断并补齐（容量因子 1）", "learned": "按学习到的路由"},
+                    en={"balanced": "forced balanced routing", "capacity": "cut and padded to capacity (factor 1)",
+                        "learned": "learned routing"})
 # model.runs.Convention: how a FLOP figure counts a step's FLOPs.
 CONVENTION = Bilingual(
     zh={"narayanan_eq3": "Narayanan 式 3（含重计算）", "korthikanti_eq7_model": "Korthikanti 式 7（模型 FLOPs）",

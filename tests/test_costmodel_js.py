@@ -196,6 +196,56 @@ def _words(python: dict[str, Any], js: object, where: str) -> list[str]:
     return next(([f"{where}: python {a!r}, js {b!r}"] for a, b in pairs if not _same_words(a, b)), [])
 
 
+def expert_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout, Assumptions]]:
+    """MoE layouts drawn where the generated cases are thin: experts spread and split over the
+    tensor-parallel group (t_e = t) or kept whole, with context parallelism, on the grid's MoE
+    shapes (the latent-attention and wide-head ones refuse context parallelism), and a few
+    expert tensor-parallel sizes the model refuses (neither 1 nor t, or with ep 1)."""
+    rng = random.Random(seed)
+    base = illustrative_assumptions()
+    out = []
+    for _ in range(count):
+        t, c = rng.choice((1, 2, 4, 8)), rng.choice((1, 1, 2, 4))
+        refused = rng.random() < 0.05
+        layout = Layout(
+            tensor_parallel=t, pipeline_parallel=rng.choice((1, 2, 4)), zero_stage=rng.choice((0, 1, 2)),
+            micro_batch_size=rng.choice((1, 2)), sequence_length=rng.choice((4096, 8192)),
+            global_batch_size=rng.choice((512, 1024)), recompute=rng.choice(("none", "selective", "full")),
+            sequence_parallel=t > 1 and rng.random() < 0.8, precision="fp8" if rng.random() < 0.3 else "bf16",
+            virtual_pipeline=rng.choice((1, 2)), tp_overlap=rng.choice((0.0, rng.uniform(0.0, 1.0))),
+            context_parallel=c, expert_parallel=rng.choice((1, 2, 4, 8)),
+            expert_tensor_parallel=rng.choice((3, 16)) if refused else rng.choice((1, t)),
+            ep_overlap=rng.choice((0.0, rng.uniform(0.0, 1.0))), expert_imbalance=rng.choice((1.0, rng.uniform(1.0, 1.5))))
+        workload = rng.choice(list(synthetic_moe_workloads()[:1]) * 4 + list(synthetic_moe_workloads()[1:]))
+        node = dataclasses.replace(rng.choice(synthetic_nodes()), nics_per_node=rng.choice((4, 8)))
+        out.append((workload, Cluster(node, rng.choice((1, 2, 4, 8, 16, 32))), layout, base))
+    return out
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_script_equals_python_model_on_split_experts_and_context(language: str) -> None:
+    """The script prices experts split over the tensor-parallel group, and context parallelism
+    with experts, as the Python model does, and refuses what it refuses with the same codes
+    (and, in English, the same words)."""
+    cases = expert_cases(seed=27, count=600)
+    python = [outputs(estimate(*case)) for case in cases]
+    js = run_js([{"workload": dataclasses.asdict(w), "cluster": dataclasses.asdict(c),  # type: ignore[call-overload]
+                  "layout": dataclasses.asdict(layout), "assumptions": dataclasses.asdict(a)}
+                 for w, c, layout, a in cases], language)
+    feasible = [(p, case) for p, case in zip(python, cases, strict=True) if "problems" not in p]
+    split = [p for p, case in feasible if case[2].expert_tensor_parallel > 1]
+    assert len(split) >= 40, f"only {len(split)} feasible cases split experts over the tensor-parallel group"
+    assert sum(p["all_to_all"]["on_network"] for p in split) >= 5, "some split experts' all-to-alls should leave a node"
+    assert sum(case[2].context_parallel > 1 for p, case in feasible) >= 30, "too few feasible MoE cases with context parallelism"
+    codes = {problem["code"] for p in python for problem in p.get("problems", [])}
+    assert {"expert-tensor-parallel", "expert-tensor-parallel-unspread", "not-modelled"} <= codes
+    differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
+    assert not differences, differences[:10]
+    if language == "en":
+        said = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _words(p, j, f"case {i}")]
+        assert not said, said[:10]
+
+
 def test_comparison_catches_a_difference() -> None:
     """The comparison itself can fail: one ulp-scale change passes, a 1e-6 change does not."""
     assert _compare({"x": 1.0}, {"x": 1.0 + 1e-15}, "c") == []

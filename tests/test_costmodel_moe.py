@@ -173,7 +173,13 @@ def test_latent_attention_scores_wider_than_h() -> None:
      "expert-parallel-placement"),  # on 6 nodes: 12 divides the 96 experts and the 48 GPUs, not a node's 8
     (replace(MIXTRAL, moe=None), dict(expert_parallel=2), "expert-parallel-without-experts"),
     (MIXTRAL, dict(expert_parallel=8, zero_stage=3), "not-modelled"),
-    (MIXTRAL, dict(context_parallel=2), "not-modelled"),
+    (QWEN, dict(context_parallel=2), "not-modelled"),  # heads wider than h ÷ a: no ring of them yet
+    (LITE, dict(context_parallel=2), "not-modelled"),  # latent attention
+    (MIXTRAL, dict(expert_parallel=8, tensor_parallel=2, expert_tensor_parallel=4), "expert-tensor-parallel"),
+    (MIXTRAL, dict(expert_parallel=1, tensor_parallel=2, expert_tensor_parallel=2), "expert-tensor-parallel-unspread"),
+    (replace(MIXTRAL, moe=None), dict(tensor_parallel=2, expert_tensor_parallel=2), "expert-tensor-parallel-unspread"),
+    (MIXTRAL, dict(expert_parallel=8, tensor_parallel=4, expert_tensor_parallel=4, pipeline_parallel=8),
+     "expert-parallel-stage"),  # e·t_e = 32 GPUs do not divide a stage's 64 ÷ 8 = 8
     (MIXTRAL, dict(adapter_rank=8), "not-modelled"),
     (MIXTRAL, dict(expert_imbalance=0.9), "expert-imbalance"),
     (MIXTRAL, dict(expert_imbalance=math.inf), "expert-imbalance"),
@@ -208,3 +214,49 @@ def test_the_search_tries_only_expert_parallel_sizes_that_divide_experts_and_sta
     assert {e for _t, _p, e, _b in placements(prime, CLUSTER, StepShape(4096, 256))} == {1}
     sizes = {e for _t, _p, e, _b in placements(QWEN, CLUSTER, StepShape(4096, 256))}
     assert sizes == {1, 2, 4, 8, 16, 32, 64}  # 128 experts on 64 GPUs: every size a node divides or spans
+
+
+def test_experts_split_over_the_tensor_parallel_group() -> None:
+    """t_e = t (Megatron-Core's default): each expert is split over the t GPUs as well, so the
+    routed experts take 1/(e·t) of a stage's share and their optimizer states are partitioned over
+    t·N_d ÷ (e·t) GPUs; a GPU's expert GEMMs are t times taller and t times narrower (the same
+    FLOPs); the expert-parallel GPUs sit t ranks apart, so e·t > g sends the all-to-all over the
+    network; and the tensor-parallel group gathers λ·k copies of its tokens around the experts."""
+    cluster = Cluster(NODE, 16)  # 128 GPUs, 32 a stage
+    whole = _moe(MIXTRAL, cluster, tensor_parallel=4, expert_parallel=8, sequence_parallel=True)
+    split = _moe(MIXTRAL, cluster, tensor_parallel=4, expert_parallel=8, sequence_parallel=True,
+                 expert_tensor_parallel=4)
+    psi_e = 32 * 8 * 3 * 4096 * 14336
+    dense = (MIXTRAL.parameter_count - psi_e) / (4 * 4)  # over t·p
+    d = 128 // (4 * 4)  # N_d
+    assert split.memory.weights_bytes == pytest.approx((dense + psi_e / (8 * 4 * 4)) * 2, rel=1e-12)
+    assert split.memory.optimizer_bytes == pytest.approx(dense * 12 / d + psi_e / (8 * 4 * 4) * 12 / (4 * d / 32),
+                                                         rel=1e-12)
+    assert split.compute.executed_flop_per_microbatch_per_gpu == whole.compute.executed_flop_per_microbatch_per_gpu
+    assert not whole.step.ep_on_network and split.step.ep_on_network  # 8 × 4 = 32 GPUs span 4 nodes
+    assert split.step.tp_microbatch_s > whole.step.tp_microbatch_s
+
+
+def test_an_expert_layer_has_no_tensor_parallel_mlp_collectives_with_whole_experts() -> None:
+    """With whole experts (t_e = 1) an expert layer's MLP takes its tokens as the sequence-parallel
+    shard holds them: only the attention's half of a layer's collectives remains, so the time is
+    half a dense model's (no dense layers here), and with t_e = t the MLP's half comes back
+    carrying λ·k = 2 copies of the tokens: three halves, less the α terms counted once per collective."""
+    lay = dict(tensor_parallel=4, sequence_parallel=True, expert_parallel=8)
+    whole = _moe(MIXTRAL, Cluster(NODE, 16), **lay)
+    dense = estimate(MIXTRAL, Cluster(NODE, 16), replace(LAYOUT, tensor_parallel=4, sequence_parallel=True),
+                     ASSUMPTIONS).estimate
+    assert dense is not None
+    assert whole.step.tp_microbatch_s == pytest.approx(dense.step.tp_microbatch_s / 2, rel=1e-12)
+    split = _moe(MIXTRAL, Cluster(NODE, 16), expert_tensor_parallel=4, **lay)
+    assert whole.step.tp_microbatch_s * 2.9 < split.step.tp_microbatch_s <= whole.step.tp_microbatch_s * 3
+
+
+def test_context_parallelism_with_experts_splits_the_sequence() -> None:
+    """Experts with context parallelism: a GPU holds s ÷ c of each sequence, so its activations and
+    its expert tokens shrink by c, and the ring of key/value chunks runs as for a dense model."""
+    one = _moe(MIXTRAL, Cluster(NODE, 8), expert_parallel=8)
+    two = _moe(MIXTRAL, Cluster(NODE, 8), expert_parallel=8, context_parallel=2)
+    assert two.memory.activation_per_layer_bytes == pytest.approx(one.memory.activation_per_layer_bytes / 2, rel=1e-12)
+    assert two.compute.attention_s is not None and one.compute.attention_s is None  # what the ring hides behind
+    assert two.step.all_to_all_s is not None and one.step.all_to_all_s is not None

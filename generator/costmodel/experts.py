@@ -165,6 +165,13 @@ def expert_tokens(b: float, local_sequence: float, top_k: float, expert_parallel
     return b * local_sequence * top_k * expert_parallel / (tensor * experts)
 
 
+@formula("b·s_c·k·e·t_e ÷ (t·E)", "b s_c k e t_e t E",
+         MOE + ": tokens per expert shard, balanced: the e·t_e GPUs' tokens, gathered over the t_e that split it")
+def expert_tokens_sharded(b: float, local_sequence: float, top_k: float, expert_parallel: float, expert_tensor: float,
+                          tensor: float, experts: float) -> float:
+    return b * local_sequence * top_k * expert_parallel * expert_tensor / (tensor * experts)
+
+
 @formula("b·s_c·k ÷ E", "b s_c k E", MOE + ": tokens per expert, balanced, experts split over t like any MLP (e = 1)")
 def expert_tokens_unspread(b: float, local_sequence: float, top_k: float, experts: float) -> float:
     return b * local_sequence * top_k / experts
@@ -185,6 +192,12 @@ def expert_parameters_per_gpu(routed: float, expert_parallel: float, pipeline: f
     return routed / (expert_parallel * pipeline)
 
 
+@formula("Ψ_E ÷ (e·t_e·p)", "Ψ_E e t_e p", EP + ": E ÷ e experts per GPU and stage, each split over t_e GPUs")
+def expert_parameters_per_gpu_sharded(routed: float, expert_parallel: float, expert_tensor: float,
+                                      pipeline: float) -> float:
+    return routed / (expert_parallel * expert_tensor * pipeline)
+
+
 @formula("Ψ'_d + Ψ'_E", "Ψ'_d Ψ'_E", "the parameters one GPU holds")
 def parameters_held(dense: float, experts: float) -> float:
     return dense + experts
@@ -193,6 +206,12 @@ def parameters_held(dense: float, experts: float) -> float:
 @formula("t·N_d·c ÷ e", "t N_dc e", EP + ": the GPUs of a stage that hold the same experts")
 def expert_data_parallel(tensor: float, gradient_group: float, expert_parallel: float) -> float:
     return tensor * gradient_group / expert_parallel
+
+
+@formula("t·N_d·c ÷ (e·t_e)", "t N_dc e t_e", EP + ": the GPUs of a stage that hold the same expert shards")
+def expert_data_parallel_sharded(tensor: float, gradient_group: float, expert_parallel: float,
+                                 expert_tensor: float) -> float:
+    return tensor * gradient_group / (expert_parallel * expert_tensor)
 
 
 @formula("Ψ'_d·B ÷ N + Ψ'_E·B ÷ N_E", "Ψ'_d Ψ'_E B N N_E", "ZeRO over the data-parallel and the expert data-parallel groups")
@@ -211,6 +230,11 @@ def ep_gpus_per_node(expert_parallel: float, gpus_per_node: float) -> float:
     return min(expert_parallel, gpus_per_node)
 
 
+@formula("min(e, g ÷ t_e)", "e g t_e", EP + ": the expert-parallel GPUs in one node, t_e ranks apart")
+def ep_gpus_per_node_sharded(expert_parallel: float, gpus_per_node: float, expert_tensor: float) -> float:
+    return min(expert_parallel, gpus_per_node / expert_tensor)
+
+
 @formula("k·(e_n − 1) ÷ e", "k e_n e", EP + ": copies of a token bound for another GPU of the node")
 def intra_node_copies(top_k: float, in_node: float, expert_parallel: float) -> float:
     return top_k * (in_node - 1.0) / expert_parallel
@@ -226,6 +250,30 @@ def network_copies(top_k: float, expert_parallel: float, in_node: float) -> floa
 def limited_network_copies(top_k: float, expert_parallel: float, in_node: float, nodes_per_token: float) -> float:
     nodes = expert_parallel / in_node
     return min(top_k * (expert_parallel - in_node) / expert_parallel, nodes_per_token * (nodes - 1.0) / nodes)
+
+
+@formula("C·(L'/p)·T_ar·(1 + D/L) ÷ 2", "C L' p T_ar D L",
+         EP + ": the attention's half of a layer's collectives, and the MLP's half in the D dense layers only")
+def tp_microbatch_moe_s(collectives: float, layers: float, pipeline: float, all_reduce_s: float, dense_layers: float,
+                        total_layers: float) -> float:
+    return collectives * (layers / pipeline) * all_reduce_s * (1.0 + dense_layers / total_layers) / 2.0
+
+
+@formula("λ·k·S", "λ k S", EP + ": the dispatched copies of a GPU's tokens, gathered over the tensor-parallel group")
+def etp_message_bytes(imbalance: float, top_k: float, size_bytes: float) -> float:
+    return imbalance * top_k * size_bytes
+
+
+@formula("C·(L'/p)·T_e·(L − D)/L ÷ 2", "C L' p T_e D L",
+         EP + ": the expert layers' half of the collectives, carrying the dispatched tokens (t_e = t)")
+def etp_microbatch_s(collectives: float, layers: float, pipeline: float, expert_all_reduce_s: float,
+                     dense_layers: float, total_layers: float) -> float:
+    return collectives * (layers / pipeline) * expert_all_reduce_s * (total_layers - dense_layers) / total_layers / 2.0
+
+
+@formula("e·t_e", "e t_e", EP + ": the consecutive GPUs that hold a layer's experts once")
+def expert_block(expert_parallel: float, expert_tensor: float) -> float:
+    return expert_parallel * expert_tensor
 
 
 @formula("λ·(b·s_c ÷ t)·x·h·2 bytes", "λ b s_c t x h", EP + ": 16-bit hidden states of the busiest GPU's tokens")

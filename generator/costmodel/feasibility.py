@@ -181,6 +181,15 @@ def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
     """Experts, latent attention and head widths: counts in their domains, and the layout knobs
     the model does not combine with them, refused rather than estimated wrongly."""
     yield from _at_least_one("layout.expert_parallel", layout.expert_parallel)
+    if layout.expert_tensor_parallel not in (1, layout.tensor_parallel):
+        yield Problem("expert-tensor-parallel", "layout.expert_tensor_parallel",
+                      f"expert tensor parallel {layout.expert_tensor_parallel} is neither 1 nor the tensor-parallel "
+                      f"size {layout.tensor_parallel}")
+    elif layout.expert_tensor_parallel > 1 and (workload.moe is None or layout.expert_parallel == 1):
+        yield Problem("expert-tensor-parallel-unspread", "layout.expert_tensor_parallel",
+                      f"expert tensor parallel {layout.expert_tensor_parallel} splits experts spread over "
+                      "expert-parallel GPUs (ep above 1); with ep 1 the experts are split over the tensor-parallel "
+                      "group like any MLP")
     yield from _fraction("layout.ep_overlap", layout.ep_overlap, zero_ok=True, one_ok=True)
     if not 1.0 <= layout.expert_imbalance < math.inf:
         yield Problem("expert-imbalance", "layout.expert_imbalance",
@@ -215,7 +224,8 @@ def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
         return
     # What the model does not combine with these blocks: refused, not estimated wrongly.
     unmodelled = (("workload.linear_biases", workload.linear_biases, "linear biases"),
-                  ("layout.context_parallel", layout.context_parallel > 1, "context parallelism"),
+                  ("layout.context_parallel", layout.context_parallel > 1 and (
+                      workload.head_dim is not None or workload.mla is not None), "context parallelism"),
                   ("layout.adapter_rank", layout.adapter_rank > 0, "LoRA adapters"),
                   ("layout.zero_gather", layout.zero_gather == "tensor-sync", "per-tensor ZeRO-3 gathers"),
                   ("layout.shard_group", m is not None and layout.shard_group > 0, "hybrid sharding of experts"),
@@ -223,8 +233,10 @@ def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
                    "ZeRO-3 over spread experts"))
     for field, on, what in unmodelled:
         if on:
-            yield Problem("not-modelled", field, f"the model does not estimate {what} with experts, latent attention "
-                          "or an explicit head width")
+            # context parallelism is estimated with experts (a ring of ordinary heads), not with the other two
+            blocks = ("latent attention or an explicit head width" if field == "layout.context_parallel"
+                      else "experts, latent attention or an explicit head width")
+            yield Problem("not-modelled", field, f"the model does not estimate {what} with {blocks}")
 
 
 def _assumption_domain(assumptions: Assumptions) -> Iterator[Problem]:
@@ -289,20 +301,22 @@ def placement(workload: Workload, gpu: GpuSpec, gpus_per_node: int, node_count: 
 
 
 def _experts(workload: Workload, g: int, layout: Layout, stage_gpus: int) -> Iterator[Problem]:
-    """Expert parallelism: e divides the experts and the t·c·N_d GPUs of a stage, and its group
-    sits in one node or spans whole nodes."""
+    """Expert parallelism: e divides the experts, and the e·t_e GPUs that hold a layer's experts
+    once divide the t·c·N_d GPUs of a stage and sit in one node or span whole nodes."""
     e = layout.expert_parallel
     if workload.moe is None or e == 1:
         return
     if workload.moe.experts % e:
         yield Problem("expert-parallel-experts", "layout.expert_parallel",
                       f"expert parallel {e} does not divide the {workload.moe.experts} experts")
-    if stage_gpus % e:
+    block = e * layout.expert_tensor_parallel
+    what = f"expert parallel {e}" if block == e else f"expert × expert tensor parallel {block}"
+    if stage_gpus % block:
         yield Problem("expert-parallel-stage", "layout.expert_parallel",
-                      f"expert parallel {e} does not divide the {stage_gpus} GPUs of a pipeline stage")
-    elif e % g and g % e:
+                      f"{what} does not divide the {stage_gpus} GPUs of a pipeline stage")
+    elif block % g and g % block:
         yield Problem("expert-parallel-placement", "layout.expert_parallel",
-                      f"expert parallel {e} neither divides nor is a multiple of the {g} GPUs of a node")
+                      f"{what} neither divides nor is a multiple of the {g} GPUs of a node")
 
 
 def _shard_group(g: int, layout: Layout, data_parallel: int) -> Iterator[Problem]:

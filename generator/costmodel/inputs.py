@@ -200,10 +200,16 @@ class Layout:
       hold replicas, and the gradient shards are all-reduced across them once a step; 0 (the
       default) shards over the whole data-parallel group;
     - `expert_parallel` e (a mixture-of-experts workload only): each MoE layer's routed experts are
-      spread over e GPUs, E ÷ e whole experts on each (expert tensor parallelism 1, as DeepSeek-V3
-      and Megatron-Core's folded expert mesh run them). The e GPUs are consecutive ranks of a
+      spread over e GPUs, E ÷ e whole experts on each. The e GPUs are consecutive ranks of a
       pipeline stage's t·c·N_d GPUs, so the expert data-parallel group is t·c·N_d ÷ e; tokens reach
       their experts by an all-to-all, twice per layer each way (dispatch, combine);
+    - `expert_tensor_parallel` t_e, 1 or t (with e > 1): 1 (the default) keeps each expert whole on
+      its GPU, as DeepSeek-V3 and Megatron-Core's folded expert mesh run them (Megatron-Bridge's
+      presets set expert_tensor_parallel_size 1); t splits every expert over the tensor-parallel
+      group as well, as Megatron-Core did before it had the setting and does by default (it takes
+      the tensor-parallel size): the expert-parallel GPUs are then t ranks apart, e·t consecutive
+      ranks hold a layer's experts once, and the tensor-parallel group gathers the dispatched
+      tokens before the experts and scatters them after (`experts.py`);
     - `ep_overlap`: the share of that all-to-all hidden behind compute (DualPipe, Megatron-Core's
       --overlap-moe-expert-parallel-comm), 0 for none;
     - `expert_imbalance` λ ≥ 1: the busiest GPU's routed tokens ÷ the mean (1: balanced routing, as
@@ -231,6 +237,7 @@ class Layout:
     adapter_rank: int = 0
     base_bits: int = 16
     expert_parallel: int = 1
+    expert_tensor_parallel: int = 1
     ep_overlap: float = 0.0
     expert_imbalance: float = 1.0
     pp_scatter_gather: bool = True

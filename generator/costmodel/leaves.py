@@ -71,7 +71,7 @@ class Experts(NamedTuple, Generic[V]):
     """A mixture-of-experts workload's figures (`experts.py`): E routed experts, k a token, f_e
     wide, D dense layers, n MLP matrices, e the expert-parallel GPUs, λ the busiest GPU's load ÷
     the mean, Ψ_E the routed experts' parameters, N_E the expert data-parallel group, M the nodes
-    a token may reach (None: no limit)."""
+    a token may reach (None: no limit), t_e the GPUs each expert is split over (None: 1, whole)."""
 
     E: V
     k: V
@@ -83,6 +83,7 @@ class Experts(NamedTuple, Generic[V]):
     psi_e: V
     d_e: V
     M: V | None
+    t_e: V | None = None
 
 
 class Links(NamedTuple, Generic[V]):
@@ -166,12 +167,16 @@ def experts(ev: Evaluator[V], workload: Workload, layout: Layout, h: V, layers: 
     D = ev.given("workload.moe.dense_layers", "1", m.dense_layers, "workload")
     n = ev.given("workload.mlp_matrices", "1", sh.mlp_matrices(workload), "workload")
     e = ev.given("layout.expert_parallel", "1", layout.expert_parallel, "layout")
+    t_e = (ev.given("layout.expert_tensor_parallel", "1", layout.expert_tensor_parallel, "layout")
+           if layout.expert_tensor_parallel > 1 else None)
     return Experts(
         E, ev.given("workload.moe.experts_per_token", "1", m.experts_per_token, "workload"), f_e, D, n, e,
         ev.given("layout.expert_imbalance", "1", layout.expert_imbalance, "layout"),
         ev.derive("workload.routed_parameters", "1", ex.routed_parameters)(layers, D, E, n, h, f_e),
-        ev.derive("expert_data_parallel", "1", ex.expert_data_parallel)(t, d_grad, e),
-        ev.given("workload.moe.nodes_per_token", "1", m.nodes_per_token, "workload") if m.nodes_per_token else None)
+        ev.derive("expert_data_parallel", "1", ex.expert_data_parallel)(t, d_grad, e) if t_e is None
+        else ev.derive("expert_data_parallel", "1", ex.expert_data_parallel_sharded)(t, d_grad, e, t_e),
+        ev.given("workload.moe.nodes_per_token", "1", m.nodes_per_token, "workload") if m.nodes_per_token else None,
+        t_e)
 
 
 def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
@@ -197,7 +202,10 @@ def expert_split(ev: Evaluator[V], x: Leaves[V]) -> tuple[V, V] | None:
         psi = ev.derive("paced_parameters", "1", me.paced_parameters)(psi, x.L_paced, x.L)
         psi_e = ev.derive("paced_routed_parameters", "1", me.paced_parameters)(psi_e, x.L_paced, x.L)
     return (ev.derive("dense_parameters_per_gpu", "1", ex.dense_parameters_per_gpu)(psi, psi_e, x.t, x.p),
-            ev.derive("expert_parameters_per_gpu", "1", ex.expert_parameters_per_gpu)(psi_e, x.moe.e, x.p))
+            ev.derive("expert_parameters_per_gpu", "1", ex.expert_parameters_per_gpu)(psi_e, x.moe.e, x.p)
+            if x.moe.t_e is None else
+            ev.derive("expert_parameters_per_gpu", "1", ex.expert_parameters_per_gpu_sharded)(psi_e, x.moe.e, x.moe.t_e,
+                                                                                           x.p))
 
 
 def adapters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V | None:

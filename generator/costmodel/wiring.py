@@ -311,7 +311,10 @@ def expert_efficiency(ev: Evaluator[V], x: Leaves[V], eta: V, gemm: Callable[[st
     compute's roofline), the busiest GPU carrying λ times the mean (`experts.py`)."""
     m = x.moe
     assert m is not None
-    if x.moe_spread:
+    if x.moe_spread and m.t_e is not None:
+        eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens_sharded)(
+            x.b, x.s_c, m.k, m.e, m.t_e, x.t, m.E), ev.derive("expert_ffn_per_rank", "1", cp.ffn_per_rank)(m.f_e, m.t_e))
+    elif x.moe_spread:
         eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens)(x.b, x.s_c, m.k, m.e, x.t, m.E), m.f_e)
     else:
         eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens_unspread)(x.b, x.s_c, m.k, m.E),
@@ -326,9 +329,12 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
     message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s_c, x.h)
     tp_ar = ev.derive("tp_all_reduce_s", "s", co.ring_all_reduce_s)(x.t, message, link.b_intra, link.alpha_intra)
     collectives = ev.derive("tp_collectives_per_layer", "1", tr.TP_COLLECTIVES_PER_LAYER[layout.recompute])(x.t)
-    tp = tp_exposed(ev, x, work, layout, ev.derive(
-        "tp_microbatch_total_s" if layout.tp_overlap > 0.0 else "step.tp_microbatch_s", "s", tr.tp_microbatch_s)(
-        collectives, x.L_paced, x.p, tp_ar))
+    if x.moe_spread:
+        tp = expert_layers_tp(ev, x, work, link, layout, collectives, tp_ar, message)
+    else:
+        tp = tp_exposed(ev, x, work, layout, ev.derive(
+            "tp_microbatch_total_s" if layout.tp_overlap > 0.0 else "step.tp_microbatch_s", "s", tr.tp_microbatch_s)(
+            collectives, x.L_paced, x.p, tp_ar))
     on_network = layout.pipeline_parallel > 1 and cluster.node_count > 1
     send = ev.derive("pp_send_s", "s", co.send_recv_s)(
         ev.derive("pipeline_message_bytes", "B", tr.pipeline_message_bytes if layout.pp_scatter_gather
@@ -342,16 +348,43 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
     return combine(ev, x, m, work, (tp, pp, dp_intra, dp_net), on_network, layout, a, ring, sync, a2a)
 
 
+def expert_layers_tp(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[V], layout: Layout,
+                     collectives: V, tp_ar: V, message: V) -> V:
+    """The tensor-parallel time per micro-batch left exposed with experts spread over GPUs: the
+    attention's collectives in every layer and the MLP's in the dense layers, as a dense model's
+    (hidden by `layout.tp_overlap`); an expert layer takes its tokens sequence-parallel as they are
+    (Megatron-Core's MoE layer: no gather before the router), so with whole experts (t_e = 1) its
+    MLP has none, and with experts split over the group (t_e = t) the group gathers the λ·k
+    dispatched copies of its tokens before the experts and scatters them after (Megatron-Core's
+    alltoall dispatcher), collectives that Transformer Engine's overlap of the linear layers does not hide."""
+    m = x.moe
+    assert m is not None
+    overlap, sharded = layout.tp_overlap > 0.0, m.t_e is not None
+    linear = ev.derive("tp_linear_microbatch_s" if overlap or sharded else "step.tp_microbatch_s", "s",
+                       ex.tp_microbatch_moe_s)(collectives, x.L_paced, x.p, tp_ar, m.D, x.L)
+    if overlap:
+        linear = ev.derive("tp_linear_exposed_s" if sharded else "step.tp_microbatch_s", "s", st.exposed_tp_s)(
+            linear, ev.given("layout.tp_overlap", "1", layout.tp_overlap, "layout"), work.microbatch_s)
+    if not sharded:
+        return linear
+    expert_ar = ev.derive("etp_all_reduce_s", "s", co.ring_all_reduce_s)(
+        x.t, ev.derive("etp_message_bytes", "B", ex.etp_message_bytes)(m.lam, m.k, message), link.b_intra,
+        link.alpha_intra)
+    return ev.derive("step.tp_microbatch_s", "s", st.sum_s)(
+        linear, ev.derive("etp_microbatch_s", "s", ex.etp_microbatch_s)(collectives, x.L_paced, x.p, expert_ar, m.D, x.L))
+
+
 def all_to_all(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[V], layout: Layout,
                cluster: Cluster) -> tuple[V, bool]:
     """The expert-parallel all-to-all left exposed per micro-batch, and whether it crosses the
     network (an expert-parallel group larger than a node), `experts.py`."""
     m = x.moe
     assert m is not None
-    in_node = ev.derive("ep_gpus_per_node", "1", ex.ep_gpus_per_node)(m.e, x.g)
+    in_node = (ev.derive("ep_gpus_per_node", "1", ex.ep_gpus_per_node)(m.e, x.g) if m.t_e is None
+               else ev.derive("ep_gpus_per_node", "1", ex.ep_gpus_per_node_sharded)(m.e, x.g, m.t_e))
     intra = ev.derive("a2a_intra_node_bytes", "B", ex.all_to_all_bytes)(
         m.lam, x.b, x.s_c, x.t, ev.derive("a2a_intra_node_copies", "1", ex.intra_node_copies)(m.k, in_node, m.e), x.h)
-    on_net = layout.expert_parallel > cluster.node.gpus_per_node
+    on_net = layout.expert_parallel * layout.expert_tensor_parallel > cluster.node.gpus_per_node
     if on_net:
         copies = (ev.derive("a2a_network_copies", "1", ex.limited_network_copies)(m.k, m.e, in_node, m.M)
                   if m.M is not None else ev.derive("a2a_network_copies", "1", ex.network_copies)(m.k, m.e, in_node))
@@ -451,7 +484,8 @@ def expert_data_parallel(ev: Evaluator[V], x: Leaves[V], link: Links[V], layout:
     that hold the same experts, e ranks apart), in the ZeRO stage's phases: (intra-node, network)."""
     m = x.moe
     assert m is not None
-    k = ev.derive("expert_dp_peers_per_node", "1", ex.expert_dp_peers_per_node)(m.d_e, x.g, m.e)
+    k = ev.derive("expert_dp_peers_per_node", "1", ex.expert_dp_peers_per_node)(
+        m.d_e, x.g, m.e if m.t_e is None else ev.derive("expert_block_gpus", "1", ex.expert_block)(m.e, m.t_e))
     n = ev.derive("expert_dp_nodes", "1", co.dp_nodes)(m.d_e, k)
     grads = ev.derive("expert_gradient_bytes_per_gpu", "B", me.replicated_bytes)(
         experts, gradient_bytes_per_parameter(ev, layout, a))

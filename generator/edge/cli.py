@@ -206,7 +206,7 @@ def _estimate(args: argparse.Namespace) -> int:
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
                     not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
                     args.shard_group, args.attention_kernel, args.zero_gather, args.lora_rank, args.base_bits,
-                    args.ep, args.ep_overlap, args.expert_imbalance)
+                    args.ep, args.ep_overlap, args.expert_imbalance, args.etp)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -441,6 +441,10 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--ep", type=whole, default=1, metavar="N",
                      help="expert parallel (a mixture-of-experts workload): each MoE layer's routed experts spread "
                           "over N GPUs, whole experts on each (default 1: split like any MLP)")
+    est.add_argument("--etp", type=whole, default=1, metavar="N",
+                     help="expert tensor parallel, with --ep above 1: 1 keeps each expert whole on its GPU (the "
+                          "default; Megatron-Bridge's presets), the --tp size splits each over the tensor-parallel "
+                          "group as well (Megatron-Core's default)")
     est.add_argument("--ep-overlap", type=float, default=0.0, metavar="F",
                      help="share of the expert all-to-all hidden behind compute, in [0, 1] (default 0; DualPipe "
                           "hides most of it)")

@@ -85,7 +85,7 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
         "shard_group": layout.shard_group, "attention_kernel": layout.attention_kernel,
         "zero_gather": layout.zero_gather, "adapter_rank": layout.adapter_rank, "base_bits": layout.base_bits,
-        "ep": layout.expert_parallel, "ep_overlap": layout.ep_overlap, "expert_imbalance": layout.expert_imbalance,
+        "ep": layout.expert_parallel, "etp": layout.expert_tensor_parallel, "ep_overlap": layout.ep_overlap, "expert_imbalance": layout.expert_imbalance,
         "assumptions": {name: getattr(r.assumptions, name) for name in r.assumptions.__dataclass_fields__},
     }
 
@@ -111,6 +111,7 @@ def _knobs(layout: Layout) -> str:
     knobs += [f"LoRA rank {layout.adapter_rank}" + (f", {layout.base_bits}-bit base" if layout.base_bits != 16 else "")
               ] if layout.adapter_rank else []
     knobs += [f"ep {layout.expert_parallel}"] if layout.expert_parallel != 1 else []
+    knobs += [f"etp {layout.expert_tensor_parallel}"] if layout.expert_tensor_parallel != 1 else []
     knobs += [f"ep overlap {layout.ep_overlap:g}"] if layout.ep_overlap else []
     knobs += [f"expert imbalance {layout.expert_imbalance:g}"] if layout.expert_imbalance != 1.0 else []
     return "".join(f", {knob}" for knob in knobs)

@@ -84,10 +84,13 @@ moments (ZeRO §3.1: 12 bytes a parameter, the knowledge base's optimizer_bytes_
 `bf16`, the parameter copy and both moments kept in BF16 (Apex DistributedFusedAdam with
 `dtype: bf16`, as NeMo configs may set it). Absent: not stated, the knowledge base's value."""
 
-ExpertRouting = Literal["balanced", "learned"]
+ExpertRouting = Literal["balanced", "capacity", "learned"]
 """How the tokens of a mixture-of-experts run reached their experts: `balanced`, forced to an
-even share per expert (NVIDIA's benchmarks state they force-balance), or `learned`, the router's
-own choice, as in a real training run. Absent: not stated."""
+even share per expert (NVIDIA's benchmarks state they force-balance); `capacity`, the router's
+choice cut and padded to a capacity factor of 1 (Megatron-Core's moe_expert_capacity_factor 1.0
+with moe_pad_expert_input_to_capacity), so every expert computes and receives exactly the mean
+share, tokens past it dropped; or `learned`, the router's own choice, as in a real training run.
+Absent: not stated."""
 
 Degree = Annotated[int, Field(ge=1, le=1_000_000)]
 Width = Annotated[int, Field(ge=1, le=10_000_000)]
@@ -125,6 +128,9 @@ class RunLayout(Strict):
     group when sharding does not span the whole data-parallel group. `fp32_gradients`: gradients
     are accumulated and reduced in FP32 (Megatron's main grads, BLOOM's BF16 optimizer).
     `expert_parallel`: the GPUs one mixture-of-experts layer's routed experts are spread over;
+    `expert_tensor_parallel` the GPUs each of those experts is split over (Megatron-Core's
+    expert_tensor_parallel_size, which takes the tensor-parallel size where a configuration leaves
+    it unset; absent: 1, whole experts, as Megatron-Bridge's presets and DeepSeek-V3 run them);
     `expert_routing`, `pipeline_schedule` and `optimizer_states` as their vocabularies say.
     `pipeline_scatter_gather` false: each GPU of a tensor-parallel group sends a stage's whole
     output to the next stage (DeepSpeed's pipeline engine), not its 1/t share (Megatron-LM;
@@ -153,6 +159,7 @@ class RunLayout(Strict):
     fp32_gradients: bool | None = None
     optimizer_states: OptimizerStates | None = None
     expert_parallel: Degree | None = None
+    expert_tensor_parallel: Degree | None = None
     expert_routing: ExpertRouting | None = None
     pipeline_schedule: PipelineSchedule | None = None
     pipeline_scatter_gather: bool | None = None

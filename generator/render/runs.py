@@ -47,6 +47,8 @@ def layout_label(lay: RunLayout) -> Markup:
         parts.append(say("张量并行通信重叠", "TP communication overlapped"))
     if lay.expert_parallel is not None:
         parts.append(f"EP {lay.expert_parallel}")
+    if lay.expert_tensor_parallel not in (None, 1):
+        parts.append(f"ETP {lay.expert_tensor_parallel}")
     if lay.pipeline_schedule is not None:
         parts.append(SCHEDULE[lay.pipeline_schedule])
     if lay.expert_routing is not None:

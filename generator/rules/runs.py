@@ -32,7 +32,7 @@ PARAMETERS = Rule("model-run-parameters", "model",
 
 EXPERTS = Rule("model-run-experts", "model",
                "实测训练记录写出专家并行度或专家路由方式时，模型必须是混合专家负载；专家并行度必须整除路由专家数，"
-               "也必须整除一个流水线级的 GPU 数。内联形状写出专家时，每个 token 选的专家数不能超过专家数，"
+               "专家并行度 × 专家张量并行度必须整除一个流水线级的 GPU 数。内联形状写出专家时，每个 token 选的专家数不能超过专家数，"
                "稠密层数必须少于总层数。")
 MEASURED = Rule("model-run-measured", "model",
                 "实测训练记录里的百分比（MFU、HFU）不能超过 100：算力利用率超过峰值的读数是读错了表格或口径。")
@@ -172,10 +172,11 @@ def check_experts(ctx: Context) -> Iterator[Diagnostic]:
         if moe.experts % e:
             yield EXPERTS.report(entity, ("layout", "expert_parallel"),
                                  f"expert parallel {e} does not divide the {moe.experts} routed experts")
-        pp = lay.pipeline_parallel
-        if pp is not None and run.gpus % pp == 0 and (run.gpus // pp) % e:
+        pp, block = lay.pipeline_parallel, e * (lay.expert_tensor_parallel or 1)
+        if pp is not None and run.gpus % pp == 0 and (run.gpus // pp) % block:
+            what = f"expert parallel {e}" if block == e else f"expert × expert tensor parallel {block}"
             yield EXPERTS.report(entity, ("layout", "expert_parallel"),
-                                 f"expert parallel {e} does not divide the {run.gpus // pp} GPUs of a pipeline stage "
+                                 f"{what} does not divide the {run.gpus // pp} GPUs of a pipeline stage "
                                  f"({run.gpus} GPUs ÷ pp {pp})")
 
 

@@ -62,6 +62,8 @@
     return (m.dense_layers * dense + (w.layers - m.dense_layers) * moe) / w.layers;
   }
   function spread(w, layout) { return w.moe != null && layout.expert_parallel > 1; }
+  // inputs.Layout expert_tensor_parallel: the GPUs each spread expert is split over (1 where a page leaves it out)
+  function etpOf(layout) { return layout.expert_tensor_parallel == null ? 1 : layout.expert_tensor_parallel; }
   // leaves.expert_split: [outside the routed experts, routed experts] per GPU, or null
   function expertSplit(w, layout) {
     if (!spread(w, layout)) { return null; }
@@ -70,9 +72,13 @@
     var Lp = layersOf(w, layout);
     if (Lp !== w.layers) { psi = pacedParameters(psi, Lp, w.layers); psiE = pacedParameters(psiE, Lp, w.layers); }
     return [(psi - psiE) / (layout.tensor_parallel * layout.pipeline_parallel),
-            psiE / (layout.expert_parallel * layout.pipeline_parallel)];
+            etpOf(layout) > 1 ? psiE / (layout.expert_parallel * etpOf(layout) * layout.pipeline_parallel)
+              : psiE / (layout.expert_parallel * layout.pipeline_parallel)];
   }
-  function expertDataParallel(layout, dpGrad) { return layout.tensor_parallel * dpGrad / layout.expert_parallel; }
+  function expertDataParallel(layout, dpGrad) {
+    return etpOf(layout) > 1 ? layout.tensor_parallel * dpGrad / (layout.expert_parallel * etpOf(layout))
+      : layout.tensor_parallel * dpGrad / layout.expert_parallel;
+  }
   var WIDE_COEFFICIENT = {none: 12.0, selective: 16.0, full: 16.0};
 
   // ---- memory.py ---------------------------------------------------------------------------
@@ -237,6 +243,11 @@
                      "tensor-sync": "逐张量的 ZeRO-3 收集", "expert-shards": "专家的混合分片",
                      "spread-zero-3": "专家分散时的 ZeRO-3"},
       "not-modelled": function (what) { return "模型不估算混合专家、潜在注意力或显式头宽与" + what + "的组合"; },
+      "not-modelled-context": function (what) { return "模型不估算潜在注意力或显式头宽与" + what + "的组合"; },
+      "expert-tensor-parallel": function (te, t) { return "专家张量并行 " + te + " 只能是 1 或张量并行度 " + t; },
+      "expert-tensor-parallel-unspread": function (te) {
+        return "专家张量并行 " + te + " 切分分散到专家并行 GPU 上的专家（专家并行大于 1）；专家并行为 1 时专家像普通 MLP 一样按张量并行切分";
+      },
       "tensor-parallel-heads": function (t, heads) { return "张量并行 " + t + " 不能整除 " + heads + " 个注意力头"; },
       "heads-hidden": function (heads, hidden) { return heads + " 个注意力头不能整除隐藏维度 " + hidden; },
       "kv-heads-heads": function (kv, heads) { return kv + " 个键值头不能把 " + heads + " 个注意力头分成相等的组"; },
@@ -263,8 +274,13 @@
       },
       "interleave-microbatches": function (m, p) { return "交错调度要求每步微批数 " + m + " 能被流水线并行 " + p + " 整除"; },
       "expert-parallel-experts": function (e, n) { return "专家并行 " + e + " 不能整除 " + n + " 个专家"; },
-      "expert-parallel-stage": function (e, n) { return "专家并行 " + e + " 不能整除一个流水线阶段的 " + n + " 块 GPU"; },
-      "expert-parallel-placement": function (e, g) { return "专家并行 " + e + " 既不能整除也不是每节点 " + g + " 块 GPU 的整数倍"; },
+      "expert-parallel-stage": function (e, n, block) {
+        return (block === e ? "专家并行 " + e : "专家并行 × 专家张量并行 " + block) + " 不能整除一个流水线阶段的 " + n + " 块 GPU";
+      },
+      "expert-parallel-placement": function (e, g, block) {
+        return (block === e ? "专家并行 " + e : "专家并行 × 专家张量并行 " + block) + " 既不能整除也不是每节点 " + g +
+          " 块 GPU 的整数倍";
+      },
       "shard-group": function (size, ranks) { return "分片组 " + size + " 不能整除归约梯度的 " + ranks + " 个数据并行 rank"; },
       "shard-group-placement": function (size, peers) {
         return "分片组 " + size + " 既不能整除也不是一个节点内 " + peers + " 个数据并行 rank 的整数倍";
@@ -337,6 +353,16 @@
       "not-modelled": function (what) {
         return "the model does not estimate " + what + " with experts, latent attention or an explicit head width";
       },
+      "not-modelled-context": function (what) {
+        return "the model does not estimate " + what + " with latent attention or an explicit head width";
+      },
+      "expert-tensor-parallel": function (te, t) {
+        return "expert tensor parallel " + te + " is neither 1 nor the tensor-parallel size " + t;
+      },
+      "expert-tensor-parallel-unspread": function (te) {
+        return "expert tensor parallel " + te + " splits experts spread over expert-parallel GPUs (ep above 1); with ep 1 " +
+          "the experts are split over the tensor-parallel group like any MLP";
+      },
       "tensor-parallel-heads": function (t, heads) { return "tensor parallel " + t + " does not divide the " + heads + " attention heads"; },
       "heads-hidden": function (heads, hidden) { return heads + " heads do not divide the hidden size " + hidden; },
       "kv-heads-heads": function (kv, heads) {
@@ -372,11 +398,13 @@
         return "the interleaved schedule needs micro-batches per step (" + m + ") divisible by pipeline parallel " + p;
       },
       "expert-parallel-experts": function (e, n) { return "expert parallel " + e + " does not divide the " + n + " experts"; },
-      "expert-parallel-stage": function (e, n) {
-        return "expert parallel " + e + " does not divide the " + n + " GPUs of a pipeline stage";
+      "expert-parallel-stage": function (e, n, block) {
+        return (block === e ? "expert parallel " + e : "expert × expert tensor parallel " + block) +
+          " does not divide the " + n + " GPUs of a pipeline stage";
       },
-      "expert-parallel-placement": function (e, g) {
-        return "expert parallel " + e + " neither divides nor is a multiple of the " + g + " GPUs of a node";
+      "expert-parallel-placement": function (e, g, block) {
+        return (block === e ? "expert parallel " + e : "expert × expert tensor parallel " + block) +
+          " neither divides nor is a multiple of the " + g + " GPUs of a node";
       },
       "shard-group": function (size, ranks) {
         return "shard group " + size + " does not divide the " + ranks + " ranks that reduce the gradients";
@@ -531,6 +559,14 @@
   // the layout knobs the model does not combine with them
   function expertDomain(out, w, layout) {
     atLeastOne(out, "layout.expert_parallel", layout.expert_parallel);
+    var te = etpOf(layout);
+    if (te !== 1 && te !== layout.tensor_parallel) {
+      out.push(problem("expert-tensor-parallel", "layout.expert_tensor_parallel",
+                       say("expert-tensor-parallel", te, layout.tensor_parallel)));
+    } else if (te > 1 && (w.moe == null || layout.expert_parallel === 1)) {
+      out.push(problem("expert-tensor-parallel-unspread", "layout.expert_tensor_parallel",
+                       say("expert-tensor-parallel-unspread", te)));
+    }
     fraction(out, "layout.ep_overlap", layout.ep_overlap, true, true);
     if (!(layout.expert_imbalance >= 1.0 && layout.expert_imbalance < Infinity)) {
       out.push(problem("expert-imbalance", "layout.expert_imbalance", say("expert-imbalance", layout.expert_imbalance)));
@@ -568,13 +604,16 @@
     }
     if (!extended(w)) { return; }
     [["workload.linear_biases", Boolean(w.linear_biases), "linear-biases"],
-     ["layout.context_parallel", layout.context_parallel > 1, "context-parallel"],
+     ["layout.context_parallel", layout.context_parallel > 1 && (w.head_dim != null || Boolean(w.mla)),
+      "context-parallel"],
      ["layout.adapter_rank", layout.adapter_rank > 0, "adapters"],
      ["layout.zero_gather", layout.zero_gather === "tensor-sync", "tensor-sync"],
      ["layout.shard_group", m != null && layout.shard_group > 0, "expert-shards"],
      ["layout.zero_stage", m != null && layout.expert_parallel > 1 && layout.zero_stage === 3, "spread-zero-3"]
     ].forEach(function (x) {
-      if (x[1]) { out.push(problem("not-modelled", x[0], say("not-modelled", say("unmodelled")[x[2]]))); }
+      // context parallelism is estimated with experts (a ring of ordinary heads), not with the other two
+      var code = x[2] === "context-parallel" ? "not-modelled-context" : "not-modelled";
+      if (x[1]) { out.push(problem("not-modelled", x[0], say(code, say("unmodelled")[x[2]]))); }
     });
   }
   function shapeProblems(out, w, t) {
@@ -652,13 +691,13 @@
         out.push(problem("expert-parallel-experts", "layout.expert_parallel",
                          say("expert-parallel-experts", e, w.moe.experts)));
       }
-      var stageGpus = Math.floor(gpus / p);
-      if (stageGpus % e) {
+      var stageGpus = Math.floor(gpus / p), block = e * etpOf(layout);
+      if (stageGpus % block) {
         out.push(problem("expert-parallel-stage", "layout.expert_parallel",
-                         say("expert-parallel-stage", e, stageGpus)));
-      } else if (e % g && g % e) {
+                         say("expert-parallel-stage", e, stageGpus, block)));
+      } else if (block % g && g % block) {
         out.push(problem("expert-parallel-placement", "layout.expert_parallel",
-                         say("expert-parallel-placement", e, g)));
+                         say("expert-parallel-placement", e, g, block)));
       }
     }
     return out;
@@ -760,12 +799,14 @@
     var eta = gemmEfficiency(a.gemm_efficiency_max, gemmIntensity(b * sLocal, h, ffnHiddenSize(w) / t, operandBytes),
                              a.gemm_half_intensity, ridgeIntensity(peak, hbm));
     if (w.moe) {  // wiring.py expert_efficiency: η_moe, the harmonic mean of dense and expert GEMMs
-      var mo = w.moe, e = layout.expert_parallel, spreadOut = spread(w, layout);
-      var tokens = spreadOut ? b * sLocal * mo.experts_per_token * e / (t * mo.experts)
-        : b * sLocal * mo.experts_per_token / mo.experts;
+      var mo = w.moe, e = layout.expert_parallel, spreadOut = spread(w, layout), te = etpOf(layout);
+      var tokens = spreadOut && te > 1 ? b * sLocal * mo.experts_per_token * e * te / (t * mo.experts)
+        : spreadOut ? b * sLocal * mo.experts_per_token * e / (t * mo.experts)
+          : b * sLocal * mo.experts_per_token / mo.experts;
+      var width = spreadOut && te > 1 ? mo.expert_ffn_hidden_size / te
+        : spreadOut ? mo.expert_ffn_hidden_size : mo.expert_ffn_hidden_size / t;
       var etaE = gemmEfficiency(a.gemm_efficiency_max,
-                                gemmIntensity(tokens, h, spreadOut ? mo.expert_ffn_hidden_size : mo.expert_ffn_hidden_size / t,
-                                              operandBytes),
+                                gemmIntensity(tokens, h, width, operandBytes),
                                 a.gemm_half_intensity, ridgeIntensity(peak, hbm));
       var phi = (w.layers - mo.dense_layers) * mo.experts_per_token * mlpMatrices(w) * h * mo.expert_ffn_hidden_size /
         (w.layers * 12.0 * h * h * r);
@@ -841,7 +882,8 @@
     var synchronous = sync ? nw * (weightIntra + weightNet) : null;
     if (experts) {  // wiring.py expert_data_parallel: the experts over their own group, e ranks apart
       var dE = expertDataParallel(layout, dpGrad), g = cluster.node.gpus_per_node;
-      var kE = Math.min(dE, Math.max(1.0, g / layout.expert_parallel)), nE = dE / kE;
+      var block = etpOf(layout) > 1 ? layout.expert_parallel * etpOf(layout) : layout.expert_parallel;
+      var kE = Math.min(dE, Math.max(1.0, g / block)), nE = dE / kE;
       var gradsE = replicatedBytes(experts[1], gradientBytes(layout, a));
       var weightsE = replicatedBytes(experts[1], a.weight_bytes_per_parameter);
       var cE = layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
@@ -866,8 +908,20 @@
     var c = layout.context_parallel, sLocal = c > 1 ? layout.sequence_length / c : layout.sequence_length;
     var message = layout.micro_batch_size * sLocal * w.hidden_size * ACTIVATION_BYTES;
     var tpAr = ringAllReduceS(t, message, bIntra, a.intra_node_step_latency_s);
-    var tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), layersOf(w, layout), p, tpAr);
-    if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
+    var tp;
+    if (spread(w, layout)) {  // wiring.py expert_layers_tp
+      var coll = tpCollectivesPerLayer(layout.recompute), Lp = layersOf(w, layout), D = w.moe.dense_layers;
+      tp = coll * (Lp / p) * tpAr * (1.0 + D / w.layers) / 2.0;
+      if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
+      if (etpOf(layout) > 1) {
+        var expertAr = ringAllReduceS(t, layout.expert_imbalance * w.moe.experts_per_token * message, bIntra,
+                                      a.intra_node_step_latency_s);
+        tp = tp + coll * (Lp / p) * expertAr * (w.layers - D) / w.layers / 2.0;
+      }
+    } else {
+      tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), layersOf(w, layout), p, tpAr);
+      if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
+    }
     var onNetwork = layout.pipeline_parallel > 1 && cluster.node_count > 1;
     // traffic.py: Megatron-LM's scatter/gather sends 1/t a GPU; DeepSpeed's engine the whole output
     var send = sendRecvS(layout.pp_scatter_gather ? message / t : message, onNetwork ? bNet : bIntra,
@@ -893,10 +947,10 @@
   function allToAll(w, cluster, layout, a, work, bIntra, bNet, sLocal) {
     var mo = w.moe, e = layout.expert_parallel, g = cluster.node.gpus_per_node, k = mo.experts_per_token;
     var lam = layout.expert_imbalance, b = layout.micro_batch_size, t = layout.tensor_parallel, h = w.hidden_size;
-    var inNode = Math.min(e, g);
+    var te = etpOf(layout), inNode = te > 1 ? Math.min(e, g / te) : Math.min(e, g);
     var bytes = function (copies) { return lam * (b * sLocal / t) * copies * h * 2.0; };
     var intra = bytes(k * (inNode - 1.0) / e);
-    var onNet = e > g, one;
+    var onNet = e * te > g, one;
     if (onNet) {
       var copies = k * (e - inNode) / e;
       if (mo.nodes_per_token) {
