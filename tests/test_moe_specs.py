@@ -196,12 +196,16 @@ def test_expert_parallelism_routing_and_schedule_reach_the_layout() -> None:
     assert (got.extras.pipeline_schedule, got.extras.expert_routing) == ("dualpipe", "learned")
 
 
-def test_balanced_routing_and_other_schedules_take_neither_assumption() -> None:
-    kb = _kb(RUN_TEXT.replace("expert_routing: learned", "expert_routing: balanced")
+@pytest.mark.parametrize("routing", ["balanced", "capacity"])
+def test_balanced_routing_and_other_schedules_take_neither_assumption(routing: str) -> None:
+    """Forced balance, and a capacity factor of 1 with padding (every expert computes exactly the
+    mean share), put the same load on every GPU: λ = 1, not the knowledge base's learned imbalance."""
+    kb = _kb(RUN_TEXT.replace("expert_routing: learned", f"expert_routing: {routing}")
              .replace("  pipeline_schedule: dualpipe\n", ""))
     got = run_inputs(kb, _run(kb))
     assert isinstance(got, RunInputs), got
     assert (got.layout.ep_overlap, got.layout.expert_imbalance) == (0.0, 1.0)
+    assert got.extras.expert_routing == routing
 
 
 def test_without_the_assumptions_a_moe_knowledge_base_is_refused() -> None:

@@ -322,7 +322,8 @@ def test_every_real_run_is_inputs_or_a_reason(real: KnowledgeBase) -> None:
         assert got.cluster.node_count * got.cluster.node.gpus_per_node == run.gpus, entity.id
         assert (got.layout.tensor_parallel, got.layout.pipeline_parallel) == (run.layout.tensor_parallel,
                                                                               run.layout.pipeline_parallel)
-        assert got.extras.data_parallel * got.layout.tensor_parallel * got.layout.pipeline_parallel == run.gpus
+        assert (got.extras.data_parallel * got.layout.tensor_parallel * got.layout.pipeline_parallel
+                * got.layout.context_parallel) == run.gpus, entity.id
         if not isinstance(wanted, str):
             result = estimate(got.workload, got.cluster, got.layout, wanted)
             assert result.estimate is not None or result.problems, entity.id
