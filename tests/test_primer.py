@@ -91,7 +91,7 @@ FLAGS = {"workload": "--workload", "node": "--node", "gpu": "--gpu", "gpus": "--
          "nics_per_node": "--nics-per-node", "network": "--network", "tp": "--tp", "pp": "--pp", "zero": "--zero",
          "micro_batch": "--micro-batch", "seq": "--seq", "global_batch": "--global-batch", "recompute": "--recompute",
          "attention_kernel": "--attention-kernel", "virtual_pipeline": "--virtual-pipeline", "cp": "--cp",
-         "shard_group": "--shard-group", "tp_overlap": "--tp-overlap", "ep": "--ep", "ep_overlap": "--ep-overlap",
+         "shard_group": "--shard-group", "tp_overlap": "--tp-overlap", "ep": "--ep", "etp": "--etp", "ep_overlap": "--ep-overlap",
          "adapter_rank": "--lora-rank", "base_bits": "--base-bits"}
 SWITCHES = {"sequence_parallel": ("--sequence-parallel", "1"), "fp32_gradients": ("--fp32-gradients", "1"),
             "flash_attention": ("--no-flash-attention", "0")}

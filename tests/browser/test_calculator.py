@@ -175,6 +175,17 @@ def test_calculator_estimates_a_mixture_of_experts_as_the_cli_does(browser: Brow
     _assert_equal(shown, cli)
     # the error on published runs of this kind (MoE at BF16), in the CLI's own sentence
     assert page.inner_text("#calc-result .calc-accuracy-kind") == cli["accuracy"]["kind"]["statement"]
+    # each expert also split over a tensor-parallel pair: the 8 × 2 GPUs that hold a layer's experts
+    # once span two nodes, and the page prices it as `estimate --etp 2` does
+    split = {**layout, "tp": 2, "sequence_parallel": True}
+    _set(page, moe_ids, split)
+    page.fill("#calc input[name=ep]", "8")
+    page.fill("#calc input[name=etp]", "2")
+    page.fill("#calc input[name=ep_overlap]", "0")
+    shown = _shown(page)
+    cli = _cli(moe_ids, split, ("--ep", "8", "--etp", "2"))
+    assert cli["all_to_all"] is not None and cli["all_to_all"]["on_network"]
+    _assert_equal(shown, cli)
     assert not errors, errors
     page.close()
 

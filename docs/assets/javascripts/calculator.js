@@ -35,6 +35,7 @@
       "at-least-one": function (what) { return what + "应为不小于 1 的整数"; },
       "shard-group": "分片组应为不小于 0 的整数",
       "expert-parallel": "专家并行应为不小于 1 的整数",
+      "expert-tensor-parallel": "专家张量并行应为不小于 1 的整数",
       "adapter-rank": "LoRA 适配器的秩应为不小于 0 的整数",
       entry: function (label) { return label + " 的条目"; },
       "cannot-estimate": function (problem) { return "无法估算：" + problem; },
@@ -91,6 +92,7 @@
       "at-least-one": function (what) { return what + " must be a whole number of at least 1"; },
       "shard-group": "Shard group must be a whole number of at least 0",
       "expert-parallel": "Expert parallel must be a whole number of at least 1",
+      "expert-tensor-parallel": "Expert tensor parallel must be a whole number of at least 1",
       "adapter-rank": "LoRA adapter rank must be a whole number of at least 0",
       entry: function (label) { return "entry for " + label; },
       "cannot-estimate": function (problem) { return "Cannot estimate: " + problem; },
@@ -195,6 +197,7 @@
     }
     if (!(whole("shard_group") >= 0)) { return {problem: say("shard-group")}; }
     if (!(whole("ep") >= 1)) { return {problem: say("expert-parallel")}; }
+    if (!(whole("etp") >= 1)) { return {problem: say("expert-tensor-parallel")}; }
     if (!(whole("adapter_rank") >= 0)) { return {problem: say("adapter-rank")}; }
     return {workload: field("workload").value, node: field("node").value, gpu: field("gpu").value,
             network: field("network").value,
@@ -207,7 +210,7 @@
             fp32_gradients: field("fp32_gradients").checked, tp_overlap: Number(field("tp_overlap").value),
             cp: whole("cp"), shard_group: whole("shard_group"), attention_kernel: field("attention_kernel").value,
             adapter_rank: whole("adapter_rank"), base_bits: Number(field("base_bits").value),
-            ep: whole("ep"), ep_overlap: Number(field("ep_overlap").value)};
+            ep: whole("ep"), etp: whole("etp"), ep_overlap: Number(field("ep_overlap").value)};
   }
 
   function resolve() {
@@ -257,7 +260,7 @@
   // ---- the inputs in the page's address, so that an answer can be shared ----------------------
   var FIELDS = ["workload", "node", "gpu", "gpus", "gpus_per_node", "network", "nics_per_node", "tp", "pp", "zero",
                 "micro_batch", "seq", "global_batch", "recompute", "sequence_parallel", "flash_attention",
-                "attention_kernel", "virtual_pipeline", "cp", "shard_group", "tp_overlap", "fp32_gradients", "ep", "ep_overlap",
+                "attention_kernel", "virtual_pipeline", "cp", "shard_group", "tp_overlap", "fp32_gradients", "ep", "etp", "ep_overlap",
                 "adapter_rank", "base_bits", "tokens_b"];
 
   /** Every input into the query string (`?workload=…&gpus=64…`), replacing the entry. */
@@ -445,6 +448,7 @@
     field("shard_group").value = "0";
     field("tp_overlap").value = "0";
     field("ep").value = String(lay.expert_parallel || 1);
+    field("etp").value = "1";
     field("ep_overlap").value = "0";
     field("fp32_gradients").checked = false;
     note.textContent = found.why ? say("least-memory") : say("layout-chosen");
@@ -637,6 +641,7 @@
     field("shard_group").value = d.shard_group;
     field("tp_overlap").value = d.tp_overlap;
     field("ep").value = d.expert_parallel;
+    field("etp").value = d.expert_tensor_parallel;
     field("ep_overlap").value = d.ep_overlap;
     field("fp32_gradients").checked = d.fp32_gradients;
     field("adapter_rank").value = d.adapter_rank;

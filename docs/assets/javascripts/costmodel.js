@@ -1012,7 +1012,8 @@
   var LAYOUT_DEFAULTS = {precision: "bf16", flash_attention: true, virtual_pipeline: 1, fp32_gradients: false,
                          tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2",
                          zero_gather: "layer", adapter_rank: 0, base_bits: 16,
-                         expert_parallel: 1, ep_overlap: 0.0, expert_imbalance: 1.0, pp_scatter_gather: true};
+                         expert_parallel: 1, expert_tensor_parallel: 1, ep_overlap: 0.0, expert_imbalance: 1.0,
+                         pp_scatter_gather: true};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
@@ -1169,6 +1170,7 @@
                 adapter_rank: choice.adapter_rank == null ? 0 : choice.adapter_rank,
                 base_bits: choice.base_bits == null ? 16 : choice.base_bits,
                 expert_parallel: choice.ep == null ? 1 : choice.ep,
+                expert_tensor_parallel: choice.etp == null ? 1 : choice.etp,
                 ep_overlap: choice.ep_overlap == null ? 0.0 : choice.ep_overlap,
                 // choice.py _imbalance: as chosen, else the knowledge base's assumption for an MoE workload
                 expert_imbalance: choice.expert_imbalance != null ? choice.expert_imbalance
