@@ -21,8 +21,11 @@ the layers: r = (W_att + (D·W_dense + (L − D)·W_active) ÷ L) ÷ (12h²). Th
 scaled by the same r (each token's expert intermediates are those of the k + s_e experts it
 visits).
 
-Expert parallelism (e GPUs share a layer's experts, E ÷ e whole experts each; expert tensor
-parallelism 1, as DeepSeek-V3 trains and as Megatron-Core's folded expert mesh allows):
+Expert parallelism (e GPUs share a layer's experts, E ÷ e experts each, whole with expert tensor
+parallelism t_e = 1, as DeepSeek-V3 trains and Megatron-Core's folded expert mesh allows; with
+t_e = t, Megatron-Core's default, each is also split over the tensor-parallel group, the e GPUs
+sit t apart, Ψ_E is split over e·t·p, N_E is t·N_d·c ÷ (e·t), and a GPU's expert GEMMs are t
+times taller and t times narrower):
 - memory: the routed experts' Ψ_E = (L − D)·E·n·h·f_e parameters are split over e·p GPUs, the
   rest of Ψ over t·p; ZeRO partitions the experts' states over the expert data-parallel group of
   t·N_d·c ÷ e GPUs (the GPUs that hold the same experts), the rest over N_d·c;
@@ -44,6 +47,12 @@ parallelism 1, as DeepSeek-V3 trains and as Megatron-Core's folded expert mesh a
   bandwidth). A share o of it (the layout's `ep_overlap`: DualPipe, or Megatron-Core's
   --overlap-moe-expert-parallel-comm) hides behind the micro-batch's compute, no more than that
   compute: T_a2a − min(o·T_a2a, T_mb) stays in every pipeline slot.
+Tensor parallelism: an expert layer takes the sequence-parallel shard of its tokens as it is (no
+gather before the router), so with whole experts its MLP has no tensor-parallel collectives, and
+with t_e = t the group gathers the λ·k dispatched copies of its tokens before the experts and
+scatters them after (Megatron-Core's alltoall dispatcher), collectives Transformer Engine's
+overlap of the linear layers does not hide; the attention's and the dense layers' collectives
+stay as a dense model's.
 What the model leaves out, stated: the router's softmax and top-k, the permutation kernels and
 FP8 dispatch (DeepSeek-V3 sends FP8 activations and BF16 gradients; the model counts 16 bits
 both ways), the multi-token-prediction module, the SMs a hidden all-to-all occupies, and token
