@@ -70,6 +70,7 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
     assumptions moved around the grid's values (feasible and infeasible cases alike)."""
     rng, later, moe = random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)
     engine = random.Random(seed + 3)  # DeepSpeed's whole-output pipeline sends, drawn apart
+    partial = random.Random(seed + 5)  # some layers of each chunk recomputed, drawn apart
     base = illustrative_assumptions()
     out = []
     for _ in range(count):
@@ -125,6 +126,11 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
                 base_bits=16, shard_group=layout.shard_group if moe.random() < 0.05 else 0,
                 zero_gather="layer" if moe.random() < 0.95 else layout.zero_gather)
         layout = dataclasses.replace(layout, pp_scatter_gather=engine.random() >= 0.25)
+        # block recomputation of N layers a chunk on half the full-recomputation layouts (and a few
+        # counts on other layouts, or negative ones, refused)
+        draw = partial.random()
+        if layout.recompute == "full" and draw < 0.5 or draw < 0.02:
+            layout = dataclasses.replace(layout, recompute_layers=partial.choice((1, 2, 3, 5, 8, 40)) if draw >= 0.005 else -1)
         out.append((workload, cluster, layout, assumptions))
     return out
 
@@ -163,6 +169,8 @@ def test_script_equals_python_model_on_generated_cases(language: str) -> None:
     assert len(experts) >= 40, f"only {len(experts)} feasible cases have experts"
     assert sum(p["all_to_all"] is not None and p["all_to_all"]["on_network"] for p in experts) >= 5, \
         "some all-to-alls should cross the network"
+    blocks = sum("problems" not in p and case[2].recompute_layers > 0 for p, case in zip(python, cases, strict=True))
+    assert blocks >= 30, f"only {blocks} feasible cases recompute some layers of each chunk"
     differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
     assert not differences, differences[:10]
     said = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _words(p, j, f"case {i}")]

@@ -90,6 +90,7 @@ def calculator_share(x: float) -> str:
 FLAGS = {"workload": "--workload", "node": "--node", "gpu": "--gpu", "gpus": "--gpus", "gpus_per_node": "--gpus-per-node",
          "nics_per_node": "--nics-per-node", "network": "--network", "tp": "--tp", "pp": "--pp", "zero": "--zero",
          "micro_batch": "--micro-batch", "seq": "--seq", "global_batch": "--global-batch", "recompute": "--recompute",
+         "recompute_layers": "--recompute-layers",
          "attention_kernel": "--attention-kernel", "virtual_pipeline": "--virtual-pipeline", "cp": "--cp",
          "shard_group": "--shard-group", "tp_overlap": "--tp-overlap", "ep": "--ep", "etp": "--etp", "ep_overlap": "--ep-overlap",
          "adapter_rank": "--lora-rank", "base_bits": "--base-bits"}

@@ -184,6 +184,17 @@ def paced_layers(layers: float, pipeline: float, chunks: float) -> float:
 EXECUTED_FLOP = {"none": model_flop, "selective": selective_recompute_flop, "full": full_recompute_flop}
 
 
+@formula("min(1, N·p·v ÷ L_paced)", "N p v L_paced",
+         "Megatron-LM --recompute-method block: N layers of each chunk of the busiest stage recomputed")
+def recompute_share(layers_recomputed: float, pipeline: float, chunks: float, paced_layers: float) -> float:
+    return min(1.0, layers_recomputed * pipeline * chunks / paced_layers)
+
+
+@formula("φ·X_full + (1 − φ)·X_none", "φ X_full X_none", "the recomputed layers at full recomputation's figure, the others at none's")
+def recompute_blend(share: float, recomputed: float, stored: float) -> float:
+    return share * recomputed + (1.0 - share) * stored
+
+
 @formula("F ÷ (t·p)", "F t p", "even split over a model replica's GPUs")
 def per_gpu(flop: float, tensor: float, pipeline: float) -> float:
     return flop / (tensor * pipeline)

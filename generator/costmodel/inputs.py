@@ -213,7 +213,12 @@ class Layout:
     - `ep_overlap`: the share of that all-to-all hidden behind compute (DualPipe, Megatron-Core's
       --overlap-moe-expert-parallel-comm), 0 for none;
     - `expert_imbalance` λ ≥ 1: the busiest GPU's routed tokens ÷ the mean (1: balanced routing, as
-      benchmarks that force it measure; a capacity factor caps it).
+      benchmarks that force it measure; a capacity factor caps it);
+    - `recompute_layers` N (with `recompute` "full"): only the first N layers of each pipeline chunk
+      are recomputed in full and the others store everything (Megatron-LM's --recompute-method
+      block with --recompute-num-layers N); 0 (the default) recomputes every layer. The model
+      prices a layer either way and weighs the two by the share φ = min(1, N·p·v ÷ L_paced) of the
+      busiest stage's layers recomputed (`compute.recompute_share`).
     A pipeline whose stages p (× v) does not divide the layers runs stages that differ by one layer
     (`compute.paced_layers`)."""
 
@@ -241,6 +246,7 @@ class Layout:
     ep_overlap: float = 0.0
     expert_imbalance: float = 1.0
     pp_scatter_gather: bool = True
+    recompute_layers: int = 0
 
 
 @dataclass(frozen=True)

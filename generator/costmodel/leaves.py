@@ -65,6 +65,7 @@ class Leaves(NamedTuple, Generic[V]):
     h_att: V | None = None  # the attention core's width where it is not h (explicit head width, latent attention)
     moe: Experts[V] | None = None  # a mixture-of-experts workload's figures
     moe_spread: bool = False  # experts spread over expert-parallel GPUs (e > 1)
+    phi: V | None = None  # the share of the layers recomputed in full, where only some are (`recompute_layers`)
 
 
 class Experts(NamedTuple, Generic[V]):
@@ -156,6 +157,9 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         sh.score_width_from(ev, workload, h, heads) if wide else None,
         experts(ev, workload, layout, h, layers, t, d_grad) if workload.moe is not None else None,
         workload.moe is not None and layout.expert_parallel > 1,
+        ev.derive("recompute_share", "1", cp.recompute_share)(
+            ev.given("layout.recompute_layers", "1", layout.recompute_layers, "layout"), p, v, paced)
+        if layout.recompute_layers > 0 else None,
     )
 
 

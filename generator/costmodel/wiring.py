@@ -19,7 +19,7 @@ as a direct call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Generic, NamedTuple
 
@@ -129,26 +129,12 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
         states.append(ev.derive(key, "B", me.partitioned_bytes)(count, bytes_each, x.shard) if partitioned
                       else ev.derive(key, "B", me.replicated_bytes)(count, bytes_each))
     weights, gradients, optimizer = states
-    table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
-    # Table 2's row, then each correction that applies, in this order; each intermediate is named
-    # for the correction it goes into, the last result `memory.activation_per_layer_bytes`.
-    masks = not x.dropout and layout.recompute != "full"  # full recomputation stores no mask
-    fp8 = layout.precision == "fp8" and layout.recompute != "full"  # its layer input stays 16-bit
-    stages = [stage for stage, on in (("dropout", masks), ("16bit", fp8), ("sequence", bool(x.context))) if on]
-    names = [f"activation_per_layer_{stage}_bytes" for stage in stages] + ["memory.activation_per_layer_bytes"]
-    per_layer = ev.derive(names[0], "B", table[(layout.recompute, layout.sequence_parallel)])(
-        x.s, x.b, x.h, x.a, x.t, x.r)
-    if masks or fp8:  # the terms tensor parallelism splits only under sequence parallelism
-        split = x.t if layout.sequence_parallel else ev.given("no_split", "1", 1.0, "derived")
-    for stage, key in zip(stages, names[1:], strict=True):
-        if stage == "dropout":
-            per_layer = (ev.derive(key, "B", me.without_dropout_scores)(per_layer, x.s, x.b, x.h, split, x.a, x.t)
-                         if layout.recompute == "none" and not layout.flash_attention
-                         else ev.derive(key, "B", me.without_dropout_masks)(per_layer, x.s, x.b, x.h, split))
-        elif stage == "16bit":
-            per_layer = ev.derive(key, "B", me.fp8_linear_inputs)(per_layer, x.s, x.b, x.h, x.f, split, x.t)
-        else:
-            per_layer = ev.derive(key, "B", me.context_share_bytes)(per_layer, x.c)
+    if x.phi is None:
+        per_layer = activation_per_layer(ev, x, layout, layout.recompute, "memory.activation_per_layer_bytes")
+    else:  # only some layers recomputed: their inputs, and everything of the others
+        per_layer = ev.derive("memory.activation_per_layer_bytes", "B", cp.recompute_blend)(
+            x.phi, activation_per_layer(ev, x, layout, "full", "recomputed_activation_per_layer_bytes", "recomputed_"),
+            activation_per_layer(ev, x, layout, "none", "stored_activation_per_layer_bytes", "stored_"))
     held = (ev.derive("memory.activation_layers_held", "1", me.activation_layers_held_interleaved)(
         x.L_paced, x.p, m, x.v) if layout.virtual_pipeline > 1
         else ev.derive("memory.activation_layers_held", "1", me.activation_layers_held)(x.L_paced, x.p, m))
@@ -162,6 +148,44 @@ def memory_per_gpu(ev: Evaluator[V], x: Leaves[V], m: V, cluster: Cluster, layou
                      ev.value(total) <= ev.value(usable))
 
 
+def activation_per_layer(ev: Evaluator[V], x: Leaves[V], layout: Layout, mode: str, key: str, prefix: str = "") -> V:
+    """The bytes one layer stores for the backward pass under recomputation `mode`, named `key`:
+    Table 2's row, then each correction that applies, in this order; each intermediate is named
+    for the correction it goes into (after `prefix`)."""
+    table = me.ACTIVATIONS_FLASH if layout.flash_attention else me.ACTIVATIONS_PER_LAYER
+    masks = not x.dropout and mode != "full"  # full recomputation stores no mask
+    fp8 = layout.precision == "fp8" and mode != "full"  # its layer input stays 16-bit
+    stages = [stage for stage, on in (("dropout", masks), ("16bit", fp8), ("sequence", bool(x.context))) if on]
+    names = [f"{prefix}activation_per_layer_{stage}_bytes" for stage in stages] + [key]
+    per_layer = ev.derive(names[0], "B", table[(mode, layout.sequence_parallel)])(x.s, x.b, x.h, x.a, x.t, x.r)
+    if masks or fp8:  # the terms tensor parallelism splits only under sequence parallelism
+        split = x.t if layout.sequence_parallel else ev.given("no_split", "1", 1.0, "derived")
+    for stage, name in zip(stages, names[1:], strict=True):
+        if stage == "dropout":
+            per_layer = (ev.derive(name, "B", me.without_dropout_scores)(per_layer, x.s, x.b, x.h, split, x.a, x.t)
+                         if mode == "none" and not layout.flash_attention
+                         else ev.derive(name, "B", me.without_dropout_masks)(per_layer, x.s, x.b, x.h, split))
+        elif stage == "16bit":
+            per_layer = ev.derive(name, "B", me.fp8_linear_inputs)(per_layer, x.s, x.b, x.h, x.f, split, x.t)
+        else:
+            per_layer = ev.derive(name, "B", me.context_share_bytes)(per_layer, x.c)
+    return per_layer
+
+
+def by_recompute(ev: Evaluator[V], x: Leaves[V], layout: Layout, key: str, unit: str,
+                 table: Mapping[str, Callable[..., float]]) -> Callable[..., V]:
+    """`table[layout.recompute]` derived under `key`; where only some layers are recomputed
+    (`recompute_layers`), full recomputation's entry and none's, weighed by the share φ."""
+    def derived(*args: V) -> V:
+        if x.phi is None:
+            return ev.derive(key, unit, table[layout.recompute])(*args)
+        name = key.rsplit(".", 1)[-1]
+        return ev.derive(key, unit, cp.recompute_blend)(
+            x.phi, ev.derive(f"recomputed_{name}", unit, table["full"])(*args),
+            ev.derive(f"stored_{name}", unit, table["none"])(*args))
+    return derived
+
+
 def lora_weights(ev: Evaluator[V], psi: V, adapters: V, weight_bytes: V, layout: Layout, key: str) -> V:
     """Bytes of a LoRA model's weights on one GPU before any ZeRO partitioning: the frozen base at
     `base_bits`, the adapters at the assumption's weight bytes."""
@@ -173,24 +197,29 @@ def lora_weights(ev: Evaluator[V], psi: V, adapters: V, weight_bytes: V, layout:
 def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a: Assumptions) -> cp.Compute[V]:
     h_att = x.h if x.h_att is None else x.h_att
 
-    def widened(key: str, flop: Callable[[str], V], coefficient: Callable[[], float], batch: V, layers: V) -> V:
+    def widened(key: str, flop: Callable[[str], V], coefficient: Callable[[str], V], batch: V, layers: V) -> V:
         """`flop(key)`, or with an attention core wider than h, `flop` under another name plus the
-        wider core's extra FLOPs (`experts.wide_attention_flop`) under `key`."""
+        wider core's extra FLOPs (`experts.wide_attention_flop`, its coefficient `coefficient(name)`)
+        under `key`."""
         if x.h_att is None:
             return flop(key)
         name = key.rsplit(".", 1)[-1]
         return ev.derive(key, "FLOP", cp.plus_flop)(
             flop(f"narrow_{name}"), ev.derive(f"wide_attention_{name}", "FLOP", ex.wide_attention_flop)(
-                ev.derive(f"wide_attention_coefficient_{name}", "1", coefficient)(), batch, x.s, layers, h_att, x.h))
+                coefficient(f"wide_attention_coefficient_{name}"), batch, x.s, layers, h_att, x.h))
+
+    def model_coefficient(key: str) -> V:
+        return ev.derive(key, "1", ex.wide_model_coefficient)()
 
     per_step = widened("compute.model_flop_per_step", lambda key: ev.derive(key, "FLOP", cp.model_flop)(
-        x.B, x.s, x.L, x.h, x.vocab, x.r), ex.wide_model_coefficient, x.B, x.L)
+        x.B, x.s, x.L, x.h, x.vocab, x.r), model_coefficient, x.B, x.L)
     model = widened("model_flop_per_microbatch", lambda key: ev.derive(key, "FLOP", cp.model_flop)(
-        x.b, x.s, x.L_paced, x.h, x.vocab, x.r), ex.wide_model_coefficient, x.b, x.L_paced)
+        x.b, x.s, x.L_paced, x.h, x.vocab, x.r), model_coefficient, x.b, x.L_paced)
     lora = x.adapters is not None
     executed = widened("executed_flop_per_microbatch" if not (layout.flash_attention or lora)
-                       else "layers_flop_per_microbatch", lambda key: ev.derive(key, "FLOP", cp.EXECUTED_FLOP[layout.recompute])(
-        x.b, x.s, x.L_paced, x.h, x.vocab, x.r), ex.WIDE_COEFFICIENT[layout.recompute], x.b, x.L_paced)
+                       else "layers_flop_per_microbatch", lambda key: by_recompute(ev, x, layout, key, "FLOP", cp.EXECUTED_FLOP)(
+        x.b, x.s, x.L_paced, x.h, x.vocab, x.r), lambda key: by_recompute(ev, x, layout, key, "1", ex.WIDE_COEFFICIENT)(),
+        x.b, x.L_paced)
     if layout.flash_attention:
         executed = ev.derive("executed_flop_per_microbatch" if not lora else "flash_flop_per_microbatch", "FLOP",
                              cp.plus_flop)(
@@ -282,7 +311,7 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
             gemm, ev.derive(f"{name}_memory_bound_s", "s", cp.memory_bound_s)(bound, hbm))
 
     def executed_coefficient() -> V:
-        core = ev.derive("attention_coefficient", "1", cp.ATTENTION_COEFFICIENT[layout.recompute])()
+        core = by_recompute(ev, x, layout, "attention_coefficient", "1", cp.ATTENTION_COEFFICIENT)()
         return (ev.derive("attention_flash_coefficient", "1", cp.flash_attention_coefficient)(core)
                 if layout.flash_attention else core)
 
@@ -291,13 +320,13 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
 
     def microbatch_score_bytes() -> V:
         return ev.derive("score_microbatch_bytes", "B", cp.score_microbatch_bytes)(
-            ev.derive("score_forward_passes", "1", cp.SCORE_FORWARD_PASSES[layout.recompute])(),
+            by_recompute(ev, x, layout, "score_forward_passes", "1", cp.SCORE_FORWARD_PASSES)(),
             forward_score_bytes(), ev.derive("score_backward_bytes", "B", cp.SCORE_BACKWARD_BYTES[x.dropout])())
 
     forward = seconds("forward", forward_flop, ev.derive("forward_passes", "1", cp.one_pass)(),
                       lambda: ev.derive("attention_forward_coefficient", "1", cp.attention_forward_coefficient)(),
                       forward_score_bytes)
-    microbatch = seconds("microbatch", executed_mb, ev.derive("microbatch_passes", "1", cp.PASSES[layout.recompute])(),
+    microbatch = seconds("microbatch", executed_mb, by_recompute(ev, x, layout, "microbatch_passes", "1", cp.PASSES)(),
                          executed_coefficient, microbatch_score_bytes)
     backward = ev.derive("compute.backward_s", "s", cp.backward_s)(microbatch, forward)
     attention = (ev.derive("attention_s", "s", cp.seconds_at_rate)(
@@ -328,7 +357,7 @@ def step_time(ev: Evaluator[V], x: Leaves[V], m: V, work: cp.Compute[V], cluster
     link = links(ev, x, cluster, a)
     message = ev.derive("activation_message_bytes", "B", tr.activation_message_bytes)(x.b, x.s_c, x.h)
     tp_ar = ev.derive("tp_all_reduce_s", "s", co.ring_all_reduce_s)(x.t, message, link.b_intra, link.alpha_intra)
-    collectives = ev.derive("tp_collectives_per_layer", "1", tr.TP_COLLECTIVES_PER_LAYER[layout.recompute])(x.t)
+    collectives = by_recompute(ev, x, layout, "tp_collectives_per_layer", "1", tr.TP_COLLECTIVES_PER_LAYER)(x.t)
     if x.moe_spread:
         tp = expert_layers_tp(ev, x, work, link, layout, collectives, tp_ar, message)
     else:
@@ -395,7 +424,7 @@ def all_to_all(ev: Evaluator[V], x: Leaves[V], work: cp.Compute[V], link: Links[
         one = ev.derive("all_to_all_s", "s", ex.intra_node_all_to_all_s)(intra, link.b_intra, link.alpha_intra)
     hidden = layout.ep_overlap > 0.0
     total = ev.derive("ep_microbatch_total_s" if hidden else "step.ep_microbatch_s", "s", ex.ep_microbatch_s)(
-        ev.derive("all_to_alls_per_layer", "1", ex.ALL_TO_ALLS[layout.recompute])(), x.L_paced, x.p, x.L, m.D, one)
+        by_recompute(ev, x, layout, "all_to_alls_per_layer", "1", ex.ALL_TO_ALLS)(), x.L_paced, x.p, x.L, m.D, one)
     if not hidden:
         return total, on_net
     return ev.derive("step.ep_microbatch_s", "s", ex.exposed_ep_s)(

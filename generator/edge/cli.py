@@ -206,7 +206,7 @@ def _estimate(args: argparse.Namespace) -> int:
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
                     not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
                     args.shard_group, args.attention_kernel, args.zero_gather, args.lora_rank, args.base_bits,
-                    args.ep, args.ep_overlap, args.expert_imbalance, args.etp)
+                    args.ep, args.ep_overlap, args.expert_imbalance, args.etp, args.recompute_layers)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -417,6 +417,9 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--seq", type=whole, default=4096, help="sequence length in tokens")
     est.add_argument("--global-batch", type=whole, default=512, help="sequences per step")
     est.add_argument("--recompute", choices=("none", "selective", "full"), default="selective")
+    est.add_argument("--recompute-layers", type=whole, default=0, metavar="N",
+                     help="with --recompute full: recompute only the first N layers of each pipeline chunk, the "
+                          "others storing everything (Megatron-LM's --recompute-method block; default 0: every layer)")
     est.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism")
     est.add_argument("--precision", choices=("bf16", "fp8"), default="bf16",
                      help="which dense tensor rate the linear layers run at (model states stay 16-bit mixed "

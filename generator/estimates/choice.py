@@ -104,6 +104,7 @@ class Choice:
     ep_overlap: float = 0.0
     expert_imbalance: float | None = None  # None: the knowledge base's assumption for an MoE workload, else 1
     expert_tensor_parallel: int = 1
+    recompute_layers: int = 0
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,8 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
                     choice.precision, choice.flash_attention, choice.virtual_pipeline, choice.fp32_gradients,
                     choice.tp_overlap, choice.context_parallel, choice.shard_group, choice.attention_kernel,
                     choice.zero_gather, choice.adapter_rank, choice.base_bits, choice.expert_parallel,
-                    choice.expert_tensor_parallel, choice.ep_overlap, _imbalance(kb, model, choice.expert_imbalance))
+                    choice.expert_tensor_parallel, choice.ep_overlap, _imbalance(kb, model, choice.expert_imbalance),
+                    recompute_layers=choice.recompute_layers)
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}

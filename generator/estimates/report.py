@@ -80,6 +80,7 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "tp": layout.tensor_parallel, "pp": layout.pipeline_parallel, "zero": layout.zero_stage,
         "micro_batch": layout.micro_batch_size, "seq": layout.sequence_length,
         "global_batch": layout.global_batch_size, "recompute": layout.recompute,
+        "recompute_layers": layout.recompute_layers,
         "sequence_parallel": layout.sequence_parallel, "precision": layout.precision,
         "flash_attention": layout.flash_attention, "virtual_pipeline": layout.virtual_pipeline,
         "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
@@ -102,6 +103,7 @@ def _knobs(layout: Layout) -> str:
     """The layout knobs of the head line that differ from their defaults."""
     knobs = [] if layout.flash_attention else ["no FlashAttention"]
     knobs += ["cuDNN attention"] if layout.flash_attention and layout.attention_kernel == "cudnn" else []
+    knobs += [f"{layout.recompute_layers} layers a chunk recomputed"] if layout.recompute_layers else []
     knobs += [f"virtual pipeline {layout.virtual_pipeline}"] if layout.virtual_pipeline != 1 else []
     knobs += ["FP32 gradients"] if layout.fp32_gradients else []
     knobs += [f"tp overlap {layout.tp_overlap:g}"] if layout.tp_overlap else []

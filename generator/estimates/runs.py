@@ -346,6 +346,7 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
                     shard_group=lay.shard_group or 0, attention_kernel=lay.attention_kernel or "flash-attention-2",
                     zero_gather=lay.zero_gather or "layer", expert_parallel=ep,
                     expert_tensor_parallel=(lay.expert_tensor_parallel or 1) if experts else 1,
+                    recompute_layers=lay.recompute_layers or 0,
                     pp_scatter_gather=lay.pipeline_scatter_gather is not False)
     defaults = _layout_defaults(lay, got, experts)
     layout = with_defaults(layout, {name: value for name in defaults

@@ -135,6 +135,9 @@ class RunLayout(Strict):
     `pipeline_scatter_gather` false: each GPU of a tensor-parallel group sends a stage's whole
     output to the next stage (DeepSpeed's pipeline engine), not its 1/t share (Megatron-LM;
     absent: true).
+    `recompute_layers`: with `recompute` full, only this many layers of each pipeline chunk were
+    recomputed and the others stored everything (Megatron's recompute_method block with
+    recompute_num_layers; absent: every layer).
     `tp_comm_overlap` true: the framework overlapped the tensor-parallel all-gathers and
     reduce-scatters with the GEMMs (Megatron-Core's `tp_comm_overlap` through Transformer Engine's
     userbuffers; it acts only with sequence parallelism); the share it hides is the knowledge base's
@@ -151,6 +154,7 @@ class RunLayout(Strict):
     global_batch: Annotated[int, Field(ge=1, le=100_000_000)] | None = None
     sequence_length: Annotated[int, Field(ge=1, le=100_000_000)]
     recompute: Recompute | None = None
+    recompute_layers: Degree | None = None
     sequence_parallel: bool | None = None
     precision: RunPrecision | None = None
     flash_attention: bool | None = None

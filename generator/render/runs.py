@@ -38,6 +38,8 @@ def layout_label(lay: RunLayout) -> Markup:
         parts.append(say(f"交错 {lay.virtual_pipeline} 块", f"interleaved, {lay.virtual_pipeline} chunks"))
     elif lay.virtual_pipeline == "interleaved":
         parts.append(say("交错", "interleaved"))
+    if lay.recompute_layers is not None:
+        parts.append(say(f"每块重计算 {lay.recompute_layers} 层", f"{lay.recompute_layers} layers a chunk recomputed"))
     if lay.zero_stage:
         parts.append(f"ZeRO-{lay.zero_stage}" + (say("（逐张量同步收集）", " (per-tensor synchronous gathers)")
                                                  if lay.zero_gather == "tensor-sync" else ""))

@@ -337,8 +337,12 @@ RULE_EN: dict[str, str] = {
     "model-run-parameters": "A measured run's stated parameter count must match the count computed from its shape "
                             "(within 3%).",
     "model-run-experts": "A measured run that states an expert-parallel degree or expert routing must train a "
-                         "mixture-of-experts workload; the expert-parallel degree must divide the routed experts and "
-                         "the GPUs of one pipeline stage.",
+                         "mixture-of-experts workload; the expert-parallel degree must divide the routed experts, and "
+                         "the expert-parallel degree × the expert tensor-parallel degree the GPUs of one pipeline "
+                         "stage. An inline shape's experts route a token to at most all of them and leave at least "
+                         "one layer to experts.",
+    "model-run-recompute-layers": "A measured run that states how many layers of each chunk it recomputes "
+                                  "(recompute_layers) must recompute in full: those layers are fully recomputed.",
     "model-run-pipeline-schedule": "A measured run's pipeline schedule needs a pipeline to schedule (pipeline "
                                    "parallelism above 1) and must agree with the interleaving: only an interleaved "
                                    "schedule has several virtual chunks; DualPipe needs an even number of pipeline "

@@ -34,6 +34,8 @@ EXPERTS = Rule("model-run-experts", "model",
                "实测训练记录写出专家并行度或专家路由方式时，模型必须是混合专家负载；专家并行度必须整除路由专家数，"
                "专家并行度 × 专家张量并行度必须整除一个流水线级的 GPU 数。内联形状写出专家时，每个 token 选的专家数不能超过专家数，"
                "稠密层数必须少于总层数。")
+RECOMPUTE_LAYERS = Rule("model-run-recompute-layers", "model",
+                        "实测训练记录写出每块重计算的层数（recompute_layers）时，重计算方式必须是 full：这些层做的是完全重计算。")
 MEASURED = Rule("model-run-measured", "model",
                 "实测训练记录里的百分比（MFU、HFU）不能超过 100：算力利用率超过峰值的读数是读错了表格或口径。")
 SCHEDULE = Rule("model-run-pipeline-schedule", "model",
@@ -220,6 +222,16 @@ def check_pipeline_schedule(ctx: Context) -> Iterator[Diagnostic]:
                                       f"DualPipe needs an even number of micro-batches per step; the layout gives {micro}")
 
 
-RULES = (MODEL, LAYOUT, BATCH, MEASURED, CONVENTION, HEADS, PARAMETERS, EXPERTS, SCHEDULE)
+def check_recompute_layers(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        lay = entity.model.layout
+        if lay.recompute_layers is not None and lay.recompute != "full":
+            yield RECOMPUTE_LAYERS.report(entity, ("layout", "recompute_layers"),
+                                          f"recompute_layers {lay.recompute_layers} recomputes those layers in full: "
+                                          f"recompute must be full, not {lay.recompute or 'unstated'}")
+
+
+RULES = (MODEL, LAYOUT, BATCH, MEASURED, CONVENTION, HEADS, PARAMETERS, EXPERTS, SCHEDULE, RECOMPUTE_LAYERS)
 CHECKS: tuple[Check, ...] = (check_one_model, check_layout_degrees, check_batch_split, check_measured_shares, check_conventions,
-                             check_shape_heads, check_shape_parameters, check_experts, check_pipeline_schedule)
+                             check_shape_heads, check_shape_parameters, check_experts, check_pipeline_schedule,
+                             check_recompute_layers)

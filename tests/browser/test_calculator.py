@@ -211,6 +211,14 @@ def test_calculator_follows_inputs_and_equals_the_cli(browser: Browser, base_url
         before = shown
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, overflow
+    # full recomputation of only 2 layers of each chunk, as `estimate --recompute-layers 2` prices it
+    block = {**ids["layouts"][0], "recompute": "full"}  # type: ignore[index]
+    _set(page, ids, block)
+    page.fill("#calc input[name=recompute_layers]", "2")
+    shown = _shown(page)
+    assert shown != before, "the results did not change with the layers recomputed"
+    _assert_equal(shown, _cli(ids, block, ("--recompute-layers", "2")))
+    page.fill("#calc input[name=recompute_layers]", "0")
     body = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     for selector in ("#calc-result td.num", "#calc-result .calc-verdict", "#calc select[name=gpu]",
                      "#calc input[name=gpus]", "#calc legend"):

@@ -36,6 +36,7 @@
       "shard-group": "分片组应为不小于 0 的整数",
       "expert-parallel": "专家并行应为不小于 1 的整数",
       "expert-tensor-parallel": "专家张量并行应为不小于 1 的整数",
+      "recompute-layers": "每块重计算的层数应为不小于 0 的整数",
       "adapter-rank": "LoRA 适配器的秩应为不小于 0 的整数",
       entry: function (label) { return label + " 的条目"; },
       "cannot-estimate": function (problem) { return "无法估算：" + problem; },
@@ -93,6 +94,7 @@
       "shard-group": "Shard group must be a whole number of at least 0",
       "expert-parallel": "Expert parallel must be a whole number of at least 1",
       "expert-tensor-parallel": "Expert tensor parallel must be a whole number of at least 1",
+      "recompute-layers": "Layers recomputed per chunk must be a whole number of at least 0",
       "adapter-rank": "LoRA adapter rank must be a whole number of at least 0",
       entry: function (label) { return "entry for " + label; },
       "cannot-estimate": function (problem) { return "Cannot estimate: " + problem; },
@@ -198,6 +200,7 @@
     if (!(whole("shard_group") >= 0)) { return {problem: say("shard-group")}; }
     if (!(whole("ep") >= 1)) { return {problem: say("expert-parallel")}; }
     if (!(whole("etp") >= 1)) { return {problem: say("expert-tensor-parallel")}; }
+    if (!(whole("recompute_layers") >= 0)) { return {problem: say("recompute-layers")}; }
     if (!(whole("adapter_rank") >= 0)) { return {problem: say("adapter-rank")}; }
     return {workload: field("workload").value, node: field("node").value, gpu: field("gpu").value,
             network: field("network").value,
@@ -205,6 +208,7 @@
             nics_per_node: whole("nics_per_node"), tp: Number(field("tp").value), pp: whole("pp"),
             zero: Number(field("zero").value), micro_batch: whole("micro_batch"), seq: whole("seq"),
             global_batch: whole("global_batch"), recompute: field("recompute").value,
+            recompute_layers: whole("recompute_layers"),
             sequence_parallel: field("sequence_parallel").checked,
             flash_attention: field("flash_attention").checked, virtual_pipeline: whole("virtual_pipeline"),
             fp32_gradients: field("fp32_gradients").checked, tp_overlap: Number(field("tp_overlap").value),
@@ -259,7 +263,7 @@
 
   // ---- the inputs in the page's address, so that an answer can be shared ----------------------
   var FIELDS = ["workload", "node", "gpu", "gpus", "gpus_per_node", "network", "nics_per_node", "tp", "pp", "zero",
-                "micro_batch", "seq", "global_batch", "recompute", "sequence_parallel", "flash_attention",
+                "micro_batch", "seq", "global_batch", "recompute", "recompute_layers", "sequence_parallel", "flash_attention",
                 "attention_kernel", "virtual_pipeline", "cp", "shard_group", "tp_overlap", "fp32_gradients", "ep", "etp", "ep_overlap",
                 "adapter_rank", "base_bits", "tokens_b"];
 
@@ -439,6 +443,7 @@
     field("pp").value = String(lay.pipeline_parallel);
     field("zero").value = String(lay.zero_stage);
     field("recompute").value = lay.recompute;
+    field("recompute_layers").value = "0";
     field("sequence_parallel").checked = lay.sequence_parallel;
     field("global_batch").value = String(lay.global_batch_size);
     field("flash_attention").checked = true;
@@ -633,6 +638,7 @@
     field("seq").value = d.sequence_length;
     field("global_batch").value = d.global_batch_size;
     field("recompute").value = d.recompute;
+    field("recompute_layers").value = d.recompute_layers;
     field("sequence_parallel").checked = d.sequence_parallel;
     field("flash_attention").checked = d.flash_attention;
     field("attention_kernel").value = d.attention_kernel;

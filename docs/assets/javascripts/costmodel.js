@@ -220,6 +220,10 @@
       "not-normal": function (f, v) { return f + " 为 " + v + "，应为不小于 " + MIN_NORMAL + " 的有限数"; },
       "fraction-out-of-range": function (f, v, interval) { return f + " 为 " + v + "，应在 " + interval + " 之内"; },
       "negative-position-embeddings": function () { return "位置嵌入行数不能为负"; },
+      "negative-recompute-layers": function () { return "重计算层数不能为负（0 表示每层都重计算）"; },
+      "recompute-layers-without-full": function (n, r) {
+        return "每块只重计算 " + n + " 层，是对这些层的完全重计算；布局的重计算方式是 " + r;
+      },
       "norm": function () { return "归一化方式只能是 layernorm 或 rmsnorm"; },
       "cudnn-attention-speedup": function () { return "cuDNN 注意力的加速倍数乘 FlashAttention-2 的利用率超过了峰值"; },
       "zero-stage": function () { return "ZeRO 阶段只有 0、1、2、3"; },
@@ -315,6 +319,13 @@
       "not-normal": function (f, v) { return f + " is " + v + "; it must be a finite number of at least 2.22507e-308"; },
       "fraction-out-of-range": function (f, v, interval) { return f + " is " + v + "; it must lie in " + interval; },
       "negative-position-embeddings": function (v) { return "workload.position_embeddings is " + v + "; it must not be negative"; },
+      "negative-recompute-layers": function (v) {
+        return "layout.recompute_layers is " + v + "; it must not be negative (0: every layer)";
+      },
+      "recompute-layers-without-full": function (n, r) {
+        return "recomputing " + n + " layers of each chunk is full recomputation of those layers; the layout's recompute is " +
+          quoted(r);
+      },
       "norm": function (norm) { return "norm " + quoted(norm) + " is not layernorm or rmsnorm"; },
       "cudnn-attention-speedup": function (speedup, efficiency) {
         return "gpu.cudnn_attention_speedup " + speedup + " times FlashAttention-2's " + efficiency +
@@ -514,6 +525,14 @@
     if (["none", "selective", "full"].indexOf(layout.recompute) < 0) {
       out.push(problem("recompute", "layout.recompute", say("recompute", layout.recompute)));
     }
+    var rl = layout.recompute_layers == null ? 0 : layout.recompute_layers;
+    if (rl < 0) {
+      out.push(problem("negative", "layout.recompute_layers", say("negative-recompute-layers", rl)));
+    } else if (rl > 0 && layout.recompute !== "full") {
+      out.push(problem("recompute-layers-without-full", "layout.recompute_layers",
+                       say("recompute-layers-without-full", rl, layout.recompute)));
+    }
+    atMostMax(out, "layout.recompute_layers", rl);
     fraction(out, "layout.tp_overlap", layout.tp_overlap, true, true);
     if (layout.precision !== "bf16" && layout.precision !== "fp8") {
       out.push(problem("precision", "layout.precision", say("precision", layout.precision)));
@@ -746,22 +765,7 @@
       }
       return x[0] ? partitionedBytes(count, x[1], shard) : replicatedBytes(count, x[1]);
     });
-    var table = layout.flash_attention ? ACTIVATIONS_FLASH : ACTIVATIONS_PER_LAYER;
-    var perLayer = table[layout.recompute + "," + Boolean(layout.sequence_parallel)](
-      layout.sequence_length, layout.micro_batch_size, w.hidden_size, w.attention_heads, t, widthRatioOf(w));
-    // wiring.py memory_per_gpu: a workload without dropout stores no dropout masks (memory.py)
-    if (w.dropout === false && layout.recompute !== "full") {
-      var split = layout.sequence_parallel ? t : 1.0, s = layout.sequence_length, b = layout.micro_batch_size;
-      perLayer = layout.recompute === "none" && !layout.flash_attention
-        ? perLayer - 2.0 * s * b * w.hidden_size / split - 3.0 * w.attention_heads * s * s * b / t
-        : perLayer - 2.0 * s * b * w.hidden_size / split;
-    }
-    // memory.py fp8_linear_inputs: under FP8 the four linear-layer inputs are saved in one byte a value
-    if (layout.precision === "fp8" && layout.recompute !== "full") {
-      var tsp = layout.sequence_parallel ? t : 1.0, sl = layout.sequence_length, bl = layout.micro_batch_size;
-      perLayer = perLayer - 2.0 * sl * bl * w.hidden_size / tsp - sl * bl * (w.hidden_size + ffnHiddenSize(w)) / t;
-    }
-    if (c > 1) { perLayer = perLayer / c; }
+    var perLayer = byRecompute(w, layout, function (mode) { return activationPerLayer(w, layout, mode); });
     var Lp = layersOf(w, layout);
     var held = layout.virtual_pipeline > 1 ? activationLayersHeldInterleaved(Lp, p, m, layout.virtual_pipeline)
       : activationLayersHeld(Lp, p, m);
@@ -770,6 +774,35 @@
     var usable = cluster.node.gpu.memory_capacity_bytes * (1.0 - a.memory_reserve_fraction);
     return {weights: parts[0], gradients: parts[1], optimizer: parts[2], activations: activations, total: total,
             usable: usable, headroom: usable - total, fits: total <= usable};
+  }
+  // wiring.py activation_per_layer: the bytes one layer stores under recomputation `mode`
+  function activationPerLayer(w, layout, mode) {
+    var t = layout.tensor_parallel, c = layout.context_parallel;
+    var table = layout.flash_attention ? ACTIVATIONS_FLASH : ACTIVATIONS_PER_LAYER;
+    var perLayer = table[mode + "," + Boolean(layout.sequence_parallel)](
+      layout.sequence_length, layout.micro_batch_size, w.hidden_size, w.attention_heads, t, widthRatioOf(w));
+    // a workload without dropout stores no dropout masks (memory.py)
+    if (w.dropout === false && mode !== "full") {
+      var split = layout.sequence_parallel ? t : 1.0, s = layout.sequence_length, b = layout.micro_batch_size;
+      perLayer = mode === "none" && !layout.flash_attention
+        ? perLayer - 2.0 * s * b * w.hidden_size / split - 3.0 * w.attention_heads * s * s * b / t
+        : perLayer - 2.0 * s * b * w.hidden_size / split;
+    }
+    // memory.py fp8_linear_inputs: under FP8 the four linear-layer inputs are saved in one byte a value
+    if (layout.precision === "fp8" && mode !== "full") {
+      var tsp = layout.sequence_parallel ? t : 1.0, sl = layout.sequence_length, bl = layout.micro_batch_size;
+      perLayer = perLayer - 2.0 * sl * bl * w.hidden_size / tsp - sl * bl * (w.hidden_size + ffnHiddenSize(w)) / t;
+    }
+    if (c > 1) { perLayer = perLayer / c; }
+    return perLayer;
+  }
+  // compute.py recompute_share and recompute_blend: with only some layers recomputed
+  // (recompute_layers), full recomputation's figure and none's, weighed by the share φ recomputed
+  function byRecompute(w, layout, of) {
+    if (!(layout.recompute_layers > 0)) { return of(layout.recompute); }
+    var phi = Math.min(1.0, layout.recompute_layers * layout.pipeline_parallel * layout.virtual_pipeline /
+                       layersOf(w, layout));
+    return phi * of("full") + (1.0 - phi) * of("none");
   }
   function peakFlopPerS(cluster, layout) {
     var gpu = cluster.node.gpu;
@@ -789,7 +822,8 @@
     var c = layout.context_parallel, sLocal = c > 1 ? s / c : s;
     var split = c > 1 ? function (f) { return f / (t * p * c); } : function (f) { return perGpu(f, t, p); };
     var modelMb = split(wide(modelFlop(b, s, L, h, V, r), 12.0, b, L));
-    var executed = wide(EXECUTED_FLOP[layout.recompute](b, s, L, h, V, r), WIDE_COEFFICIENT[layout.recompute], b, L);
+    var executed = wide(byRecompute(w, layout, function (mode) { return EXECUTED_FLOP[mode](b, s, L, h, V, r); }),
+                        byRecompute(w, layout, function (mode) { return WIDE_COEFFICIENT[mode]; }), b, L);
     if (layout.flash_attention) { executed = executed + flashBackwardFlop(b, s, L, hAtt); }
     // compute.py frozen_weight_gradient_flop: LoRA computes no weight gradients for the frozen base
     if (layout.adapter_rank > 0) { executed = executed - 24.0 * b * s * L * h * h * (r + V / (12.0 * L * h)); }
@@ -824,7 +858,8 @@
     // 9 B a score forward and 11 backward (4 and 6 without dropout), the forward twice under recomputation
     var dropout = w.dropout !== false;
     var scoreForward = dropout ? 9.0 : 4.0, scoreBackward = dropout ? 11.0 : 6.0;
-    var scoreMicrobatch = (layout.recompute === "none" ? 1.0 : 2.0) * scoreForward + scoreBackward;
+    var scoreMicrobatch = byRecompute(w, layout, function (mode) { return mode === "none" ? 1.0 : 2.0; }) * scoreForward +
+      scoreBackward;
     // compute.py fp8_split_seconds_at_rate: FP8 leaves the output layer (k·b·s·h·V per micro-batch,
     // spread over the stages) in 16 bits as well, as Megatron-Core and DeepSeek-V3's recipe do
     var seconds = function (flop, passes, coefficient, perScore, logitCoefficient) {
@@ -843,9 +878,11 @@
       }
       return gemm + bound / hbm;
     };
-    var executedCoefficient = ATTENTION_COEFFICIENT[layout.recompute] + (layout.flash_attention ? 2.0 : 0.0);
+    var executedCoefficient = byRecompute(w, layout, function (mode) { return ATTENTION_COEFFICIENT[mode]; }) +
+      (layout.flash_attention ? 2.0 : 0.0);
     var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward, 2.0);
-    var microbatch = seconds(executedMb, PASSES[layout.recompute], executedCoefficient, scoreMicrobatch,
+    var microbatch = seconds(executedMb, byRecompute(w, layout, function (mode) { return PASSES[mode]; }),
+                             executedCoefficient, scoreMicrobatch,
                              layout.adapter_rank > 0 ? 4.0 : 6.0);
     // compute.py attention_flop: what the context-parallel ring hides behind
     var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * hAtt / (t * c), bf16Peak, etaAttn) : null;
@@ -910,7 +947,7 @@
     var tpAr = ringAllReduceS(t, message, bIntra, a.intra_node_step_latency_s);
     var tp;
     if (spread(w, layout)) {  // wiring.py expert_layers_tp
-      var coll = tpCollectivesPerLayer(layout.recompute), Lp = layersOf(w, layout), D = w.moe.dense_layers;
+      var coll = byRecompute(w, layout, tpCollectivesPerLayer), Lp = layersOf(w, layout), D = w.moe.dense_layers;
       tp = coll * (Lp / p) * tpAr * (1.0 + D / w.layers) / 2.0;
       if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
       if (etpOf(layout) > 1) {
@@ -919,7 +956,7 @@
         tp = tp + coll * (Lp / p) * expertAr * (w.layers - D) / w.layers / 2.0;
       }
     } else {
-      tp = tpMicrobatchS(tpCollectivesPerLayer(layout.recompute), layersOf(w, layout), p, tpAr);
+      tp = tpMicrobatchS(byRecompute(w, layout, tpCollectivesPerLayer), layersOf(w, layout), p, tpAr);
       if (layout.tp_overlap > 0.0) { tp = exposedTpS(tp, layout.tp_overlap, work.microbatch); }
     }
     var onNetwork = layout.pipeline_parallel > 1 && cluster.node_count > 1;
@@ -961,7 +998,7 @@
     } else {
       one = intra / bIntra + a.intra_node_step_latency_s;
     }
-    var count = layout.recompute === "full" ? 6.0 : 4.0;
+    var count = byRecompute(w, layout, function (mode) { return mode === "full" ? 6.0 : 4.0; });
     var total = count * (layersOf(w, layout) / layout.pipeline_parallel) * (w.layers - mo.dense_layers) / w.layers * one;
     if (!(layout.ep_overlap > 0.0)) { return [total, onNet]; }
     return [total - Math.min(layout.ep_overlap * total, work.microbatch), onNet];
@@ -1013,7 +1050,7 @@
                          tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2",
                          zero_gather: "layer", adapter_rank: 0, base_bits: 16,
                          expert_parallel: 1, expert_tensor_parallel: 1, ep_overlap: 0.0, expert_imbalance: 1.0,
-                         pp_scatter_gather: true};
+                         pp_scatter_gather: true, recompute_layers: 0};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
@@ -1158,6 +1195,7 @@
                {tensor_parallel: choice.tp, pipeline_parallel: choice.pp, zero_stage: choice.zero,
                 micro_batch_size: choice.micro_batch, sequence_length: choice.seq,
                 global_batch_size: choice.global_batch, recompute: choice.recompute,
+                recompute_layers: choice.recompute_layers == null ? 0 : choice.recompute_layers,
                 sequence_parallel: Boolean(choice.sequence_parallel), precision: "bf16",
                 flash_attention: choice.flash_attention == null ? true : Boolean(choice.flash_attention),
                 virtual_pipeline: choice.virtual_pipeline == null ? 1 : choice.virtual_pipeline,
