@@ -153,14 +153,8 @@ def _layout_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
         yield Problem("zero-stage", "layout.zero_stage", f"ZeRO stage {layout.zero_stage} does not exist; use 0, 1, 2 or 3")
     if layout.recompute not in ("none", "selective", "full"):
         yield Problem("recompute", "layout.recompute", f"recompute {layout.recompute!r} is not none, selective or full")
-    if layout.recompute_layers < 0:
-        yield Problem("negative", "layout.recompute_layers",
-                      f"layout.recompute_layers is {layout.recompute_layers}; it must not be negative (0: every layer)")
-    elif layout.recompute_layers > 0 and layout.recompute != "full":
-        yield Problem("recompute-layers-without-full", "layout.recompute_layers",
-                      f"recomputing {layout.recompute_layers} layers of each chunk is full recomputation of those "
-                      f"layers; the layout's recompute is {layout.recompute!r}")
-    yield from _at_most_max("layout.recompute_layers", layout.recompute_layers)
+    if layout.recompute_layers:  # 0, every layer: nothing to check (a layout search checks thousands)
+        yield from _recompute_layers(layout)
     yield from _fraction("layout.tp_overlap", layout.tp_overlap, zero_ok=True, one_ok=True)
     if layout.precision not in ("bf16", "fp8"):
         yield Problem("precision", "layout.precision", f"precision {layout.precision!r} is not bf16 or fp8")
@@ -183,6 +177,18 @@ def _layout_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
         yield Problem("attention-kernel", "layout.attention_kernel",
                       f"attention kernel {layout.attention_kernel!r} is not {' or '.join(ATTENTION_KERNELS)}")
     yield from _expert_domain(workload, layout)
+
+
+def _recompute_layers(layout: Layout) -> Iterator[Problem]:
+    """Some layers of each chunk recomputed: a count of at least 1, under full recomputation."""
+    if layout.recompute_layers < 0:
+        yield Problem("negative", "layout.recompute_layers",
+                      f"layout.recompute_layers is {layout.recompute_layers}; it must not be negative (0: every layer)")
+    elif layout.recompute != "full":
+        yield Problem("recompute-layers-without-full", "layout.recompute_layers",
+                      f"recomputing {layout.recompute_layers} layers of each chunk is full recomputation of those "
+                      f"layers; the layout's recompute is {layout.recompute!r}")
+    yield from _at_most_max("layout.recompute_layers", layout.recompute_layers)
 
 
 def _expert_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:

@@ -176,14 +176,15 @@ def by_recompute(ev: Evaluator[V], x: Leaves[V], layout: Layout, key: str, unit:
                  table: Mapping[str, Callable[..., float]]) -> Callable[..., V]:
     """`table[layout.recompute]` derived under `key`; where only some layers are recomputed
     (`recompute_layers`), full recomputation's entry and none's, weighed by the share φ."""
-    def derived(*args: V) -> V:
-        if x.phi is None:
-            return ev.derive(key, unit, table[layout.recompute])(*args)
-        name = key.rsplit(".", 1)[-1]
+    if x.phi is None:
+        return ev.derive(key, unit, table[layout.recompute])
+    phi, name = x.phi, key.rsplit(".", 1)[-1]
+
+    def blended(*args: V) -> V:
         return ev.derive(key, unit, cp.recompute_blend)(
-            x.phi, ev.derive(f"recomputed_{name}", unit, table["full"])(*args),
+            phi, ev.derive(f"recomputed_{name}", unit, table["full"])(*args),
             ev.derive(f"stored_{name}", unit, table["none"])(*args))
-    return derived
+    return blended
 
 
 def lora_weights(ev: Evaluator[V], psi: V, adapters: V, weight_bytes: V, layout: Layout, key: str) -> V:
