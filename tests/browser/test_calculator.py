@@ -383,6 +383,13 @@ def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: 
         assert "step_time_s" not in shown and "tokens_per_s" not in shown
         hint = page.inner_text("#calc-result .calc-hint")
         assert "ZeRO" in hint and "GB" in hint
+        # with only some layers recomputed in full, the hint suggests recomputing more of them
+        page.select_option("#calc select[name=recompute]", "full")
+        page.fill("#calc input[name=recompute_layers]", "1")
+        partial = {**one, "recompute": "full"}
+        if not _cli(big, partial, ("--recompute-layers", "1"))["fits"]:
+            assert "0 为每层都重计算" in page.inner_text("#calc-result .calc-hint")
+        page.fill("#calc input[name=recompute_layers]", "0")
     else:
         assert "step_time_s" in shown
 

@@ -62,6 +62,7 @@
       "short-by": function (gb) { return "每块 GPU 还差 " + gb + " GB。"; },
       "try-zero-3": "可以把 ZeRO 提到 3，把模型状态分到数据并行的各块 GPU 上。",
       "try-full-recompute": "可以改用完全重计算，只存每层的输入。",
+      "try-more-layers": "可以让每块重计算更多层（0 为每层都重计算）。",
       "try-pipeline": function (layers, pps) { return "能同时整除层数（" + layers + "）和 GPU 数的流水线并行度还有：" + pps.join("、") + "。"; },
       "cannot-search": function (problem) { return "无法搜索：" + problem; },
       "no-layout": function (why) { return "没有布局能放到这些 GPU 上：" + why; },
@@ -126,6 +127,7 @@
       "short-by": function (gb) { return "Each GPU is " + gb + " GB short. "; },
       "try-zero-3": "You could raise ZeRO to 3, spreading the model states over the data-parallel GPUs. ",
       "try-full-recompute": "You could switch to full recomputation, which stores only each layer's input. ",
+      "try-more-layers": "You could recompute more layers of each chunk (0: every layer). ",
       "try-pipeline": function (layers, pps) {
         return "Other pipeline parallel degrees that divide both the layers (" + layers + ") and the GPU count: " +
                pps.join(", ") + ".";
@@ -410,6 +412,7 @@
     var parts = [say("short-by", fmt(-m.headroom_gb))];
     if (Number(field("zero").value) < 3) { parts.push(say("try-zero-3")); }
     if (field("recompute").value !== "full") { parts.push(say("try-full-recompute")); }
+    else if (whole("recompute_layers") > 0) { parts.push(say("try-more-layers")); }
     if (pps.length) { parts.push(say("try-pipeline", layers, pps)); }
     return parts.join("").trim();
   }
