@@ -168,17 +168,10 @@ def routed_share(layers: float, dense_layers: float, top_k: float, matrices: flo
     return (layers - dense_layers) * top_k * matrices * h * expert_ffn / (layers * 12.0 * h * h * ratio)
 
 
-@formula("b·s_c·k·e ÷ (t·E)", "b s_c k e t E", EP + ": tokens per local expert, balanced")
+@formula("b·s_c·k·e ÷ (t·E)", "b s_c k e t E", EP + ": tokens per local expert, balanced" + " (e·t_e GPUs where each expert is split over t_e)")
 def expert_tokens(b: float, local_sequence: float, top_k: float, expert_parallel: float, tensor: float,
                   experts: float) -> float:
     return b * local_sequence * top_k * expert_parallel / (tensor * experts)
-
-
-@formula("b·s_c·k·e·t_e ÷ (t·E)", "b s_c k e t_e t E",
-         MOE + ": tokens per expert shard, balanced: the e·t_e GPUs' tokens, gathered over the t_e that split it")
-def expert_tokens_sharded(b: float, local_sequence: float, top_k: float, expert_parallel: float, expert_tensor: float,
-                          tensor: float, experts: float) -> float:
-    return b * local_sequence * top_k * expert_parallel * expert_tensor / (tensor * experts)
 
 
 @formula("b·s_c·k ÷ E", "b s_c k E", MOE + ": tokens per expert, balanced, experts split over t like any MLP (e = 1)")
@@ -196,15 +189,9 @@ def dense_parameters_per_gpu(parameters: float, routed: float, tensor: float, pi
     return (parameters - routed) / (tensor * pipeline)
 
 
-@formula("Ψ_E ÷ (e·p)", "Ψ_E e p", EP + ": E ÷ e whole experts per GPU and stage")
+@formula("Ψ_E ÷ (e·p)", "Ψ_E e p", EP + ": E ÷ e whole experts per GPU and stage" + " (e·t_e GPUs where each expert is split over t_e)")
 def expert_parameters_per_gpu(routed: float, expert_parallel: float, pipeline: float) -> float:
     return routed / (expert_parallel * pipeline)
-
-
-@formula("Ψ_E ÷ (e·t_e·p)", "Ψ_E e t_e p", EP + ": E ÷ e experts per GPU and stage, each split over t_e GPUs")
-def expert_parameters_per_gpu_sharded(routed: float, expert_parallel: float, expert_tensor: float,
-                                      pipeline: float) -> float:
-    return routed / (expert_parallel * expert_tensor * pipeline)
 
 
 @formula("Ψ'_d + Ψ'_E", "Ψ'_d Ψ'_E", "the parameters one GPU holds")
@@ -212,15 +199,9 @@ def parameters_held(dense: float, experts: float) -> float:
     return dense + experts
 
 
-@formula("t·N_d·c ÷ e", "t N_dc e", EP + ": the GPUs of a stage that hold the same experts")
+@formula("t·N_d·c ÷ e", "t N_dc e", EP + ": the GPUs of a stage that hold the same experts" + " (e·t_e GPUs where each expert is split over t_e)")
 def expert_data_parallel(tensor: float, gradient_group: float, expert_parallel: float) -> float:
     return tensor * gradient_group / expert_parallel
-
-
-@formula("t·N_d·c ÷ (e·t_e)", "t N_dc e t_e", EP + ": the GPUs of a stage that hold the same expert shards")
-def expert_data_parallel_sharded(tensor: float, gradient_group: float, expert_parallel: float,
-                                 expert_tensor: float) -> float:
-    return tensor * gradient_group / (expert_parallel * expert_tensor)
 
 
 @formula("Ψ'_d·B ÷ N + Ψ'_E·B ÷ N_E", "Ψ'_d Ψ'_E B N N_E", "ZeRO over the data-parallel and the expert data-parallel groups")

@@ -72,7 +72,8 @@ class Experts(NamedTuple, Generic[V]):
     """A mixture-of-experts workload's figures (`experts.py`): E routed experts, k a token, f_e
     wide, D dense layers, n MLP matrices, e the expert-parallel GPUs, λ the busiest GPU's load ÷
     the mean, Ψ_E the routed experts' parameters, N_E the expert data-parallel group, M the nodes
-    a token may reach (None: no limit), t_e the GPUs each expert is split over (None: 1, whole)."""
+    a token may reach (None: no limit), `block` the consecutive GPUs that hold a layer's experts
+    once (e, or e·t_e), t_e the GPUs each expert is split over (None: 1, whole)."""
 
     E: V
     k: V
@@ -84,6 +85,7 @@ class Experts(NamedTuple, Generic[V]):
     psi_e: V
     d_e: V
     M: V | None
+    block: V
     t_e: V | None = None
 
 
@@ -173,14 +175,14 @@ def experts(ev: Evaluator[V], workload: Workload, layout: Layout, h: V, layers: 
     e = ev.given("layout.expert_parallel", "1", layout.expert_parallel, "layout")
     t_e = (ev.given("layout.expert_tensor_parallel", "1", layout.expert_tensor_parallel, "layout")
            if layout.expert_tensor_parallel > 1 else None)
+    block = e if t_e is None else ev.derive("expert_block_gpus", "1", ex.expert_block)(e, t_e)
     return Experts(
         E, ev.given("workload.moe.experts_per_token", "1", m.experts_per_token, "workload"), f_e, D, n, e,
         ev.given("layout.expert_imbalance", "1", layout.expert_imbalance, "layout"),
         ev.derive("workload.routed_parameters", "1", ex.routed_parameters)(layers, D, E, n, h, f_e),
-        ev.derive("expert_data_parallel", "1", ex.expert_data_parallel)(t, d_grad, e) if t_e is None
-        else ev.derive("expert_data_parallel", "1", ex.expert_data_parallel_sharded)(t, d_grad, e, t_e),
+        ev.derive("expert_data_parallel", "1", ex.expert_data_parallel)(t, d_grad, block),
         ev.given("workload.moe.nodes_per_token", "1", m.nodes_per_token, "workload") if m.nodes_per_token else None,
-        t_e)
+        block, t_e)
 
 
 def microbatches(ev: Evaluator[V], x: Leaves[V]) -> V:
@@ -206,10 +208,7 @@ def expert_split(ev: Evaluator[V], x: Leaves[V]) -> tuple[V, V] | None:
         psi = ev.derive("paced_parameters", "1", me.paced_parameters)(psi, x.L_paced, x.L)
         psi_e = ev.derive("paced_routed_parameters", "1", me.paced_parameters)(psi_e, x.L_paced, x.L)
     return (ev.derive("dense_parameters_per_gpu", "1", ex.dense_parameters_per_gpu)(psi, psi_e, x.t, x.p),
-            ev.derive("expert_parameters_per_gpu", "1", ex.expert_parameters_per_gpu)(psi_e, x.moe.e, x.p)
-            if x.moe.t_e is None else
-            ev.derive("expert_parameters_per_gpu", "1", ex.expert_parameters_per_gpu_sharded)(psi_e, x.moe.e, x.moe.t_e,
-                                                                                           x.p))
+            ev.derive("expert_parameters_per_gpu", "1", ex.expert_parameters_per_gpu)(psi_e, x.moe.block, x.p))
 
 
 def adapters_per_gpu(ev: Evaluator[V], x: Leaves[V]) -> V | None:

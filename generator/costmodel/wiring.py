@@ -341,11 +341,9 @@ def expert_efficiency(ev: Evaluator[V], x: Leaves[V], eta: V, gemm: Callable[[st
     compute's roofline), the busiest GPU carrying λ times the mean (`experts.py`)."""
     m = x.moe
     assert m is not None
-    if x.moe_spread and m.t_e is not None:
-        eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens_sharded)(
-            x.b, x.s_c, m.k, m.e, m.t_e, x.t, m.E), ev.derive("expert_ffn_per_rank", "1", cp.ffn_per_rank)(m.f_e, m.t_e))
-    elif x.moe_spread:
-        eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens)(x.b, x.s_c, m.k, m.e, x.t, m.E), m.f_e)
+    if x.moe_spread:  # the tokens of the e·t_e GPUs, each expert t_e times narrower
+        eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens)(x.b, x.s_c, m.k, m.block, x.t, m.E),
+                     m.f_e if m.t_e is None else ev.derive("expert_ffn_per_rank", "1", cp.ffn_per_rank)(m.f_e, m.t_e))
     else:
         eta_e = gemm("expert_", ev.derive("expert_tokens", "1", ex.expert_tokens_unspread)(x.b, x.s_c, m.k, m.E),
                      ev.derive("expert_ffn_per_rank", "1", cp.ffn_per_rank)(m.f_e, x.t))
@@ -514,8 +512,7 @@ def expert_data_parallel(ev: Evaluator[V], x: Leaves[V], link: Links[V], layout:
     that hold the same experts, e ranks apart), in the ZeRO stage's phases: (intra-node, network)."""
     m = x.moe
     assert m is not None
-    k = ev.derive("expert_dp_peers_per_node", "1", ex.expert_dp_peers_per_node)(
-        m.d_e, x.g, m.e if m.t_e is None else ev.derive("expert_block_gpus", "1", ex.expert_block)(m.e, m.t_e))
+    k = ev.derive("expert_dp_peers_per_node", "1", ex.expert_dp_peers_per_node)(m.d_e, x.g, m.block)
     n = ev.derive("expert_dp_nodes", "1", co.dp_nodes)(m.d_e, k)
     grads = ev.derive("expert_gradient_bytes_per_gpu", "B", me.replicated_bytes)(
         experts, gradient_bytes_per_parameter(ev, layout, a))

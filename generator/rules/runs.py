@@ -155,14 +155,14 @@ def check_experts(ctx: Context) -> Iterator[Diagnostic]:
                                      f"{shape.moe.dense_layers} dense layers leave none of the {shape.layers} layers to experts")
         if lay.expert_parallel is None and lay.expert_routing is None:
             continue
-        found = ctx.kb.get(run.workload, Workload) if run.workload is not None else None
         if run.workload is not None:
-            moe = None if found is None else found.model.moe
+            found = ctx.kb.get(run.workload, Workload)
+            if found is None:
+                continue  # an unknown workload is reported by the references rule
+            moe = found.model.moe
         else:
             moe = None if shape is None else shape.moe
         if moe is None:
-            if run.workload is not None and found is None:
-                continue  # an unknown workload is reported by the references rule
             field = "expert_parallel" if lay.expert_parallel is not None else "expert_routing"
             yield EXPERTS.report(entity, ("layout", field),
                                  f"{field} needs a mixture-of-experts workload (one with `moe`); "

@@ -72,13 +72,11 @@
     var Lp = layersOf(w, layout);
     if (Lp !== w.layers) { psi = pacedParameters(psi, Lp, w.layers); psiE = pacedParameters(psiE, Lp, w.layers); }
     return [(psi - psiE) / (layout.tensor_parallel * layout.pipeline_parallel),
-            etpOf(layout) > 1 ? psiE / (layout.expert_parallel * etpOf(layout) * layout.pipeline_parallel)
-              : psiE / (layout.expert_parallel * layout.pipeline_parallel)];
+            psiE / (expertBlock(layout) * layout.pipeline_parallel)];
   }
-  function expertDataParallel(layout, dpGrad) {
-    return etpOf(layout) > 1 ? layout.tensor_parallel * dpGrad / (layout.expert_parallel * etpOf(layout))
-      : layout.tensor_parallel * dpGrad / layout.expert_parallel;
-  }
+  // leaves.experts block: the consecutive GPUs that hold a layer's experts once, e or e·t_e
+  function expertBlock(layout) { return layout.expert_parallel * etpOf(layout); }
+  function expertDataParallel(layout, dpGrad) { return layout.tensor_parallel * dpGrad / expertBlock(layout); }
   var WIDE_COEFFICIENT = {none: 12.0, selective: 16.0, full: 16.0};
 
   // ---- memory.py ---------------------------------------------------------------------------
@@ -710,7 +708,7 @@
         out.push(problem("expert-parallel-experts", "layout.expert_parallel",
                          say("expert-parallel-experts", e, w.moe.experts)));
       }
-      var stageGpus = Math.floor(gpus / p), block = e * etpOf(layout);
+      var stageGpus = Math.floor(gpus / p), block = expertBlock(layout);
       if (stageGpus % block) {
         out.push(problem("expert-parallel-stage", "layout.expert_parallel",
                          say("expert-parallel-stage", e, stageGpus, block)));
@@ -833,10 +831,9 @@
     var eta = gemmEfficiency(a.gemm_efficiency_max, gemmIntensity(b * sLocal, h, ffnHiddenSize(w) / t, operandBytes),
                              a.gemm_half_intensity, ridgeIntensity(peak, hbm));
     if (w.moe) {  // wiring.py expert_efficiency: η_moe, the harmonic mean of dense and expert GEMMs
-      var mo = w.moe, e = layout.expert_parallel, spreadOut = spread(w, layout), te = etpOf(layout);
-      var tokens = spreadOut && te > 1 ? b * sLocal * mo.experts_per_token * e * te / (t * mo.experts)
-        : spreadOut ? b * sLocal * mo.experts_per_token * e / (t * mo.experts)
-          : b * sLocal * mo.experts_per_token / mo.experts;
+      var mo = w.moe, spreadOut = spread(w, layout), te = etpOf(layout);
+      var tokens = spreadOut ? b * sLocal * mo.experts_per_token * expertBlock(layout) / (t * mo.experts)
+        : b * sLocal * mo.experts_per_token / mo.experts;
       var width = spreadOut && te > 1 ? mo.expert_ffn_hidden_size / te
         : spreadOut ? mo.expert_ffn_hidden_size : mo.expert_ffn_hidden_size / t;
       var etaE = gemmEfficiency(a.gemm_efficiency_max,
@@ -919,8 +916,7 @@
     var synchronous = sync ? nw * (weightIntra + weightNet) : null;
     if (experts) {  // wiring.py expert_data_parallel: the experts over their own group, e ranks apart
       var dE = expertDataParallel(layout, dpGrad), g = cluster.node.gpus_per_node;
-      var block = etpOf(layout) > 1 ? layout.expert_parallel * etpOf(layout) : layout.expert_parallel;
-      var kE = Math.min(dE, Math.max(1.0, g / block)), nE = dE / kE;
+      var kE = Math.min(dE, Math.max(1.0, g / expertBlock(layout))), nE = dE / kE;
       var gradsE = replicatedBytes(experts[1], gradientBytes(layout, a));
       var weightsE = replicatedBytes(experts[1], a.weight_bytes_per_parameter);
       var cE = layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
@@ -987,7 +983,7 @@
     var te = etpOf(layout), inNode = te > 1 ? Math.min(e, g / te) : Math.min(e, g);
     var bytes = function (copies) { return lam * (b * sLocal / t) * copies * h * 2.0; };
     var intra = bytes(k * (inNode - 1.0) / e);
-    var onNet = e * te > g, one;
+    var onNet = expertBlock(layout) > g, one;
     if (onNet) {
       var copies = k * (e - inNode) / e;
       if (mo.nodes_per_token) {
