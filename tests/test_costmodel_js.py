@@ -515,7 +515,8 @@ def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
         cluster = Cluster(dataclasses.replace(node_spec, nics_per_node=rng.choice((1, 4, 8))), rng.choice((1, 2, 4, 16)))
         workload = rng.choice(synthetic_workloads() + synthetic_moe_workloads())
         rank = rng.choice((0, 0, 16)) if workload.moe is None else 0
-        base = Layout(1, 1, 0, 1, 1, 1, adapter_rank=rank, base_bits=rng.choice((16, 4)) if rank else 16)
+        base = Layout(1, 1, 0, 1, 1, 1, adapter_rank=rank, base_bits=rng.choice((16, 4)) if rank else 16,
+                      flash_attention=rng.random() < 0.75)  # without it, selective recomputation is tried
         shape = StepShape(rng.choice((2048, 4096)), rng.choice((64, 512)), rng.choice((1, 2)), base)
         assumptions = illustrative_assumptions()
         layout, found, why = fastest_layout(workload, cluster, assumptions, shape)

@@ -25,7 +25,16 @@ from generator.costmodel.inputs import Assumptions, GpuSpec, Node, Workload
 from generator.costmodel.result import estimate, screen
 from generator.costmodel.wiring import Screened
 from generator.planner import search as searching
-from generator.planner.search import RECOMPUTE, ZERO_STAGES, Searched, StepShape, layout_at, placements, search
+from generator.planner.search import (
+    RECOMPUTE,
+    ZERO_STAGES,
+    Searched,
+    StepShape,
+    layout_at,
+    placements,
+    recomputations,
+    search,
+)
 
 # Port rates per direction, bytes/s: 10, 100, 400 and 800 Gb/s.
 RATES = (1.25e9, 12.5e9, 50e9, 100e9)
@@ -41,7 +50,7 @@ def scan(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: 
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
     for t, p, e, batch in placements(workload, cluster, shape):
         fitted = False
-        for recompute in RECOMPUTE:
+        for recompute in recomputations(shape):
             for zero in ZERO_STAGES:
                 layout = layout_at(shape, t, p, e, zero, batch, recompute)
                 found = screen(workload, cluster, layout, assumptions)
@@ -76,7 +85,8 @@ def cases(seed: int, count: int) -> list[tuple[Workload, Node, int, StepShape]]:
         gpus = rng.choice((1, 2, 4, 16, 64))
         workload = rng.choice(synthetic_workloads() + synthetic_moe_workloads())
         # a base that pins ZeRO-3's gathers makes stages 0-2 unusable: the scan stops at stage 0
-        base = Layout(1, 1, 0, 1, 1, 1, zero_gather=rng.choice(("layer", "layer", "tensor-sync")))
+        base = Layout(1, 1, 0, 1, 1, 1, zero_gather=rng.choice(("layer", "layer", "tensor-sync")),
+                      flash_attention=rng.random() < 0.75)  # without it, selective recomputation is tried
         shape = StepShape(rng.choice((2048, 8192)), rng.choice((64, 512)), rng.choice((1, 2)), base)
         memory = rng.choice((12e9, 24e9, 48e9, 80e9, 192e9))  # from nothing fitting to all of it
         found.append((workload, dataclasses.replace(node, gpu=dataclasses.replace(node.gpu, memory_capacity_bytes=memory)),
@@ -91,6 +101,7 @@ def test_the_search_answers_as_a_scan_of_every_saver_in_order() -> None:
     light = (dataclasses.replace(usual, weight_bytes_per_parameter=1e-30),
              dataclasses.replace(usual, weight_bytes_per_parameter=1e-30, gradient_bytes_per_parameter=1e-30))
     fits = unfit = unusable = 0
+    kept: set[str] = set()
     for index, (workload, node, gpus, shape) in enumerate(cases(11, 160)):
         assumptions = light[index % 4] if index % 4 < 2 else usual
         cluster = Cluster(node, max(1, gpus // node.gpus_per_node)) if gpus >= node.gpus_per_node else \
@@ -100,8 +111,34 @@ def test_the_search_answers_as_a_scan_of_every_saver_in_order() -> None:
         fits += expected[2] == ""
         unfit += expected[2] == "no layout fits in memory"
         unusable += expected[0] is None
-    # the cases reach every kind of answer
+        if expected[2] == "":
+            kept.add(expected[0].recompute)
+    # the cases reach every kind of answer, and every recomputation is an answer somewhere
     assert fits and unfit and unusable, (fits, unfit, unusable)
+    assert kept == {"none", "selective", "full"}, kept
+
+
+def test_under_flash_attention_selective_recomputation_saves_nothing() -> None:
+    # Why a search under FlashAttention skips selective recomputation (`recomputations`): at every
+    # placement and ZeRO stage it needs the memory of no recomputation, and a step at least as long.
+    assumptions = illustrative_assumptions()
+    compared = 0
+    for workload, node, gpus, shape in cases(7, 40):
+        cluster = Cluster(node, max(1, gpus // node.gpus_per_node)) if gpus >= node.gpus_per_node else \
+            Cluster(dataclasses.replace(node, gpus_per_node=gpus), 1)
+        flash = dataclasses.replace(shape, base=dataclasses.replace(shape.base, flash_attention=True))
+        assert recomputations(flash) == ("none", "full")
+        for t, p, e, batch in placements(workload, cluster, flash):
+            for zero in ZERO_STAGES:
+                plain, selective = (screen(workload, cluster, layout_at(flash, t, p, e, zero, batch, r), assumptions)
+                                    for r in ("none", "selective"))
+                if not isinstance(plain, Screened) or not isinstance(selective, Screened):
+                    continue
+                assert selective.total_bytes == plain.total_bytes, (workload.name, t, p, zero)
+                if plain.step_s is not None and selective.step_s is not None:
+                    assert selective.step_s >= plain.step_s * (1 - 1e-12), (workload.name, t, p, zero)  # rounding
+                    compared += 1
+    assert compared > 100, compared
 
 
 def test_a_search_from_the_same_memory_answers_as_one_from_scratch() -> None:

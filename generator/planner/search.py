@@ -4,9 +4,10 @@ mixture-of-experts workload, ZeRO stage, recomputation),
 else the one that comes closest, so that an answer can say why nothing fits. The planner runs it
 at the reader's own point, and at each leaf's example of the selection tree (selection/answers.py).
 
-For each placement (t, p) the memory savers are tried in the order they cost time (selective
-recomputation before full, ZeRO stages upward) and the first that fits is kept: a later one saves
-memory the step does not need and adds communication or recomputation. Memory never grows with
+For each placement (t, p) the memory savers are tried in the order they cost time (no
+recomputation, then selective where it saves memory, then full; ZeRO stages upward at each) and the
+first that fits is kept: a later one saves memory the step does not need and adds communication or
+recomputation. Memory never grows with
 the ZeRO stage, so stage 3 tells whether a recomputation fits at any stage (`_first_fit`); and
 what a search settles on memory serves every search with the same memory inputs, which then only
 times the layouts that fit (`Settled`). A step never shrinks on a slower network port, so the
@@ -28,7 +29,8 @@ from ..costmodel.result import Estimate, estimate, screen, timed
 from ..costmodel.wiring import Screened
 
 ZERO_STAGES = (0, 1, 2, 3)
-RECOMPUTE: tuple[Recompute, ...] = ("selective", "full")
+RECOMPUTE: tuple[Recompute, ...] = ("none", "selective", "full")
+"""Every recomputation a search may try, in the order they cost time (`recomputations`)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,15 @@ def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterat
                       if common % d == 0 and (d % per_node == 0 or per_node % d == 0)
                       and shape.expert_parallel in (None, d)):
                 yield t, p, e, batch
+
+
+def recomputations(shape: StepShape) -> tuple[Recompute, ...]:
+    """The recomputations a search tries, in the order they cost time. Selective recomputation
+    only where it saves memory, without FlashAttention (it drops the s×s scores): under
+    FlashAttention a layer stores the same with it as without (`memory.py`), and the attention
+    core's forward pass is run twice for nothing."""
+    flash = shape.base is None or shape.base.flash_attention
+    return tuple(r for r in RECOMPUTE if r != "selective" or not flash)
 
 
 def layout_at(shape: StepShape, t: int, p: int, e: int, zero: int, batch: int, recompute: Recompute) -> Layout:
@@ -155,7 +166,8 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
     others are ignored), only those that could be fastest here. The answer is the same as a search
     from scratch."""
     # Every layout tried keeps the base's attention kernel, so the inputs' domains are checked once.
-    probe = layout_at(shape, 1, 1, 1, 0, shape.min_global_batch, RECOMPUTE[0])
+    savers = recomputations(shape)
+    probe = layout_at(shape, 1, 1, 1, 0, shape.min_global_batch, savers[0])
     checked = not input_problems(workload, cluster, probe, assumptions)
     inputs = memory_inputs(workload, cluster, assumptions, shape)
     if settled is not None and checked and settled.inputs == inputs and (settled.fitting or settled.closest):
@@ -169,7 +181,7 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
     steps: list[float] = []
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
     for t, p, e, batch in placements(workload, cluster, shape):
-        for recompute in RECOMPUTE:
+        for recompute in savers:
             at = _Savers(workload, cluster, assumptions, checked, shape, t, p, e, batch, recompute)
             fit, closest, problem = _first_fit(at, closest, best is None)
             why = problem or why

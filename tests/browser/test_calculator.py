@@ -25,6 +25,7 @@ from test_reader import _contrast
 
 from generator.derive import FigureIndex
 from generator.knowledge import KnowledgeBase
+from generator.labels import RECOMPUTE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -503,10 +504,14 @@ def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url:
             assert done.returncode == 0, done.stderr
             cli = json.loads(done.stdout)
             rows = page.eval_on_selector_all("#calc-plan-result tr[data-id]",
-                                             "rs => rs.map(r => [r.dataset.id, Number(r.dataset.step)])")
+                                             "rs => rs.map(r => [r.dataset.id, Number(r.dataset.step), r.lastChild.textContent])")
             assert [r[0] for r in rows] == [o["id"] for o in cli["options"]], (market, goal)
-            for (_, step), option in zip(rows, cli["options"], strict=True):
+            for (_, step, layout), option in zip(rows, cli["options"], strict=True):
                 assert math.isclose(step, option["step_time_s"], rel_tol=1e-9)
+                # the layout cell names the answer's recomputation, whichever it is
+                lay = option["layout"]
+                assert layout.startswith(f"TP {lay['tp']} · PP {lay['pp']} · ZeRO-{lay['zero']} · "), layout
+                assert layout.endswith(RECOMPUTE.zh[lay["recompute"]]), (layout, lay)
             if not cli["options"]:
                 shown = page.get_attribute("#calc-plan-result [data-key=fewest_gpus]", "data-value")
                 assert shown == ("" if cli["fewest_gpus"] is None else str(cli["fewest_gpus"]["gpus"]))

@@ -76,7 +76,7 @@
       "plan-caption": "每个 GPU 系列里最好的一种，按每步时间排序",
       "plan-heads": ["配置", "每步（秒）", "token/秒", "通信占比", "布局"],
       recommended: "推荐：",
-      recompute: {full: "完全重计算", selective: "选择性重计算"},
+      recompute: {none: "不重计算", full: "完全重计算", selective: "选择性重计算"},
       ruled: function (status, title) { return status + "：" + title; },
       parts: function (rule, parts) { return rule + "（" + parts.join("、") + "）"; },
       "excluded-intro": "这个市场里没有计入的部件（依据见“各市场能买到什么”页）：",
@@ -144,7 +144,7 @@
       "plan-caption": "The best of each GPU family, by step time",
       "plan-heads": ["Configuration", "Step (s)", "token/s", "Communication share", "Layout"],
       recommended: "Recommended: ",
-      recompute: {full: "full recomputation", selective: "selective recomputation"},
+      recompute: {none: "no recomputation", full: "full recomputation", selective: "selective recomputation"},
       ruled: function (status, title) { return status + ": " + title; },
       parts: function (rule, parts) { return rule + " (" + parts.join(", ") + ")"; },
       "excluded-intro": "Parts not counted in this market (see the markets and availability page for why):",
@@ -515,7 +515,7 @@
         tr.appendChild(el("td", pct(o.estimate.comm_share), "num"));
         var lay = o.layout;
         tr.appendChild(el("td", "TP " + lay.tensor_parallel + " · PP " + lay.pipeline_parallel + " · ZeRO-" +
-                                lay.zero_stage + " · " + say("recompute")[lay.recompute === "full" ? "full" : "selective"]));
+                                lay.zero_stage + " · " + say("recompute")[lay.recompute]));
         tbody.appendChild(tr);
       });
       t.appendChild(tbody);

@@ -1214,7 +1214,12 @@
   }
 
   // ---- planner/search.py fastest_layout: the layout search the planner runs -------------------
-  var SEARCH_RECOMPUTE = ["selective", "full"];
+  // search.py recomputations: in the order they cost time; selective only without FlashAttention,
+  // the one place it saves memory (under it a layer stores the same as without recomputation)
+  function searchRecompute(shape) {
+    var flash = !shape.base || shape.base.flash_attention == null || Boolean(shape.base.flash_attention);
+    return flash ? ["none", "full"] : ["none", "selective", "full"];
+  }
   function gcd(x, y) { while (y) { var r = x % y; x = y; y = r; } return x; }
   /** The fastest layout that fits, else the one needing the least memory per GPU, over every
    * tensor-parallel size dividing a node and pipeline size dividing the layers and the GPUs;
@@ -1245,15 +1250,16 @@
   }
   function fastestLayout(w, cluster, a, shape) {
     var best = null, closest = null, why = "no layout of tensor × pipeline parallel can be placed on these GPUs";
+    var savers = searchRecompute(shape);
     placements(w, cluster, shape).forEach(function (place) {
       var foundHere = false;
-      for (var r = 0; r < SEARCH_RECOMPUTE.length && !foundHere; r++) {
+      for (var r = 0; r < savers.length && !foundHere; r++) {
         for (var zero = 0; zero <= 3; zero++) {
           var layout = {};
           Object.keys(shape.base || {}).forEach(function (k) { layout[k] = shape.base[k]; });
           layout.tensor_parallel = place[0]; layout.pipeline_parallel = place[1]; layout.zero_stage = zero;
           layout.micro_batch_size = shape.micro_batch; layout.sequence_length = shape.sequence_length;
-          layout.global_batch_size = place[3]; layout.recompute = SEARCH_RECOMPUTE[r];
+          layout.global_batch_size = place[3]; layout.recompute = savers[r];
           layout.sequence_parallel = place[0] > 1; layout.expert_parallel = place[2];
           var out = estimate(w, cluster, layout, a);
           if (out.problems) { why = out.problems[0].message; break; }
