@@ -7,13 +7,12 @@ at the reader's own point, and at each leaf's example of the selection tree (sel
 For each placement (t, p) the memory savers are tried in the order they cost time (no
 recomputation, then selective where it saves memory, then full; ZeRO stages upward at each) and the
 first that fits is kept: a later one saves memory the step does not need and adds communication or
-recomputation. Memory never grows with
-the ZeRO stage, so stage 3 tells whether a recomputation fits at any stage (`_first_fit`); and
-what a search settles on memory serves every search with the same memory inputs, which then only
-times the layouts that fit (`Settled`). A step never shrinks on a slower network port, so the
-steps timed on a faster one (`Floors`) spare the layouts that cannot be fastest on a slower one.
-This keeps the search to a few estimates per placement (every build runs it at each leaf of the
-tree, in each market). Pure.
+recomputation. Memory never grows with the ZeRO stage, so stage 3 tells whether a recomputation
+fits at any stage (`_first_fit`); and what a search settles on memory serves every search with the
+same memory inputs, which then only times the layouts that fit (`Settled`). A step never shrinks
+on a slower network port, so the steps timed on a faster one (`Floors`) spare the layouts that
+cannot be fastest on a slower one. This keeps the search to a few estimates per placement (every
+build runs it at each leaf of the tree, in each market). Pure.
 """
 
 from __future__ import annotations
