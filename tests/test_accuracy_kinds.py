@@ -18,12 +18,24 @@ import pytest
 from support import ROOT, base_result, real_files
 
 from generator.costmodel.inputs import Precision
-from generator.estimates.calibration import Block, Kind, Summary, accuracy_record, calibrate, for_kind, kind_statement
+from generator.estimates.calibration import (
+    ArchitectureSummary,
+    Block,
+    Kind,
+    Summary,
+    accuracy_record,
+    architecture_of,
+    architecture_statement,
+    calibrate,
+    for_kind,
+    kind_statement,
+)
 from generator.estimates.records import gpu as gpu_spec
 from generator.estimates.records import gpus, network_port, networks
 from generator.knowledge import KnowledgeBase
 from generator.language import speaking
 from generator.model.costs import Workload as WorkloadSpec
+from generator.model.entities import Architecture
 from generator.model.markets import Market
 from generator.validate import Result, validate
 
@@ -59,6 +71,63 @@ def test_every_kind_is_listed_once_with_the_error_of_its_own_runs(which: str) ->
         else:
             assert k["mean_abs_error"] is None and k["bias"] is None
     assert sum(k["runs"] for k in kinds) == record["runs"]
+
+
+@pytest.mark.parametrize("which", ["fixture", "real"])
+def test_every_architecture_is_listed_once_with_the_error_of_its_runs(which: str) -> None:
+    # Every architecture of the base, those without a run too: an answer on a GPU generation the
+    # suite never measured says so, instead of borrowing the error of another generation.
+    kb = _kb(base_result() if which == "fixture" else real_result())
+    report = calibrate(kb)
+    listed = accuracy_record(report)["architectures"]
+    assert isinstance(listed, list)
+    assert [a["architecture"] for a in listed] == sorted(a.id for a in kb.of_type(Architecture))
+    measured = 0
+    for a in listed:
+        errors = [r.error for r in report.runs if r.error is not None
+                  and r.architecture == architecture_of(kb, r_gpu(kb, r.id)) == a["architecture"]]
+        assert a["runs"] == len(errors)
+        if errors:
+            measured += 1
+            assert a["mean_abs_error"] == pytest.approx(statistics.fmean(abs(e) for e in errors), rel=1e-12)
+            assert a["bias"] == pytest.approx(statistics.fmean(errors), rel=1e-12)
+            assert f"{a['bias']:+.1%}" in a["statement"] and str(len(errors)) in a["statement"]
+        else:
+            assert a["mean_abs_error"] is None and a["bias"] is None and "%" not in a["statement"]
+    assert measured >= 1
+    assert sum(a["runs"] for a in listed) == accuracy_record(report)["runs"]
+
+
+def r_gpu(kb: KnowledgeBase, run_id: str) -> str:
+    """The GPU a run of the base names (what its architecture is read from)."""
+    from generator.model.runs import Run
+    run = kb.get(run_id, Run)
+    assert run is not None
+    return run.model.gpu
+
+
+def test_an_architecture_statement_names_it_in_both_languages() -> None:
+    none = ArchitectureSummary("cdna4", "CDNA 4", "CDNA 4", Summary(0, 0, None, None))
+    some = ArchitectureSummary("blackwell", "Blackwell", "Blackwell", Summary(3, 2, 0.125, 0.125))
+    with speaking("zh"):
+        assert "CDNA 4" in architecture_statement(none) and "还没有" in architecture_statement(none)
+        assert "Blackwell" in architecture_statement(some) and "+12.5%" in architecture_statement(some)
+    with speaking("en"):
+        assert architecture_statement(none).startswith("No published measured run on a CDNA 4 GPU")
+        assert architecture_statement(some).startswith("2 published measured runs are on Blackwell GPUs")
+
+
+def test_for_kind_adds_the_entry_of_the_answers_architecture() -> None:
+    kb = _kb(real_result())
+    record = accuracy_record(calibrate(kb))
+    listed = record["architectures"]
+    assert isinstance(listed, list)
+    for entry in listed:
+        picked = for_kind(record, "dense", "bf16", entry["architecture"])
+        assert picked["architecture"] == entry and picked["kind"] == for_kind(record, "dense", "bf16")["kind"]
+    # a GPU the base does not know, or none: no entry, rather than another architecture's
+    assert "architecture" not in for_kind(record, "dense", "bf16", "no-such-architecture")
+    assert "architecture" not in for_kind(record, "dense", "bf16")
 
 
 def test_a_kind_without_runs_says_the_overall_error_is_no_evidence_for_it() -> None:
@@ -111,8 +180,9 @@ def test_estimate_carries_the_kind_of_its_workload_and_precision() -> None:
         accuracy = out["accuracy"]
         assert isinstance(accuracy, dict)
         block = "moe" if specs[workload].moe is not None else "dense"
-        assert accuracy == for_kind(record, block, precision)  # type: ignore[arg-type]
+        assert accuracy == for_kind(record, block, precision, architecture_of(kb, gpu))  # type: ignore[arg-type]
         assert accuracy["kind"]["block"] == block and accuracy["kind"]["precision"] == precision
+        assert accuracy["architecture"]["architecture"] == architecture_of(kb, gpu)
 
 
 def test_plan_carries_the_kind_of_its_answer() -> None:
@@ -128,3 +198,7 @@ def test_plan_carries_the_kind_of_its_answer() -> None:
         return
     assert accuracy["kind"]["block"] == "dense" and accuracy["kind"]["precision"] == "bf16"
     assert accuracy["kind"] in accuracy["kinds"]
+    # the architecture of the answer's GPU, which the answer names by its id
+    gpu = out["picks"]["gpu"]["id"]  # type: ignore[index]
+    assert accuracy["architecture"]["architecture"] == architecture_of(kb, gpu)
+    assert accuracy["architecture"] in accuracy["architectures"]

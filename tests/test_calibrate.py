@@ -87,12 +87,13 @@ def test_cli_json_has_the_documented_keys() -> None:
     done = _run("--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"error", "overall", "without_inferred", "sources", "kinds", "does_not_fit", "worst", "runs"}
+    assert set(data) == {"error", "overall", "without_inferred", "sources", "kinds", "architectures", "does_not_fit",
+                         "worst", "runs"}
     assert set(data["overall"]) == set(data["without_inferred"]) == {"runs", "expressed", "mean_abs_error", "bias"}
     assert data["overall"]["runs"] == len(data["runs"]) == len(list((ROOT / "specs/runs").glob("*.yaml")))
     for run in data["runs"]:
         assert set(run) == {"id", "name", "source", "measured_step_s", "predicted_step_s", "error", "fits", "why",
-                            "assumed", "inferred", "kind"}
+                            "assumed", "inferred", "kind", "architecture"}
         assert run["kind"] is None or set(run["kind"]) == {"block", "precision"}
         if run["inferred"] is not None:  # listed in `assumed` too, with the value taken and every accepted one
             chosen = "×".join(map(str, run["inferred"]["chosen"]))

@@ -28,7 +28,7 @@ def _run_json(r: RunError) -> dict[str, object]:
     return {"id": r.id, "name": r.name, "source": r.source, "measured_step_s": r.measured_s,
             "predicted_step_s": r.predicted_s, "error": r.error, "fits": r.fits, "why": r.why,
             "assumed": list(r.assumed), "inferred": inferred,
-            "kind": None if r.kind is None else r.kind._asdict()}
+            "kind": None if r.kind is None else r.kind._asdict(), "architecture": r.architecture}
 
 
 def to_json(cal: Calibration) -> str:
@@ -38,6 +38,8 @@ def to_json(cal: Calibration) -> str:
         "without_inferred": _summary_json(cal.without_inferred),
         "sources": [{"source": s.source, "title": s.title, **_summary_json(s.summary)} for s in cal.sources],
         "kinds": [{**k.kind._asdict(), **_summary_json(k.summary)} for k in cal.kinds],
+        "architectures": [{"architecture": a.architecture, **_summary_json(a.summary)} for a in cal.architectures
+                          if a.summary.runs],
         "does_not_fit": [r.id for r in cal.runs if r.fits is False],
         "worst": [r.id for r in cal.worst()],
         "runs": [_run_json(r) for r in cal.runs],
@@ -61,6 +63,11 @@ def to_text(cal: Calibration, worst: int = 10) -> str:
     for k in cal.kinds:
         lines.append(f"{' '.join(k.kind):40} {k.summary.runs:5d} {k.summary.expressed:5d} "
                      f"{_pct(k.summary.mean_abs_error):>7} {_pct(k.summary.bias, signed=True):>7}")
+    lines += ["", f"{'GPU architecture':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
+    for a in cal.architectures:
+        if a.summary.runs:
+            lines.append(f"{a.architecture[:40]:40} {a.summary.runs:5d} {a.summary.expressed:5d} "
+                         f"{_pct(a.summary.mean_abs_error):>7} {_pct(a.summary.bias, signed=True):>7}")
     lines += ["", f"worst {worst}:", f"  {'run':44} {'measured':>10} {'predicted':>10} {'error':>8}"]
     for r in cal.worst(worst):
         lines.append(f"  {r.id[:44]:44} {r.measured_s or 0.0:9.3f}s {r.predicted_s or 0.0:9.3f}s {_pct(r.error, True):>8}")

@@ -95,7 +95,8 @@ def to_text(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, 
         lines.append("其余未入选的：")
         lines += [f"  - {e.id}：{e.why_zh}" for e in others]
     shown = data["accuracy"]
-    kind = shown.get("kind")
-    lines.append(f"模型的精度：{shown['statement']}" + (kind["statement"] if isinstance(kind, dict) else ""))
+    kind, on = shown.get("kind"), shown.get("architecture")
+    lines.append(f"模型的精度：{shown['statement']}" + (kind["statement"] if isinstance(kind, dict) else "")
+                 + (on["statement"] if isinstance(on, dict) else ""))
     return "\n".join(lines)
 

@@ -18,7 +18,7 @@ from ..costmodel import Assumptions, Workload, estimate
 from ..costmodel.inputs import Precision
 from ..knowledge import KnowledgeBase, Loaded
 from ..language import Bilingual, say
-from ..model.entities import Source
+from ..model.entities import Architecture, Gpu, Source
 from ..model.runs import Run
 from .records import assumptions
 from .runs import Assumed, Inferred, RunInputs, fastest, measured_step, run_inputs
@@ -84,6 +84,7 @@ class RunError:
     assumed: tuple[str, ...]
     inferred: Inferred | None = None  # a layout choice the run left unstated, made by the model (in `assumed` too)
     kind: Kind | None = None  # `kind_of` its inputs; None when the run gives the model none
+    architecture: str | None = None  # its GPU's architecture (specs/architectures/), where the GPU is known
 
     @property
     def error(self) -> float | None:
@@ -116,18 +117,32 @@ class KindSummary:
 
 
 @dataclass(frozen=True)
+class ArchitectureSummary:
+    """The runs on one GPU architecture: the label it is named by, in both languages, and their
+    summary (no runs yet: `Summary.runs` 0)."""
+
+    architecture: str
+    label_zh: str
+    label_en: str
+    summary: Summary
+
+
+@dataclass(frozen=True)
 class Calibration:
     """Every run, the summaries by source and overall, `without_inferred`: the summary over the
     runs whose layout needed no inferred choice (`RunError.inferred`), to show what inferring does,
-    and `kinds`: the summaries by block and precision across sources, so that one source's many
+    `kinds`: the summaries by block and precision across sources, so that one source's many
     runs of one kind cannot hide how the model does on another (a source that mixes dense and
-    mixture-of-experts rows shows each)."""
+    mixture-of-experts rows shows each), and `architectures`: the summary on each GPU architecture
+    of the knowledge base, every one listed (the answer on a GPU generation the suite has few or
+    no runs of says so)."""
 
     runs: tuple[RunError, ...]
     sources: tuple[SourceSummary, ...]
     overall: Summary
     without_inferred: Summary
     kinds: tuple[KindSummary, ...] = ()
+    architectures: tuple[ArchitectureSummary, ...] = ()
 
     def worst(self, count: int = 10) -> tuple[RunError, ...]:
         """The expressed runs with the largest absolute error, largest first (ties by id)."""
@@ -156,6 +171,13 @@ class Prepared:
     inputs: RunInputs | None
     unmeasured: str | None
     inexpressible: str | None
+    architecture: str | None = None
+
+
+def architecture_of(kb: KnowledgeBase, gpu_id: str) -> str | None:
+    """The architecture of a GPU of the knowledge base (None: no such GPU)."""
+    gpu = kb.get(gpu_id, Gpu)
+    return None if gpu is None else gpu.model.architecture
 
 
 def prepare(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) -> Prepared:
@@ -164,7 +186,8 @@ def prepare(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) 
     seconds = None if isinstance(measured, str) else measured.seconds
     inputs = run_inputs(kb, entity, assumed)
     return Prepared(entity.id, run.name, run.source, seconds, None if isinstance(inputs, str) else inputs,
-                    measured if isinstance(measured, str) else None, inputs if isinstance(inputs, str) else None)
+                    measured if isinstance(measured, str) else None, inputs if isinstance(inputs, str) else None,
+                    architecture_of(kb, run.gpu))
 
 
 def block_of(workload: Workload) -> Block:
@@ -182,19 +205,20 @@ def estimated(run: Prepared, model: Assumptions | str) -> RunError:
     """A prepared run under the model's assumptions (or why there are none)."""
     why = run.unmeasured or (model if isinstance(model, str) else None) or run.inexpressible
     if why is not None or run.inputs is None or isinstance(model, str):
-        return RunError(run.id, run.name, run.source, run.measured_s, None, None, why, ())
+        return RunError(run.id, run.name, run.source, run.measured_s, None, None, why, (),
+                        architecture=run.architecture)
     model = run.inputs.under(model)  # what the run states in place of an assumption
     inputs = fastest(run.inputs, model)  # the prepared inputs, not the measured seconds
     if isinstance(inputs, str):
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, inputs, run.inputs.assumed,
-                        kind=kind_of(run.inputs))
+                        kind=kind_of(run.inputs), architecture=run.architecture)
     outcome = estimate(inputs.workload, inputs.cluster, inputs.layout, model)
     if outcome.estimate is None:
         return RunError(run.id, run.name, run.source, run.measured_s, None, None, outcome.problems[0].message,
-                        inputs.assumed, inputs.choice, kind_of(inputs))
+                        inputs.assumed, inputs.choice, kind_of(inputs), run.architecture)
     est = outcome.estimate
     return RunError(run.id, run.name, run.source, run.measured_s, est.step.step_s, est.memory.fits, None,
-                    inputs.assumed, inputs.choice, kind_of(inputs))
+                    inputs.assumed, inputs.choice, kind_of(inputs), run.architecture)
 
 
 def run_error(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = ASSUMED) -> RunError:
@@ -221,8 +245,12 @@ def report(kb: KnowledgeBase, runs: tuple[RunError, ...]) -> Calibration:
         if r.kind is not None:
             by_kind.setdefault(r.kind, []).append(r)
     kinds = tuple(KindSummary(kind, summarise(by_kind[kind])) for kind in sorted(by_kind))
+    architectures = tuple(
+        ArchitectureSummary(a.id, a.model.label.zh, a.model.label.en or a.model.label.zh,
+                            summarise([r for r in runs if r.architecture == a.id]))
+        for a in sorted(kb.of_type(Architecture), key=lambda e: e.id))
     return Calibration(runs, tuple(sources), summarise(list(runs)), summarise([r for r in runs if r.inferred is None]),
-                       kinds)
+                       kinds, architectures)
 
 
 def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
@@ -266,6 +294,22 @@ def kind_statement(kind: Kind, summary: Summary) -> str:
                f"by {mae} on average (mean absolute error), with a mean bias of {bias}.")
 
 
+def architecture_statement(architecture: ArchitectureSummary) -> str:
+    """The sentence for the runs on the answer's GPU architecture: the suite measures some GPU
+    generations far more than others, and on a generation it has few runs of, the overall error
+    says little."""
+    summary, name = architecture.summary, say(architecture.label_zh, architecture.label_en)
+    if summary.mean_abs_error is None or summary.bias is None:
+        return say(f"在 {name} 架构的 GPU 上还没有可以比对的已发表实测运行，总体误差对它没有直接依据。",
+                   f"No published measured run on a {name} GPU can be compared yet, so the overall error is no "
+                   "direct evidence for it.")
+    mae, bias = f"{summary.mean_abs_error:.1%}", f"{summary.bias:+.1%}"
+    return say(f"在 {name} 架构的 GPU 上，已发表的实测运行有 {summary.expressed} 条，单步时间的平均绝对误差为 {mae}，"
+               f"平均偏差 {bias}。",
+               f"{summary.expressed} published measured runs are on {name} GPUs: on them the step time is off by "
+               f"{mae} on average (mean absolute error), with a mean bias of {bias}.")
+
+
 def _summary_record(summary: Summary) -> dict[str, object]:
     return {"runs": summary.expressed, "mean_abs_error": summary.mean_abs_error, "bias": summary.bias}
 
@@ -274,7 +318,8 @@ def accuracy_record(calibration: Calibration) -> dict[str, object]:
     """The accuracy every answer carries under `accuracy` (`estimate` and `plan --format json`, the
     calculator's data): the overall error, and under `kinds` the error on the runs of each kind
     (`kind_of`: every block with every precision, runs 0 where the suite has none), for
-    `for_kind` to pick the answer's own."""
+    `for_kind` to pick the answer's own; and under `architectures` the same for each GPU
+    architecture of the knowledge base."""
     overall = calibration.overall
     measured = {k.kind: k.summary for k in calibration.kinds}
     kinds = [Kind(block, precision) for block in get_args(Block) for precision in get_args(Precision)]
@@ -282,13 +327,23 @@ def accuracy_record(calibration: Calibration) -> dict[str, object]:
             "statement": statement(overall),
             "kinds": [{"block": kind.block, "precision": kind.precision, **_summary_record(summary),
                        "statement": kind_statement(kind, summary)}
-                      for kind in kinds for summary in [measured.get(kind, Summary(0, 0, None, None))]]}
+                      for kind in kinds for summary in [measured.get(kind, Summary(0, 0, None, None))]],
+            "architectures": [{"architecture": a.architecture, **_summary_record(a.summary),
+                               "statement": architecture_statement(a)} for a in calibration.architectures]}
 
 
-def for_kind(record: dict[str, object], block: Block, precision: Precision) -> dict[str, object]:
+def for_kind(record: dict[str, object], block: Block, precision: Precision,
+             architecture: str | None = None) -> dict[str, object]:
     """`record` (`accuracy_record`) with `kind`: its entry for the answer's block and precision (a
-    record that lists no kinds is returned as it is)."""
+    record that lists no kinds is returned as it is), and with `architecture`: its entry for the
+    architecture of the answer's GPU, where one is given and listed."""
     kinds = record.get("kinds")
     if not isinstance(kinds, list):
         return record
-    return {**record, "kind": next(k for k in kinds if k["block"] == block and k["precision"] == precision)}
+    out = {**record, "kind": next(k for k in kinds if k["block"] == block and k["precision"] == precision)}
+    listed = record.get("architectures")
+    if architecture is not None and isinstance(listed, list):
+        found = [a for a in listed if a["architecture"] == architecture]
+        if found:
+            out["architecture"] = found[0]
+    return out

@@ -153,6 +153,11 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
             lines.append(f"  of this kind ({kind['block']}, {kind['precision']}): "
                          + (f"{kind['runs']} runs, {kind['mean_abs_error']:.1%} mean absolute error, bias {kind['bias']:+.1%}"
                             if isinstance(kind["mean_abs_error"], float) else "no published run yet"))
+        on = accuracy.get("architecture")
+        if isinstance(on, dict):
+            lines.append(f"  on this GPU architecture ({on['architecture']}): "
+                         + (f"{on['runs']} runs, {on['mean_abs_error']:.1%} mean absolute error, bias {on['bias']:+.1%}"
+                            if isinstance(on["mean_abs_error"], float) else "no published run yet"))
     efficiency = data["scaling_efficiency"]
     lines.append("scaling efficiency against one node: "
                  + (f"{efficiency:.1%} ({data['scaling_note']})" if isinstance(efficiency, float)

@@ -165,6 +165,12 @@ def accuracy(site: Site) -> dict[str, object]:
         by_kind.rows.append(Row([Cell.text(BLOCK[k.kind.block]), Cell.text(k.kind.precision.upper()),
                                  _count(k.summary.expressed), _pct(k.summary.mean_abs_error),
                                  _pct(k.summary.bias, signed=True)]))
+    by_architecture = Table([(say("GPU 架构", "GPU architecture"), False), (runs, True), (expressed, True), (mae, True),
+                             (bias, True)])
+    for a in report.architectures:
+        by_architecture.rows.append(Row([Cell(site.link(a.architecture)), _count(a.summary.runs),
+                                         _count(a.summary.expressed), _pct(a.summary.mean_abs_error),
+                                         _pct(a.summary.bias, signed=True)]))
     groups = []
     for s in report.sources:
         table = Table([(say("运行", "Run"), False), (say("实测（秒/步）", "Measured (s/step)"), True),
@@ -201,5 +207,6 @@ def accuracy(site: Site) -> dict[str, object]:
     without = None if rest.mean_abs_error is None or rest.bias is None else \
         {"runs": rest.expressed, "mae": f"{rest.mean_abs_error:.1%}", "bias": f"{rest.bias:+.1%}"}
     return {"statement": statement(report.overall), "inferred": inferred, "without_inferred": without,
-            "chart": chart, "by_source": by_source, "by_kind": by_kind, "groups": groups, "missing": missing,
+            "chart": chart, "by_source": by_source, "by_kind": by_kind,
+            "by_architecture": by_architecture, "groups": groups, "missing": missing,
             "overall": report.overall, "unfit": unfit, "worst": [r.id for r in report.worst(5)]}

@@ -10,7 +10,7 @@ their own words by the page's language."""
 from __future__ import annotations
 
 from .. import strict_json
-from ..estimates.calibration import accuracy_record, statement
+from ..estimates.calibration import accuracy_record, architecture_of, statement
 from ..estimates.choice import Choice
 from ..estimates.export import export
 from ..estimates.records import assumption_entities
@@ -66,7 +66,9 @@ def data(site: Site) -> dict[str, object]:
         gpu = _linked(site, record)
         links = gpu["scale_up"]
         assert isinstance(links, dict)
-        gpus.append({**gpu, "scale_up": {size: _linked(site, link) for size, link in links.items()}})
+        # the architecture picks the answer's row of the accuracy by GPU generation (accuracy.architectures)
+        gpus.append({**gpu, "scale_up": {size: _linked(site, link) for size, link in links.items()},
+                     "architecture": architecture_of(site.kb, str(gpu["id"]))})
     out["gpus"] = gpus
     nodes = []
     for record in _records(exported["nodes"]):

@@ -176,6 +176,8 @@ def test_calculator_estimates_a_mixture_of_experts_as_the_cli_does(browser: Brow
     _assert_equal(shown, cli)
     # the error on published runs of this kind (MoE at BF16), in the CLI's own sentence
     assert page.inner_text("#calc-result .calc-accuracy-kind") == cli["accuracy"]["kind"]["statement"]
+    # and on published runs on the chosen GPU's architecture, in the CLI's sentence too
+    assert page.inner_text("#calc-result .calc-accuracy-architecture") == cli["accuracy"]["architecture"]["statement"]
     # each expert also split over a tensor-parallel pair: the 8 × 2 GPUs that hold a layer's experts
     # once span two nodes, and the page prices it as `estimate --etp 2` does
     split = {**layout, "tp": 2, "sequence_parallel": True}

@@ -386,6 +386,25 @@
       line.setAttribute("data-value", String(kind.mean_abs_error));
       result.appendChild(line);
     }
+    var on = accuracyOn(chosen.gpu);
+    if (on) {
+      var onLine = el("p", on.statement, "calc-note calc-accuracy-architecture");
+      onLine.setAttribute("data-key", "accuracy.architecture.bias");
+      onLine.setAttribute("data-value", String(on.bias));
+      result.appendChild(onLine);
+    }
+  }
+
+  /** The model's error on the published runs on the chosen GPU's architecture, as
+   * calibration.py `for_kind` picks it (every architecture is listed, with runs 0 and its own
+   * sentence where none was measured); null when the data has none. */
+  function accuracyOn(gpu) {
+    var listed = data.accuracy && data.accuracy.architectures;
+    if (!listed || !gpu) { return null; }
+    for (var i = 0; i < listed.length; i++) {
+      if (listed[i].architecture === gpu.architecture) { return listed[i]; }
+    }
+    return null;
   }
 
   /** The model's error on the published runs of the answer's kind (its block and precision), as
