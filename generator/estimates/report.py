@@ -6,6 +6,8 @@ GB here is 10⁹ bytes. `model_states_gb` = weights + gradients + optimizer stat
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import strict_json
 from ..costmodel.chain import explain_lines
 from ..costmodel.explain import explain
@@ -121,6 +123,13 @@ def _knobs(layout: Layout) -> str:
 
 
 
+def _error_line(what: str, entry: dict[str, Any]) -> str:
+    """One group of `accuracy` (a kind, an architecture): its runs, error and bias, or that none was measured."""
+    measured = isinstance(entry["mean_abs_error"], float)
+    return f"  {what}: " + (f"{entry['runs']} runs, {entry['mean_abs_error']:.1%} mean absolute error, "
+                            f"bias {entry['bias']:+.1%}" if measured else "no published run yet")
+
+
 def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | None = None) -> str:
     data = summary(resolved, result)
     inputs = data["inputs"]
@@ -148,16 +157,11 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
     if accuracy is not None and isinstance(accuracy["mean_abs_error"], float):
         lines.append(f"model accuracy: on {accuracy['runs']} published runs, {accuracy['mean_abs_error']:.1%} mean "
                      "absolute error of the step time (python -m generator calibrate)")
-        kind = accuracy.get("kind")
+        kind, on = accuracy.get("kind"), accuracy.get("architecture")
         if isinstance(kind, dict):
-            lines.append(f"  of this kind ({kind['block']}, {kind['precision']}): "
-                         + (f"{kind['runs']} runs, {kind['mean_abs_error']:.1%} mean absolute error, bias {kind['bias']:+.1%}"
-                            if isinstance(kind["mean_abs_error"], float) else "no published run yet"))
-        on = accuracy.get("architecture")
+            lines.append(_error_line(f"of this kind ({kind['block']}, {kind['precision']})", kind))
         if isinstance(on, dict):
-            lines.append(f"  on this GPU architecture ({on['architecture']}): "
-                         + (f"{on['runs']} runs, {on['mean_abs_error']:.1%} mean absolute error, bias {on['bias']:+.1%}"
-                            if isinstance(on["mean_abs_error"], float) else "no published run yet"))
+            lines.append(_error_line(f"on this GPU architecture ({on['architecture']})", on))
     efficiency = data["scaling_efficiency"]
     lines.append("scaling efficiency against one node: "
                  + (f"{efficiency:.1%} ({data['scaling_note']})" if isinstance(efficiency, float)
