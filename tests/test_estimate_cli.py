@@ -16,7 +16,7 @@ from support import ROOT
 
 from generator.costmodel import estimate
 from generator.edge.cli import main, run_check
-from generator.estimates.calibration import accuracy_record, calibrate, for_kind
+from generator.estimates.calibration import accuracy_record, architecture_of, calibrate, for_kind
 from generator.estimates.choice import Choice, resolve
 from generator.estimates.records import gpus, networks, workloads
 from generator.estimates.report import summary
@@ -96,8 +96,10 @@ def test_json_has_the_documented_keys_and_the_models_numbers(kb: KnowledgeBase) 
     accuracy = data.pop("accuracy")
     assert data == json.loads(json.dumps(expected))
     block = "moe" if resolved.workload.moe is not None else "dense"
-    assert accuracy == json.loads(json.dumps(for_kind(accuracy_record(calibrate(kb)), block, resolved.layout.precision)))
-    assert set(accuracy) == {"runs", "mean_abs_error", "bias", "error", "statement", "kinds", "kind"}
+    assert accuracy == json.loads(json.dumps(for_kind(accuracy_record(calibrate(kb)), block, resolved.layout.precision,
+                                                      architecture_of(kb, gpu))))
+    assert set(accuracy) == {"runs", "mean_abs_error", "bias", "error", "statement", "kinds", "kind", "architectures",
+                             "architecture"}
 
 
 def test_text_prints_the_chain(kb: KnowledgeBase) -> None:
