@@ -283,15 +283,11 @@ def kind_statement(kind: Kind, summary: Summary) -> str:
     """The sentence for the runs of one kind (`kind_of`): a dense and a mixture-of-experts answer,
     or a BF16 and an FP8 one, are not equally well measured, and the overall error hides it."""
     what = f"{KIND_BLOCK[kind.block]}{say('、', ', ')}{kind.precision.upper()}"
-    if summary.mean_abs_error is None or summary.bias is None:
-        return say(f"与这次同类（{what}）的已发表实测运行还没有，总体误差对它没有直接依据。",
-                   f"No published measured run is of this kind ({what}) yet, so the overall error is no direct "
-                   "evidence for it.")
-    mae, bias = f"{summary.mean_abs_error:.1%}", f"{summary.bias:+.1%}"
-    return say(f"与这次同类（{what}）的已发表实测运行有 {summary.expressed} 条，单步时间的平均绝对误差为 {mae}，"
-               f"平均偏差 {bias}。",
-               f"{summary.expressed} published measured runs are of this kind ({what}): on them the step time is off "
-               f"by {mae} on average (mean absolute error), with a mean bias of {bias}.")
+    return _group_statement(summary, (f"与这次同类（{what}）的已发表实测运行还没有，总体误差对它没有直接依据。",
+                                      f"No published measured run is of this kind ({what}) yet, so the overall error "
+                                      "is no direct evidence for it."),
+                            (f"与这次同类（{what}）的已发表实测运行有 {summary.expressed} 条",
+                             f"{summary.expressed} published measured runs are of this kind ({what})"))
 
 
 def architecture_statement(architecture: ArchitectureSummary) -> str:
@@ -299,15 +295,22 @@ def architecture_statement(architecture: ArchitectureSummary) -> str:
     generations far more than others, and on a generation it has few runs of, the overall error
     says little."""
     summary, name = architecture.summary, say(architecture.label_zh, architecture.label_en)
+    return _group_statement(summary, (f"在 {name} 架构的 GPU 上还没有可以比对的已发表实测运行，总体误差对它没有直接依据。",
+                                      f"No published measured run on a {name} GPU can be compared yet, so the overall "
+                                      "error is no direct evidence for it."),
+                            (f"在 {name} 架构的 GPU 上，已发表的实测运行有 {summary.expressed} 条",
+                             f"{summary.expressed} published measured runs are on {name} GPUs"))
+
+
+def _group_statement(summary: Summary, unmeasured: tuple[str, str], measured: tuple[str, str]) -> str:
+    """A group's sentence (Chinese, English): `unmeasured` when none of its runs was measured, else
+    `measured` (how many runs, of what) with their error and bias."""
     if summary.mean_abs_error is None or summary.bias is None:
-        return say(f"在 {name} 架构的 GPU 上还没有可以比对的已发表实测运行，总体误差对它没有直接依据。",
-                   f"No published measured run on a {name} GPU can be compared yet, so the overall error is no "
-                   "direct evidence for it.")
+        return say(*unmeasured)
     mae, bias = f"{summary.mean_abs_error:.1%}", f"{summary.bias:+.1%}"
-    return say(f"在 {name} 架构的 GPU 上，已发表的实测运行有 {summary.expressed} 条，单步时间的平均绝对误差为 {mae}，"
-               f"平均偏差 {bias}。",
-               f"{summary.expressed} published measured runs are on {name} GPUs: on them the step time is off by "
-               f"{mae} on average (mean absolute error), with a mean bias of {bias}.")
+    return say(f"{measured[0]}，单步时间的平均绝对误差为 {mae}，平均偏差 {bias}。",
+               f"{measured[1]}: on them the step time is off by {mae} on average (mean absolute error), with a mean "
+               f"bias of {bias}.")
 
 
 def _summary_record(summary: Summary) -> dict[str, object]:
