@@ -66,6 +66,7 @@ from .chain import formula
 DSV2 = "DeepSeek-V2 report §2.1 (multi-head latent attention)"
 MOE = "mixture of experts (GShard; DeepSeekMoE; DeepSeek-V3 report §2.1.2)"
 EP = "expert parallelism (GShard; Megatron-Core MoE; DeepSeek-V3 report §3.2.2)"
+SPLIT = " (e·t_e GPUs where each expert is split over t_e)"  # e stands for the block of `leaves.Experts`
 NCCL_A2A = "nccl-tests PERFORMANCE.md: all-to-all bus bandwidth = algorithm bandwidth × (n−1)/n"
 
 
@@ -168,7 +169,7 @@ def routed_share(layers: float, dense_layers: float, top_k: float, matrices: flo
     return (layers - dense_layers) * top_k * matrices * h * expert_ffn / (layers * 12.0 * h * h * ratio)
 
 
-@formula("b·s_c·k·e ÷ (t·E)", "b s_c k e t E", EP + ": tokens per local expert, balanced" + " (e·t_e GPUs where each expert is split over t_e)")
+@formula("b·s_c·k·e ÷ (t·E)", "b s_c k e t E", EP + ": tokens per local expert, balanced" + SPLIT)
 def expert_tokens(b: float, local_sequence: float, top_k: float, expert_parallel: float, tensor: float,
                   experts: float) -> float:
     return b * local_sequence * top_k * expert_parallel / (tensor * experts)
@@ -189,7 +190,7 @@ def dense_parameters_per_gpu(parameters: float, routed: float, tensor: float, pi
     return (parameters - routed) / (tensor * pipeline)
 
 
-@formula("Ψ_E ÷ (e·p)", "Ψ_E e p", EP + ": E ÷ e whole experts per GPU and stage" + " (e·t_e GPUs where each expert is split over t_e)")
+@formula("Ψ_E ÷ (e·p)", "Ψ_E e p", EP + ": E ÷ e whole experts per GPU and stage" + SPLIT)
 def expert_parameters_per_gpu(routed: float, expert_parallel: float, pipeline: float) -> float:
     return routed / (expert_parallel * pipeline)
 
@@ -199,7 +200,7 @@ def parameters_held(dense: float, experts: float) -> float:
     return dense + experts
 
 
-@formula("t·N_d·c ÷ e", "t N_dc e", EP + ": the GPUs of a stage that hold the same experts" + " (e·t_e GPUs where each expert is split over t_e)")
+@formula("t·N_d·c ÷ e", "t N_dc e", EP + ": the GPUs of a stage that hold the same experts" + SPLIT)
 def expert_data_parallel(tensor: float, gradient_group: float, expert_parallel: float) -> float:
     return tensor * gradient_group / expert_parallel
 
