@@ -19,6 +19,7 @@ from ..model.entities import Source
 from ..model.runs import Convention, Measured, Metric, Run, RunLayout
 from ..units import fmt_number
 from .context import Site
+from .names import short_names
 from .table import Cell, Row, Table
 
 UNSTATED = "?"
@@ -94,6 +95,9 @@ def _table(site: Site, runs: list[Loaded[Run]]) -> Table:
     # A column that would repeat one value down the whole table is said once, above it.
     with_gpu = len({r.model.gpu for r in runs}) > 1
     with_network = len({r.model.network for r in runs}) > 1
+    # Short names in the cells (names.py): the full ones head the source's section, linked.
+    gpu_names = short_names(site.kb, {site.kb.label_of(r.model.gpu) for r in runs})
+    network_names = short_names(site.kb, {site.kb.label_of(r.model.network) for r in runs if r.model.network})
     headers = [(say("记录", "Run"), False), *([("GPU", False)] if with_gpu else []), (say("GPU 数", "GPUs"), True),
                *([(say("网络", "Network"), False)] if with_network else []), ("TP·PP·DP", False),
                (say("全局批 × 序列长度", "Global batch × sequence length"), False)]
@@ -103,8 +107,9 @@ def _table(site: Site, runs: list[Loaded[Run]]) -> Table:
         run, lay = entity.model, entity.model.layout
         figures = {(m.metric, m.convention): m.value for m in run.measured}
         batch = UNSTATED if lay.global_batch is None else str(lay.global_batch)
-        cells = [_name(site, entity), *([Cell.text(site.kb.label_of(run.gpu))] if with_gpu else []), _number(run.gpus),
-                 *([Cell.text(site.kb.label_of(run.network) if run.network else UNSTATED)] if with_network else []),
+        network = network_names[site.kb.label_of(run.network)] if run.network else UNSTATED
+        cells = [_name(site, entity), *([Cell.text(gpu_names[site.kb.label_of(run.gpu)])] if with_gpu else []),
+                 _number(run.gpus), *([Cell.text(network)] if with_network else []),
                  Cell(layout_label(lay)), Cell(Markup(f"{batch} × {lay.sequence_length}"))]
         cells += [_number(figures[column]) if column in figures else Cell(Markup()) for column in columns]
         table.rows.append(Row(cells, anchor=entity.id))
