@@ -171,6 +171,34 @@ def accuracy(site: Site) -> dict[str, object]:
         by_architecture.rows.append(Row([Cell(site.link(a.architecture)), _count(a.summary.runs),
                                          _count(a.summary.expressed), _pct(a.summary.mean_abs_error),
                                          _pct(a.summary.bias, signed=True)]))
+    reasons: dict[str, list[str]] = {}
+    for r in report.runs:
+        if r.error is None:
+            reasons.setdefault(r.why or say("没有实测步时", "no measured step time"), []).append(r.id)
+    missing = Table([(say("原因", "Reason"), False), (runs, True), (say("哪些", "Which"), False)])
+    for why, ids in sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        missing.rows.append(Row([Cell(_reason(why)), _count(len(ids)),
+                                 Cell(Markup(say("、", ", ")).join(site.link(i) for i in ids))]))
+    return {**_counts(report), "statement": statement(report.overall), "chart": chart, "by_source": by_source,
+            "by_kind": by_kind, "by_architecture": by_architecture, "missing": missing, "overall": report.overall,
+            "worst": [r.id for r in report.worst(5)]}
+
+
+def _counts(report: Calibration) -> dict[str, object]:
+    """What both pages say of the suite as a whole: how many runs the model reports as not fitting
+    though they ran, how many took a layout choice the model made, and the error without those."""
+    rest = report.without_inferred
+    without = None if rest.mean_abs_error is None or rest.bias is None else \
+        {"runs": rest.expressed, "mae": f"{rest.mean_abs_error:.1%}", "bias": f"{rest.bias:+.1%}"}
+    return {"unfit": sum(1 for r in report.runs if r.fits is False),
+            "inferred": sum(1 for r in report.runs if r.inferred is not None and r.error is not None),
+            "without_inferred": without}
+
+
+def run_by_run(site: Site) -> dict[str, object]:
+    """The run-by-run page: every expressed run's measured and predicted step time, by source.
+    A page of its own because it grows with every run (the accuracy page keeps the summaries)."""
+    report: Calibration = site.calibration
     groups = []
     for s in report.sources:
         table = Table([(say("运行", "Run"), False), (say("实测（秒/步）", "Measured (s/step)"), True),
@@ -193,20 +221,4 @@ def accuracy(site: Site) -> dict[str, object]:
             # carry whatever the title holds.
             shared = say("、", ", ").join(ASSUMED.get(n, n) for n in common)
             groups.append((s.source, s.title, site.link(s.source), table, shared))
-    reasons: dict[str, list[str]] = {}
-    for r in report.runs:
-        if r.error is None:
-            reasons.setdefault(r.why or say("没有实测步时", "no measured step time"), []).append(r.id)
-    missing = Table([(say("原因", "Reason"), False), (runs, True), (say("哪些", "Which"), False)])
-    for why, ids in sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        missing.rows.append(Row([Cell(_reason(why)), _count(len(ids)),
-                                 Cell(Markup(say("、", ", ")).join(site.link(i) for i in ids))]))
-    unfit = sum(1 for r in report.runs if r.fits is False)
-    inferred = sum(1 for r in report.runs if r.inferred is not None and r.error is not None)
-    rest = report.without_inferred
-    without = None if rest.mean_abs_error is None or rest.bias is None else \
-        {"runs": rest.expressed, "mae": f"{rest.mean_abs_error:.1%}", "bias": f"{rest.bias:+.1%}"}
-    return {"statement": statement(report.overall), "inferred": inferred, "without_inferred": without,
-            "chart": chart, "by_source": by_source, "by_kind": by_kind,
-            "by_architecture": by_architecture, "groups": groups, "missing": missing,
-            "overall": report.overall, "unfit": unfit, "worst": [r.id for r in report.worst(5)]}
+    return {**_counts(report), "statement": statement(report.overall), "groups": groups}
