@@ -131,16 +131,50 @@ def test_fp8_runs_the_attention_core_at_the_bf16_peak() -> None:
         scores = 0.0 if flash else 16 * 8192**2 * 8 / 2.0e12
         executed = e.compute.executed_flop_per_microbatch_per_gpu
         logits = 6 * 8192 * 2048 * 1000  # the output layer, 6·b·s·h·V, in 16 bits too
+        # FP8's casts (4 B a value): the projection's and the down projection's inputs (h + 4h)
+        # forward, the four output gradients backward (3h + 4h + h + h), at the memory bandwidth
+        casts_forward = 4 * 8192 * 8 * (2048 + 8192) / 2.0e12
+        casts = casts_forward + 4 * 8192 * 8 * (3 * 2048 + 8192 + 2 * 2048) / 2.0e12
         assert e.compute.microbatch_s == pytest.approx((executed - core - logits) / (2e15 * 0.6)
-                                                       + (core + logits) / (1e15 * 0.6) + 20 * scores, rel=1e-12)
+                                                       + (core + logits) / (1e15 * 0.6) + 20 * scores + casts,
+                                                       rel=1e-12)
         forward = e.compute.model_flop_per_microbatch_per_gpu / 3
         forward_16 = 4 * 8192**2 * 8 * 2048 + 2 * 8192 * 2048 * 1000
         assert e.compute.forward_s == pytest.approx((forward - forward_16) / (2e15 * 0.6) + forward_16 / (1e15 * 0.6)
-                                                    + 9 * scores, rel=1e-12)
+                                                    + 9 * scores + casts_forward, rel=1e-12)
     speedup = [_estimate(workload, gpu, replace(LAYOUT, sequence_length=s), flat).compute.microbatch_s
                / _estimate(workload, gpu, replace(LAYOUT, sequence_length=s, precision="fp8"), flat).compute.microbatch_s
                for s in (512, 32768)]
     assert 1.0 < speedup[1] < speedup[0] < 2.0
+
+
+@pytest.mark.parametrize(("recompute", "sp", "forward_passes"), [
+    ("none", True, 1), ("selective", True, 1), ("full", True, 2), ("none", False, 1), ("full", False, 2)])
+def test_fp8_casts_every_gemm_operand_no_fused_norm_casts(recompute: str, sp: bool, forward_passes: int) -> None:
+    """Under FP8 each GEMM operand that arrives in 16 bits is cast in a kernel of its own, 2 B read
+    and 2 B written (the FP8 copy and its transpose), at the memory bandwidth: forward, the
+    attention projection's input (h) and the down projection's (f), split by t; backward, the
+    output gradients of QKV (h + 2h_kv) and of the MLP input (2f under SwiGLU), split by t, and of
+    the projection and the down projection (h each), split only under sequence parallelism. The
+    QKV and MLP-input GEMMs take their FP8 input from the fused norm: nothing extra. Full
+    recomputation casts the forward's again. Enumerated here GEMM by GEMM, against the model's
+    12hr − h − f; BF16 casts nothing."""
+    h, h_kv, f, t, b, s, layers = 4096, 1024, 14336, 4, 2, 4096, 8
+    llama = Workload("llama-like", 8e9, layers, h, 32, 128_256, ffn_hidden_size=f, kv_heads=8, gated_mlp=True,
+                     tied_embeddings=False, linear_biases=False, norm="rmsnorm")
+    gpu = replace(A100_LIKE, dense_fp8_flop_per_s=2e15)
+    cluster = Cluster(Node("n", gpu, 8, 450e9, 8, 50e9), 1)
+    layout = Layout(t, 1, 1, micro_batch_size=b, sequence_length=s, global_batch_size=8, recompute=recompute,  # type: ignore[arg-type]
+                    sequence_parallel=sp, precision="fp8")
+    tokens = 4 * b * s * layers  # 4 B a value, every token of every layer
+    forward = tokens * (h + f) / t
+    backward = tokens * ((h + 2 * h_kv) + 2 * f) / t + tokens * (h + h) / (t if sp else 1)
+    terms = {term.key: term for term in walk(explain(llama, cluster, layout, ASSUMPTIONS)["compute.microbatch_s"])}
+    assert terms["fp8_forward_cast_bytes"].value == pytest.approx(forward, rel=1e-12)
+    assert terms["fp8_backward_cast_bytes"].value == pytest.approx(backward, rel=1e-12)
+    assert terms["fp8_microbatch_cast_bytes"].value == pytest.approx(forward_passes * forward + backward, rel=1e-12)
+    bf16 = explain(llama, cluster, replace(layout, precision="bf16"), ASSUMPTIONS)["compute.microbatch_s"]
+    assert not any("cast" in term.key for term in walk(bf16))
 
 
 def test_fp8_leaves_the_output_layer_in_16_bits() -> None:

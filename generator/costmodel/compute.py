@@ -73,7 +73,22 @@ transformer layers' linear GEMMs at the FP8 peak. Two parts stay in 16 bits:
   DeepSeek-V3's FP8 recipe keeps "the output head" in its original precision (DeepSeek-AI 2024,
   §3.3.1). Its FLOPs are G = k·b·s·h·V ÷ (t·p·c), spread over the stages as in F, with k = 2 for
   the forward pass, 6 for a micro-batch, and 4 under LoRA (no weight gradient).
-So T = (F − A − G) ÷ (R_8·η) + G ÷ (R_16·η) + A ÷ (R_16·η) + M ÷ B_hbm. η is the same at both
+FP8 also moves bytes BF16 does not: each GEMM operand that arrives in 16 bits is cast to FP8
+before the GEMM, in a kernel of its own that reads 2 bytes a value and writes 2, the FP8 copy and
+its transpose (`transformer_engine/pytorch/module/linear.py` quantizes the input with rowwise and
+columnwise usage, the columnwise copy serving the weight gradient; `module/base.py`
+`grad_output_preprocess` casts and transposes the output gradient). The QKV and MLP-input GEMMs
+take their input from a fused norm (`LayerNormLinear`), which writes the FP8 copies in place of
+its 16-bit output: nothing extra. The rest are, per token and layer, in the forward pass the
+attention projection's input (h) and the down projection's (f), both split by t, and in the
+backward pass the four GEMMs' output gradients: QKV (h + 2h_kv) and the MLP input's ((n − 1)·f),
+split by t, and the projection's and the down projection's (h each), split only under sequence
+parallelism. With 12hr = 2h + 2h_kv + n·f the backward's t-split part is 12hr − h − f, so
+M_fp8 = 4·b·s·(L ÷ p)·(n_f·(h + f) ÷ t + (12hr − h − f) ÷ t + 2h ÷ t_sp), n_f = 2 under full
+recomputation (the forward's casts repeat), at the datasheet bandwidth with nothing fitted. For a
+mixture of experts h, f and r are the workload's dense width and active width ratio: an
+approximation of the experts' own casts.
+So T = (F − A − G) ÷ (R_8·η) + G ÷ (R_16·η) + A ÷ (R_16·η) + (M + M_fp8) ÷ B_hbm. η is the same at both
 precisions: an FP8 operand is half the bytes and the FP8 peak twice the BF16 one, so I ÷ I_ridge
 does not change. The output layer weighs most on narrow models with large vocabularies.
 At long sequences, where the attention core is most of the FLOPs, FP8 thus gains little.
@@ -352,6 +367,29 @@ def memory_bound_bytes_split(per_token: float, b: float, s: float, h: float, lay
     return per_token * b * s * h * (layers / pipeline) * passes / tensor
 
 
+FP8_CASTS = ("Transformer Engine's FP8 casts (module/linear.py, module/base.py grad_output_preprocess): "
+             "2 B read, the FP8 copy and its transpose written, for every GEMM operand no fused norm casts")
+
+
+@formula("4·b·s·(L ÷ p)·(h + f) ÷ t (FP8 casts of the projection's and the down projection's inputs)",
+         "b s L p h f t", FP8_CASTS)
+def fp8_forward_cast_bytes(b: float, s: float, layers: float, pipeline: float, h: float, f: float,
+                           tensor: float) -> float:
+    return 4.0 * b * s * (layers / pipeline) * (h + f) / tensor
+
+
+@formula("4·b·s·(L ÷ p)·((12hr − h − f) ÷ t + 2h ÷ t_sp) (FP8 casts of the four GEMMs' output gradients)",
+         "b s L p h r f t t_sp", FP8_CASTS)
+def fp8_backward_cast_bytes(b: float, s: float, layers: float, pipeline: float, h: float, r: float, f: float,
+                            tensor: float, split: float) -> float:
+    return 4.0 * b * s * (layers / pipeline) * ((12.0 * h * r - h - f) / tensor + 2.0 * h / split)
+
+
+@formula("n_f·M_f + M_b", "n_f M_f M_b", "FP8 casts of a micro-batch: the forward's repeat under full recomputation")
+def fp8_microbatch_cast_bytes(forward_passes: float, forward: float, backward: float) -> float:
+    return forward_passes * forward + backward
+
+
 SCORES = "Korthikanti et al. 2022 Table 2's 16-bit scores and 1-byte dropout mask, read and written once a kernel"
 
 
@@ -387,6 +425,10 @@ def two_forward_passes() -> float:
 
 
 SCORE_FORWARD_PASSES = {"none": one_pass, "selective": two_forward_passes, "full": two_forward_passes}
+
+FP8_FORWARD_PASSES = {"none": one_pass, "selective": one_pass, "full": two_forward_passes}
+"""Full recomputation repeats the forward's FP8 casts; selective repeats only the attention core,
+which runs in 16 bits."""
 """Selective recomputation repeats the attention core, its softmax and dropout included, as full
 recomputation repeats every layer's forward."""
 

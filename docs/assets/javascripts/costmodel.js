@@ -859,9 +859,17 @@
       scoreBackward;
     // compute.py fp8_split_seconds_at_rate: FP8 leaves the output layer (k·b·s·h·V per micro-batch,
     // spread over the stages) in 16 bits as well, as Megatron-Core and DeepSeek-V3's recipe do
-    var seconds = function (flop, passes, coefficient, perScore, logitCoefficient) {
+    // compute.py fp8_*_cast_bytes: FP8 casts every GEMM operand no fused norm casts, 2 B read and
+    // the FP8 copy and its transpose written: the forward's projection and down-projection inputs,
+    // the backward's four output gradients (two of them split only under sequence parallelism)
+    var f = ffnHiddenSize(w), tSp = layout.sequence_parallel ? t : 1.0;
+    var castForward = fp8 ? 4.0 * b * sLocal * (L / p) * (h + f) / t : 0.0;
+    var castMicrobatch = fp8 ? byRecompute(w, layout, function (mode) { return mode === "full" ? 2.0 : 1.0; }) *
+      castForward + 4.0 * b * sLocal * (L / p) * ((12.0 * h * r - h - f) / t + 2.0 * h / tSp) : 0.0;
+    var seconds = function (flop, passes, coefficient, perScore, logitCoefficient, casts) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
+      bound = bound + casts;
       if (!layout.flash_attention) {
         bound = bound + perScore * w.attention_heads * s * s * b * (L / p) / (t * c);
       }
@@ -877,10 +885,10 @@
     };
     var executedCoefficient = byRecompute(w, layout, function (mode) { return ATTENTION_COEFFICIENT[mode]; }) +
       (layout.flash_attention ? 2.0 : 0.0);
-    var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward, 2.0);
+    var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward, 2.0, castForward);
     var microbatch = seconds(executedMb, byRecompute(w, layout, function (mode) { return PASSES[mode]; }),
                              executedCoefficient, scoreMicrobatch,
-                             layout.adapter_rank > 0 ? 4.0 : 6.0);
+                             layout.adapter_rank > 0 ? 4.0 : 6.0, castMicrobatch);
     // compute.py attention_flop: what the context-parallel ring hides behind
     var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * hAtt / (t * c), bf16Peak, etaAttn) : null;
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
