@@ -21,7 +21,9 @@ from generator.knowledge import Loaded
 from generator.model import KINDS
 from generator.model.common import Identified, Text
 from generator.model.entities import ComputeNode, Gpu, Source
+from generator.model.runs import Run
 from generator.render import PAGES, calculator, render_site
+from generator.render.context import run_page
 from generator.render.text import ENTITY_PAGE
 from generator.render.trust import source_page
 from generator.selection.tree import leaf_paths
@@ -38,6 +40,8 @@ def _real() -> tuple[Result, dict[str, str]]:
 
 
 def _page_of(kind: str, model: object) -> str:
+    if isinstance(model, Run):  # one page per source of measured runs
+        return run_page(model.source) + ".md"
     if kind == "cases":
         return {"scaling_study": "scaling.md", "expert_study": "moe.md"}.get(getattr(model, "type", ""),
                                                                             "field-reports.md")
@@ -45,10 +49,15 @@ def _page_of(kind: str, model: object) -> str:
 
 
 def test_every_page_and_data_file_is_generated() -> None:
-    """The generated set is fixed by the code: every page, JSON and CSV per spec folder, schemas,
-    and the calculator's inputs, and the decision tree for the questionnaire."""
-    _result, files = _real()
-    expected = set(PAGES) | {f"data/{kind}.{ext}" for kind in KINDS for ext in ("json", "csv")} | {"data/tree.json"}
+    """The generated set is fixed by the code and the sources of measured runs: every page, one
+    page per source that measured a run, JSON and CSV per spec folder, schemas, and the
+    calculator's inputs, and the decision tree for the questionnaire."""
+    result, files = _real()
+    assert result.kb is not None
+    measured = {f"{run_page(run.model.source)}.md" for run in result.kb.of_type(Run)}
+    assert len(measured) > 10  # the real base's sources of runs
+    expected = set(PAGES) | measured | {f"data/{kind}.{ext}" for kind in KINDS for ext in ("json", "csv")}
+    expected |= {"data/tree.json"}
     expected |= {f"schema/{name}" for name in schema_files()} | {calculator.DATA}
     assert set(files) == expected
 

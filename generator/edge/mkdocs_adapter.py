@@ -48,7 +48,7 @@ from mkdocs.utils import CountHandler
 
 from ..diagnostics import Diagnostic, format_all
 from ..language import DEFAULT, LANGUAGES, say, speaking
-from ..render import PAGE_SOURCES
+from ..render import page_source
 from ..render.abbreviations import first_use_only
 from ..render.expand import body_first_line, expand_blocks, expand_figures
 from ..render.limits import insert_limits
@@ -212,7 +212,7 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
         page.toc = TableOfContents([])
     repository = _state.get("repository")
     if repository is not None:
-        source = PAGE_SOURCES.get(page.file.src_uri)
+        source = page_source(page.file.src_uri)
         if page.file.generated_by is not None:
             page.edit_url = repository.folder(source) if source else None
         elif _state["docs"] is not None:

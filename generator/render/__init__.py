@@ -58,7 +58,6 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "calculator.md": calculator.calculator,
     "runs.md": runs.runs,
     "accuracy.md": accuracy.accuracy,
-    "accuracy-runs.md": accuracy.run_by_run,
     "markets.md": markets.markets,
     "claims.md": reference.claims,
     "sources.md": reference.sources,
@@ -69,7 +68,8 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     **{f"{page}.md": partial(reference.source_list, page=page) for page, _title, _roles in SOURCE_GROUPS},
 }
 
-# Generated page -> where its content is edited in the repository (the page's "edit" button).
+# Generated page -> where its content is edited in the repository (the page's "edit" button); the
+# pages of runs by source (runs-<source>.md) are edited in specs/runs too (`page_source`).
 PAGE_SOURCES: dict[str, str] = {
     "gpus.md": "specs/gpus",
     "interconnects.md": "specs/interconnects",
@@ -89,7 +89,6 @@ PAGE_SOURCES: dict[str, str] = {
     "calculator.md": "specs/workloads",
     "runs.md": "specs/runs",
     "accuracy.md": "specs/runs",
-    "accuracy-runs.md": "specs/runs",
     "markets.md": "specs/markets",
     "claims.md": "specs/claims",
     "sources.md": "specs/sources",
@@ -98,6 +97,11 @@ PAGE_SOURCES: dict[str, str] = {
     "downloads.md": "specs",
     **{f"{page}.md": "specs/sources" for page, _title, _roles in SOURCE_GROUPS},
 }
+
+
+def page_source(page: str) -> str | None:
+    """Where a generated page's content is edited in the repository, if known."""
+    return PAGE_SOURCES.get(page) or ("specs/runs" if page.startswith("runs-") else None)
 
 
 @cache
@@ -166,6 +170,9 @@ def _files(site: Site) -> dict[str, str]:
     """One language's pages and the data files the page scripts read (generator.language.current)."""
     env = environment()
     files = {name: env.get_template(_template(name)).render(site=site, **context(site)) for name, context in PAGES.items()}
+    # A page per source of measured runs (runs-<source>.md): as many as the knowledge base holds.
+    template = env.get_template(_template("runs-source.md"))
+    files.update({name: template.render(site=site, **context) for name, context in runs.source_pages(site).items()})
     files.update(selection.data_files(site))
     files.update(calculator.data_files(site))
     return files

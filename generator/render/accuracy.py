@@ -14,9 +14,11 @@ from ..estimates.runs import Inferred
 from ..labels import BLOCK, METRIC
 from ..language import Bilingual, current, say
 from ..units import fmt_number
-from .context import Site
+from .context import Site, run_page_link
+from .escape import inert
 from .scatter import accuracy_chart
 from .table import Cell, Row, Table
+from .text import marked
 
 # The fields `estimates.calibration.ASSUMED` may fill in, as the page names them.
 ASSUMED = Bilingual(
@@ -157,7 +159,7 @@ def accuracy(site: Site) -> dict[str, object]:
     mae, bias = say("平均绝对误差", "Mean absolute error"), say("偏差", "Bias")
     by_source = Table([(say("来源", "Source"), False), (runs, True), (expressed, True), (mae, True), (bias, True)])
     for s in report.sources:
-        by_source.rows.append(Row([Cell(site.link(s.source)), _count(s.summary.runs), _count(s.summary.expressed),
+        by_source.rows.append(Row([Cell(run_page_link(s.source, s.title)), _count(s.summary.runs), _count(s.summary.expressed),
                                    _pct(s.summary.mean_abs_error), _pct(s.summary.bias, signed=True)]))
     by_kind = Table([(say("模型", "Model"), False), (say("精度", "Precision"), False), (expressed, True), (mae, True),
                      (bias, True)])
@@ -195,11 +197,12 @@ def _counts(report: Calibration) -> dict[str, object]:
             "without_inferred": without}
 
 
-def run_by_run(site: Site) -> dict[str, object]:
-    """The run-by-run page: every expressed run's measured and predicted step time, by source.
-    A page of its own because it grows with every run (the accuracy page keeps the summaries)."""
+def predictions(site: Site) -> dict[str, dict[str, object]]:
+    """Each source's runs against the model, for the source's page of runs (runs.py): the one
+    sentence of its error, the assumptions every run of it takes, and a table of every expressed
+    run's measured and predicted step time."""
     report: Calibration = site.calibration
-    groups = []
+    found: dict[str, dict[str, object]] = {}
     for s in report.sources:
         table = Table([(say("运行", "Run"), False), (say("实测（秒/步）", "Measured (s/step)"), True),
                        (say("预测（秒/步）", "Predicted (s/step)"), True), (say("误差", "Error"), True),
@@ -208,17 +211,17 @@ def run_by_run(site: Site) -> dict[str, object]:
         common = _common(expressed_runs)
         for r in expressed_runs:
             # Only the few runs the model reports as not fitting are marked; a column saying
-            # "fits" on every other row said nothing.
-            name = site.link(r.id, r.name) if r.fits is not False else Markup("{}{}").format(
-                site.link(r.id, r.name), say("（报告为放不下）", " (reported as not fitting)"))
+            # "fits" on every other row said nothing. The name links to the run's row above.
+            link = Markup('<a href="#{}">{}</a>').format(r.id, marked(inert(r.name), r.name))
+            name = link if r.fits is not False else link + say("（报告为放不下）", " (reported as not fitting)")
             table.rows.append(Row([Cell(name), _seconds(r.measured_s), _seconds(r.predicted_s),
                                    _pct(r.error, signed=True), Cell.text(_assumed(r, common))]))
         if table.rows and not any(row.cells[-1].html for row in table.rows):
             # every assumption of these runs is said above the table: no empty column
             table = Table(table.headers[:-1], [Row(row.cells[:-1], row.anchor, row.spec) for row in table.rows])
-        if table.rows:
-            # An explicit id from the source's slug: a heading id slugged from its title would
-            # carry whatever the title holds.
-            shared = say("、", ", ").join(ASSUMED.get(n, n) for n in common)
-            groups.append((s.source, s.title, site.link(s.source), table, shared))
-    return {**_counts(report), "statement": statement(report.overall), "groups": groups}
+        found[s.source] = {"statement": statement(s.summary), "predicted": table if table.rows else None,
+                           "other": len(table.headers) == 5,  # the "Other assumptions" column is shown
+                           "shared": say("、", ", ").join(ASSUMED.get(n, n) for n in common),
+                           "inferred": sum(1 for r in expressed_runs if r.inferred is not None),
+                           "unfit": sum(1 for r in expressed_runs if r.fits is False)}
+    return found

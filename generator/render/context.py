@@ -18,6 +18,7 @@ from ..knowledge import KnowledgeBase, Loaded
 from ..language import say
 from ..model.common import Identified
 from ..model.entities import ExpertStudy, FieldReport, ScalingStudy, Source
+from ..model.runs import Run
 from ..repository import Repository
 from ..units import DERIVED_UNITS, UNITS
 from .table import Cell, SpecLink
@@ -25,6 +26,17 @@ from .text import ENTITY_PAGE, expand_text, figure_html, inert, marked, sort_key
 from .trust import source_page
 
 T = TypeVar("T")
+
+
+def run_page(source_id: str) -> str:
+    """The page that lists the runs a source measured and the model's predictions for them,
+    relative to the site's root: one page a source (render/runs.py)."""
+    return f"runs-{source_id}"
+
+
+def run_page_link(source_id: str, title: str) -> Markup:
+    """A link, named by the source's title (spec text, inert), to the page of its runs."""
+    return Markup('<a href="../{}/">{}</a>').format(run_page(source_id), marked(inert(title), title))
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,8 @@ class Site:
                     else "moe" if isinstance(entity.model, ExpertStudy) else "field-reports")
         if isinstance(entity.model, Source):
             return f"{source_page(entity.model)}/#src-{entity.id}"
+        if isinstance(entity.model, Run):
+            return f"{run_page(entity.model.source)}/#{entity.id}"
         return f"{page}/#{entity.id}"
 
     def spec(self, entity_id: str) -> SpecLink | None:

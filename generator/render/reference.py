@@ -34,9 +34,8 @@ from ..rules.catalog import FAMILIES, RULE_EN, RULES
 from ..rules.claims import claim_outcome
 from ..units import fmt_number
 from . import spreadsheet
-from .context import Site
+from .context import Site, run_page
 from .escape import inert, link
-from .runs import section_anchor
 from .table import Cell, Row, Table
 from .text import localized
 from .trust import BASIS, SOURCE_GROUPS, VERDICT, as_written, group_title, source_page, summary_html
@@ -130,14 +129,14 @@ def _cited_by(site: Site, source_id: str, citing: set[str]) -> Markup:
     link to where the runs page lists them."""
     runs = [entity.model for c in citing if (entity := site.kb.get(c)) is not None and isinstance(entity.model, Run)]
     links = [as_written(site.link(c)) for c in sorted(citing - {r.id for r in runs})]
-    # The runs page lists a run under the source that measured it; one that only gives a run's
-    # configuration (`config_source`) links to those sections.
+    # A source's runs are on its own page; a source that only gives a run's configuration
+    # (`config_source`) links to the pages of the sources that measured them.
     sections: dict[str, int] = {}
     for run in runs:
         sections[run.source] = sections.get(run.source, 0) + 1
     for section in sorted(sections, key=lambda s: (s != source_id, s)):
-        links.append(Markup(say('<a href="../runs/#{}">{} 条实测训练记录</a>', '<a href="../runs/#{}">{} measured training runs</a>')
-                            ).format(section_anchor(section), sections[section]))
+        links.append(Markup(say('<a href="../{}/">{} 条实测训练记录</a>', '<a href="../{}/">{} measured training runs</a>')
+                            ).format(run_page(section), sections[section]))
     return Markup(say("、", ", ")).join(links)
 
 

@@ -1,10 +1,12 @@
-"""The measured training runs page: every run of specs/runs/, grouped by its source, one row each
-(anchored by id) with its GPUs, layout, batch and one column per measured metric and FLOP
-convention (the convention heads the column). What a run leaves unstated is shown as "?"; its
-note is in its spec file and in the downloads.
+"""The measured training runs: an index page (runs.md) of the sources that measured them, and a
+page per source (`run_page`) with every run of specs/runs/ it measured, one row each (anchored by
+id) with its GPUs, layout, batch and one column per measured metric and FLOP convention (the
+convention heads the column). What a run leaves unstated is shown as "?"; its note is in its spec
+file and in the downloads.
 
 Compact by design: a benchmark sweep gives hundreds of rows, so a row holds plain text and
-numbers, and its name links to its spec file (the page-size budget of DESIGN.md section 8)."""
+numbers, and its name links to its spec file; and a page per source, because one page of all the
+runs grew with every table read and outgrew the page-size budget of DESIGN.md section 8."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from ..language import say
 from ..model.entities import Source
 from ..model.runs import Convention, Measured, Metric, Run, RunLayout
 from ..units import fmt_number
-from .context import Site
+from .accuracy import predictions
+from .context import Site, run_page, run_page_link
 from .names import short_names
 from .table import Cell, Row, Table
 
@@ -117,30 +120,51 @@ def _table(site: Site, runs: list[Loaded[Run]]) -> Table:
 
 
 def section_anchor(source_id: str) -> str:
-    """Where a source's runs start on the runs page (its sources page links there)."""
+    """A source's row on the runs index (links to where its runs used to start land there)."""
     return f"from-{source_id}"
 
 
-def runs(site: Site) -> dict[str, object]:
+def _by_source(site: Site) -> list[tuple[Loaded[Source], list[Loaded[Run]]]]:
+    """The sources that measured runs, in the knowledge base's order, each with its runs."""
     by_source: dict[str, list[Loaded[Run]]] = {}
     for entity in site.kb.of_type(Run):
         by_source.setdefault(entity.model.source, []).append(entity)
-    sections = []
-    separator = Markup(say("、", ", "))
-    for source in site.kb.of_type(Source):
-        entries = by_source.get(source.id)
-        if entries:
-            gpus = sorted({e.model.gpu for e in entries})
-            networks = sorted({e.model.network for e in entries if e.model.network})
-            configs = sorted({e.model.config_source for e in entries if e.model.config_source})
-            sections.append({"anchor": section_anchor(source.id), "title": source.model.title,
-                             "source": site.link(source.id), "count": len(entries), "table": _table(site, entries),
-                             "configs": Markup(say(
-                                 "来源没有印出的配置（微批、交错块数等）取自：{}，哪些字段见各条记录的说明。",
-                                 "What the source does not print (micro-batch, interleaved chunks and so on) is "
-                                 "taken from {}; each run's note says which fields.")).format(
-                                 separator.join(site.link(c) for c in configs)) if configs else Markup(),
-                             "gpus": separator.join(site.link(g) for g in gpus),
-                             "networks": separator.join(site.link(n) for n in networks)})
-    return {"sections": sections, "total": sum(len(v) for v in by_source.values()), "unstated": UNSTATED,
-            "conventions": [(CONVENTION[k], k) for k in CONVENTION]}
+    return [(source, by_source[source.id]) for source in site.kb.of_type(Source) if source.id in by_source]
+
+
+def _links(site: Site, ids: list[str]) -> Markup:
+    return Markup(say("、", ", ")).join(site.link(i) for i in ids)
+
+
+def runs(site: Site) -> dict[str, object]:
+    """The index: what a run records and how its FLOPs are counted, and one row per source."""
+    index = Table([(say("来源", "Source"), False), (say("记录", "Runs"), True), ("GPU", False),
+                   (say("网络", "Network"), False)])
+    for source, entries in _by_source(site):
+        networks = sorted({e.model.network for e in entries if e.model.network})
+        index.rows.append(Row([Cell(run_page_link(source.id, source.model.title)), _number(len(entries)),
+                               Cell(_links(site, sorted({e.model.gpu for e in entries}))),
+                               Cell(_links(site, networks)) if networks else Cell.text(UNSTATED)],
+                              anchor=section_anchor(source.id)))
+    return {"index": index, "total": sum(len(entries) for _source, entries in _by_source(site)),
+            "unstated": UNSTATED, "conventions": [(CONVENTION[k], k) for k in CONVENTION]}
+
+
+def source_pages(site: Site) -> dict[str, dict[str, object]]:
+    """Each source's page of runs (`run_page`.md) and what its template shows: the runs as the
+    source published them, then the model's predictions for them (accuracy.predictions)."""
+    pages = {}
+    predicted = predictions(site)
+    for source, entries in _by_source(site):
+        configs = sorted({e.model.config_source for e in entries if e.model.config_source})
+        networks = sorted({e.model.network for e in entries if e.model.network})
+        pages[f"{run_page(source.id)}.md"] = {
+            "title": source.model.title, "source": site.link(source.id), "count": len(entries),
+            "runs": _table(site, entries), "unstated": UNSTATED,
+            "configs": Markup(say(
+                "来源没有印出的配置（微批、交错块数等）取自：{}，哪些字段见各条记录的说明。",
+                "What the source does not print (micro-batch, interleaved chunks and so on) is "
+                "taken from {}; each run's note says which fields.")).format(_links(site, configs)) if configs else Markup(),
+            "gpus": _links(site, sorted({e.model.gpu for e in entries})), "networks": _links(site, networks),
+            **predicted[source.id]}
+    return pages

@@ -6,6 +6,7 @@ it, and these tests are what a reader sees."""
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -16,6 +17,8 @@ from support import real_files
 
 from generator.derive import FigureIndex
 from generator.knowledge import KnowledgeBase
+from generator.model.runs import Run
+from generator.render.context import run_page
 from generator.validate import validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -39,6 +42,14 @@ def _real() -> tuple[KnowledgeBase, FigureIndex]:
 def kb() -> KnowledgeBase:
     """The real knowledge base, as the site was built from it."""
     return _real()[0]
+
+
+@pytest.fixture(scope="session")
+def longest_runs_page(kb: KnowledgeBase) -> str:
+    """The page of the source that measured the most runs (`/runs-<source>/`): the site's longest
+    tables, two of them, wherever the knowledge base puts them."""
+    counts = Counter(run.model.source for run in kb.of_type(Run))
+    return f"/{run_page(max(sorted(counts), key=counts.__getitem__))}/"
 
 
 @pytest.fixture(scope="session")

@@ -112,10 +112,12 @@ def test_row_links_land_on_the_row(browser: Browser, base_url: str, kb: Knowledg
         context.close()
 
 
-def test_a_table_out_of_view_is_laid_out_when_the_reader_reaches_it(page: Page, base_url: str) -> None:
+def test_a_table_out_of_view_is_laid_out_when_the_reader_reaches_it(page: Page, base_url: str,
+                                                                      longest_runs_page: str) -> None:
     """The long pages skip the layout of tables far below the screen (content-visibility: their
-    first paint no longer waits for hundreds of rows), and a table is there once scrolled to."""
-    settle(page, base_url + "/runs/")
+    first paint no longer waits for hundreds of rows), and a table is there once scrolled to: the
+    longest page of measured runs, whose second table starts hundreds of rows down."""
+    settle(page, base_url + longest_runs_page)
     last = page.locator("article .data-table").last
     first_cell = last.locator("tbody td").first
     assert first_cell.text_content()  # in the document all along
