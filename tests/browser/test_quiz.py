@@ -245,6 +245,10 @@ def _answer_until_gpus(page: Page, kb: KnowledgeBase, point: Point) -> None:
     page.locator(".quiz .quiz-gpus").wait_for()
 
 
+FOCUSABLE = "() => document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]').length"
+"""How many elements of the page may take focus: a bound on the Tabs to any one of them."""
+
+
 def test_questionnaire_by_keyboard(browser: Browser, base_url: str, kb: KnowledgeBase) -> None:
     """Answers are buttons reached with Tab and pressed with Enter, the GPU count is typed and
     sent with Enter; after each answer, focus moves to the next question; axe finds nothing
@@ -259,15 +263,18 @@ def test_questionnaire_by_keyboard(browser: Browser, base_url: str, kb: Knowledg
     view = market_views(kb)[point.view].name
 
     def press_button(text: re.Pattern[str]) -> None:
+        # At most once round every element that takes focus: the first question is reached from
+        # the top of the page, past the site's navigation, however many pages it lists (the
+        # question's heading takes focus only once an answer moves it there).
         page.keyboard.press("Tab")
-        for _ in range(60):
+        for _ in range(page.evaluate(FOCUSABLE)):
             if text.match(page.evaluate("() => document.activeElement.textContent")):
                 break
             page.keyboard.press("Tab")
+        assert text.match(page.evaluate("() => document.activeElement.textContent")), text
         page.keyboard.press("Enter")
         assert page.evaluate("() => document.activeElement.tagName") == "H3"
 
-    page.locator(".quiz .quiz-question").focus()
     press_button(re.compile(f"^{re.escape(goal_label)}$"))
     press_button(re.compile(f"^{re.escape(name)}（"))
     page.keyboard.press("Tab")
