@@ -139,7 +139,7 @@ def test_source_title_with_bar_and_backslash_builds(tmp_path: Path) -> None:
     # Generated pages: the source's own heading, on the page of its kind of publisher, and its
     # row in the index (a figure's 源 link carries no title).
     listed = "".join((tmp_path / "site" / group / "index.html").read_text(encoding="utf-8")
-                     for group, _title, _roles in SOURCE_GROUPS)
+                     for group, *_ in SOURCE_GROUPS)
     heading = re.search(r'<h2 id="src-test-gpu-datasheet">(.*?)<a class="headerlink"', listed)
     assert heading is not None and html.unescape(heading[1]) == title, heading
     index = (tmp_path / "site" / "sources" / "index.html").read_text(encoding="utf-8")

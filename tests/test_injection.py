@@ -118,7 +118,7 @@ def test_payloads_are_shown_as_text(hostile_site: Path) -> None:
     for literal in ("<script>window.__xss=1</script>", "*xss-em*", "{{ xss_jinja }}", "{: onclick=",
                     '--8<-- "abbreviations.md"', "[xss-link](javascript:", "trailing backslash \\", SUFFIX_PAYLOAD):
         assert literal in shown, literal
-    listed = {href for page, _title, _roles in SOURCE_GROUPS for href, _rel in pages[f"{page}/index.html"].links}
+    listed = {href for page, *_ in SOURCE_GROUPS for href, _rel in pages[f"{page}/index.html"].links}
     assert listed == set(URL_PAYLOADS)
 
 
@@ -143,7 +143,7 @@ def test_any_accepted_url_is_exactly_one_link(tail: list[str]) -> None:
         return
     assert pages is not None
     links = []
-    for page in ["sources", *(group for group, _title, _roles in SOURCE_GROUPS)]:
+    for page in ["sources", *(group for group, *_ in SOURCE_GROUPS)]:
         html_page = markdown.markdown(pages[f"{page}.md"], extensions=_EXTENSIONS,
                                       extension_configs={"pymdownx.escapeall": {"hardbreak": False, "nbsp": False}})
         scan = Scan()

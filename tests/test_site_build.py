@@ -393,8 +393,8 @@ def test_sources_are_listed_by_kind_of_publisher_without_a_table_of_contents(sit
     sources = {e.id: e.model for e in _kb(real).of_type(Source)}
     index = _html(site, "sources/index.html")
     search = (site / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert set(get_args(PublisherRole)) == {role for _page, _title, roles in SOURCE_GROUPS for role in roles}
-    for page, _title, _roles in SOURCE_GROUPS:
+    assert set(get_args(PublisherRole)) == {role for group in SOURCE_GROUPS for role in group.roles}
+    for page, *_ in SOURCE_GROUPS:
         html = _html(site, f"{page}/index.html")
         assert 'data-md-component="toc"' not in html
         listed = {i for i, s in sources.items() if source_page(s) == page}

@@ -65,7 +65,7 @@ PAGES: dict[str, Callable[[Site], dict[str, object]]] = {
     "vocabularies.md": reference.vocabularies,
     "downloads.md": reference.downloads,
     # One page per kind of publisher (trust.SOURCE_GROUPS), all from source-list.md.j2.
-    **{f"{page}.md": partial(reference.source_list, page=page) for page, _title, _roles in SOURCE_GROUPS},
+    **{f"{page}.md": partial(reference.source_list, page=page) for page, *_ in SOURCE_GROUPS},
 }
 
 # Generated page -> where its content is edited in the repository (the page's "edit" button); the
@@ -95,7 +95,7 @@ PAGE_SOURCES: dict[str, str] = {
     "rules.md": "generator/rules",
     "vocabularies.md": "specs",
     "downloads.md": "specs",
-    **{f"{page}.md": "specs/sources" for page, _title, _roles in SOURCE_GROUPS},
+    **{f"{page}.md": "specs/sources" for page, *_ in SOURCE_GROUPS},
 }
 
 
@@ -138,7 +138,7 @@ def yaml_str(text: object) -> Markup:
     return Markup(quoted.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
-_SOURCE_LISTS = {f"{page}.md" for page, _title, _roles in SOURCE_GROUPS}
+_SOURCE_LISTS = {f"{page}.md" for page, *_ in SOURCE_GROUPS}
 
 
 def _template(page: str) -> str:

@@ -153,7 +153,7 @@ def sources(site: Site) -> dict[str, object]:
     items = _source_items(site)
     counts = {k: sum(1 for i in items if i["access"] == k) for k in ("read", "copy", "unread")}
     groups = [{"page": page, "title": group_title(page), "count": sum(1 for i in items if i["page"] == page)}
-              for page, _title, _roles in SOURCE_GROUPS]
+              for page, *_ in SOURCE_GROUPS]
     return {"items": items, "access_counts": counts, "groups": groups,
             "provenance": summary_html(site.kb, title=say("全站数字的来源", "Where the site's figures come from"))}
 

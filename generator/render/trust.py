@@ -4,13 +4,15 @@ looks like beside a figure or a date. Counts come from the data (generator.prove
 
 from __future__ import annotations
 
+from typing import NamedTuple, get_args
+
 from markupsafe import Markup, escape
 
 from ..charsets import chinese
 from ..knowledge import KnowledgeBase
 from ..labels import BASIS, FOOTING, VERDICT
 from ..language import Bilingual, current, say
-from ..model.entities import Claim, Source
+from ..model.entities import Claim, Source, SourceKind
 from ..provenance import FIGURE_KINDS, FOOTINGS, access, summarize
 from .escape import attr
 
@@ -73,18 +75,33 @@ def verdict_badge(kb: KnowledgeBase, claim_id: str, *, root: str = "../") -> Mar
                   f'title="{attr(m.said.shown())}">{VERDICT[m.verdict]}{say("｜", " | ")}{BASIS[m.basis]}</a>')
 
 
+class SourceGroup(NamedTuple):
+    """One page of the source lists: the sources whose publisher has one of `roles` and, where
+    `kinds` is given, whose kind is one of them."""
+
+    page: str
+    title: str
+    roles: tuple[str, ...]
+    kinds: tuple[str, ...] | None = None
+
+
 # The sources are listed on one page per kind of publisher: a single page of every source, each
 # with its provenance, notes and back-links, outgrew the page-weight budget (DESIGN §8) and only
-# grows with the knowledge base. /sources/ is the index of all of them.
-SOURCE_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (  # (page, title, publisher roles)
-    ("sources-vendor", "厂商资料", ("vendor",)),
-    ("sources-standards", "标准、规范与法规", ("standards_body", "regulator")),
-    ("sources-papers", "论文", ("academic",)),
-    ("sources-other", "开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
+# grows with the knowledge base. /sources/ is the index of all of them. The vendors' documents,
+# three sources in four, outgrew one page in turn: their technical documentation (manuals,
+# framework docs and repositories) has its own.
+SOURCE_GROUPS: tuple[SourceGroup, ...] = (
+    SourceGroup("sources-vendor", "厂商数据手册、产品页与实测", ("vendor",),
+                tuple(kind for kind in get_args(SourceKind) if kind != "documentation")),
+    SourceGroup("sources-vendor-docs", "厂商技术文档", ("vendor",), ("documentation",)),
+    SourceGroup("sources-standards", "标准、规范与法规", ("standards_body", "regulator")),
+    SourceGroup("sources-papers", "论文", ("academic",)),
+    SourceGroup("sources-other", "开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
 )
-_PAGE_OF_ROLE = {role: page for page, _title, roles in SOURCE_GROUPS for role in roles}
-_GROUP_TITLE = Bilingual(zh={page: title for page, title, _roles in SOURCE_GROUPS},
-                         en={"sources-vendor": "Vendor documents", "sources-standards": "Standards, specifications and regulations",
+_GROUP_TITLE = Bilingual(zh={g.page: g.title for g in SOURCE_GROUPS},
+                         en={"sources-vendor": "Vendor datasheets, product pages and measurements",
+                             "sources-vendor-docs": "Vendor technical documentation",
+                             "sources-standards": "Standards, specifications and regulations",
                              "sources-papers": "Papers",
                              "sources-other": "Open-source projects, press, third parties and the source articles"})
 
@@ -95,8 +112,10 @@ def group_title(page: str) -> str:
 
 
 def source_page(source: Source) -> str:
-    """The page a source is listed on (`sources-vendor`), relative to the site's root."""
-    return _PAGE_OF_ROLE[source.publisher_role]
+    """The page a source is listed on (`sources-vendor`), relative to the site's root: the first
+    group that takes its publisher's role and its kind."""
+    return next(g.page for g in SOURCE_GROUPS
+                if source.publisher_role in g.roles and (g.kinds is None or source.kind in g.kinds))
 
 
 def source_targets(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:

@@ -72,7 +72,7 @@ def test_no_payload_runs_or_appears_in_chromium(page: Page, hostile_url: tuple[s
     assert not errors, errors[:5]
     # The payloads are on the pages, as text (a probe that sees nothing would pass anyway).
     links, text = 0, ""
-    for group, _title, _roles in SOURCE_GROUPS:  # the pages that list the sources in full
+    for group, *_ in SOURCE_GROUPS:  # the pages that list the sources in full
         settle(page, f"{base_url}/{group}/")
         links += page.locator("a[rel='noopener noreferrer'][href^='https://xss.example/']").count()
         text += page.inner_text("body")
