@@ -93,14 +93,14 @@ class SourceGroup(NamedTuple):
 SOURCE_GROUPS: tuple[SourceGroup, ...] = (
     SourceGroup("sources-vendor", "厂商数据手册、产品页与实测", ("vendor",),
                 tuple(kind for kind in get_args(SourceKind) if kind != "documentation")),
-    SourceGroup("sources-vendor-docs", "厂商技术文档", ("vendor",), ("documentation",)),
+    SourceGroup("sources-docs", "厂商技术文档", ("vendor",), ("documentation",)),
     SourceGroup("sources-standards", "标准、规范与法规", ("standards_body", "regulator")),
     SourceGroup("sources-papers", "论文", ("academic",)),
     SourceGroup("sources-other", "开源项目、媒体、第三方与来源文章", ("project", "press", "third_party", "author")),
 )
 _GROUP_TITLE = Bilingual(zh={g.page: g.title for g in SOURCE_GROUPS},
                          en={"sources-vendor": "Vendor datasheets, product pages and measurements",
-                             "sources-vendor-docs": "Vendor technical documentation",
+                             "sources-docs": "Vendor technical documentation",
                              "sources-standards": "Standards, specifications and regulations",
                              "sources-papers": "Papers",
                              "sources-other": "Open-source projects, press, third parties and the source articles"})
