@@ -88,8 +88,8 @@ M_fp8 = 4·b·s·(L ÷ p)·(n_f·(h + f) ÷ t + (12hr − h − f) ÷ t + 2h ÷ 
 recomputation (the forward's casts repeat), at the datasheet bandwidth with nothing fitted. For a
 mixture of experts h, f and r are the workload's dense width and active width ratio: an
 approximation of the experts' own casts.
-So T = (F − A − G) ÷ (R_8·η) + G ÷ (R_16·η) + A ÷ (R_16·η) + (M + M_fp8) ÷ B_hbm. η is the same at both
-precisions: an FP8 operand is half the bytes and the FP8 peak twice the BF16 one, so I ÷ I_ridge
+So T = (F − A − G) ÷ (R_8·η) + G ÷ (R_16·η) + A ÷ (R_16·η) + (M + M_fp8) ÷ B_hbm. η is the same
+at both precisions: an FP8 operand is half the bytes and the FP8 peak twice the BF16 one, so I ÷ I_ridge
 does not change. The output layer weighs most on narrow models with large vocabularies.
 At long sequences, where the attention core is most of the FLOPs, FP8 thus gains little.
 
@@ -425,12 +425,12 @@ def two_forward_passes() -> float:
 
 
 SCORE_FORWARD_PASSES = {"none": one_pass, "selective": two_forward_passes, "full": two_forward_passes}
+"""Selective recomputation repeats the attention core, its softmax and dropout included, as full
+recomputation repeats every layer's forward."""
 
 FP8_FORWARD_PASSES = {"none": one_pass, "selective": one_pass, "full": two_forward_passes}
 """Full recomputation repeats the forward's FP8 casts; selective repeats only the attention core,
 which runs in 16 bits."""
-"""Selective recomputation repeats the attention core, its softmax and dropout included, as full
-recomputation repeats every layer's forward."""
 
 
 @formula("n_f·k_f + k_b", "n_f k_f k_b", "bytes a score moves in a micro-batch")

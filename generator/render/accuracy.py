@@ -1,7 +1,8 @@
-"""The accuracy page: the cost model against every published run of specs/runs/, as the scatter
-of predicted against measured step time, the error by source, and every run with its figures or
-the reason the model cannot express it. The numbers are `estimates.calibration`'s, the same ones
-`python -m generator calibrate` prints."""
+"""The cost model against every published run of specs/runs/: the accuracy page (the scatter of
+predicted against measured step time, the error by source, kind and architecture, and the reason
+for each run the model cannot express), and for each source's page of runs (runs.py) its runs'
+measured and predicted step times (`predictions`). The numbers are `estimates.calibration`'s, the
+same ones `python -m generator calibrate` prints."""
 
 from __future__ import annotations
 
@@ -187,7 +188,7 @@ def accuracy(site: Site) -> dict[str, object]:
 
 
 def _counts(report: Calibration) -> dict[str, object]:
-    """What both pages say of the suite as a whole: how many runs the model reports as not fitting
+    """What the page says of the suite as a whole: how many runs the model reports as not fitting
     though they ran, how many took a layout choice the model made, and the error without those."""
     rest = report.without_inferred
     without = None if rest.mean_abs_error is None or rest.bias is None else \
