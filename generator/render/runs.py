@@ -140,13 +140,14 @@ def runs(site: Site) -> dict[str, object]:
     """The index: what a run records and how its FLOPs are counted, and one row per source."""
     index = Table([(say("来源", "Source"), False), (say("记录", "Runs"), True), ("GPU", False),
                    (say("网络", "Network"), False)])
-    for source, entries in _by_source(site):
+    measured = _by_source(site)
+    for source, entries in measured:
         networks = sorted({e.model.network for e in entries if e.model.network})
         index.rows.append(Row([Cell(run_page_link(source.id, source.model.title)), _number(len(entries)),
                                Cell(_links(site, sorted({e.model.gpu for e in entries}))),
                                Cell(_links(site, networks)) if networks else Cell.text(UNSTATED)],
                               anchor=section_anchor(source.id)))
-    return {"index": index, "total": sum(len(entries) for _source, entries in _by_source(site)),
+    return {"index": index, "total": sum(len(entries) for _source, entries in measured),
             "unstated": UNSTATED, "conventions": [(CONVENTION[k], k) for k in CONVENTION]}
 
 

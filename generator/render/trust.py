@@ -88,8 +88,8 @@ class SourceGroup(NamedTuple):
 # The sources are listed on one page per kind of publisher: a single page of every source, each
 # with its provenance, notes and back-links, outgrew the page-weight budget (DESIGN §8) and only
 # grows with the knowledge base. /sources/ is the index of all of them. The vendors' documents,
-# three sources in four, outgrew one page in turn: their technical documentation (manuals,
-# framework docs and repositories) has its own.
+# the largest group, outgrew one page in turn: their technical documentation (manuals, framework
+# docs and repositories) has its own.
 SOURCE_GROUPS: tuple[SourceGroup, ...] = (
     SourceGroup("sources-vendor", "厂商数据手册、产品页与实测", ("vendor",),
                 tuple(kind for kind in get_args(SourceKind) if kind != "documentation")),
