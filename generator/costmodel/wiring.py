@@ -283,17 +283,18 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
         return ev.derive(f"{name}_output_layer_flop_per_gpu", "FLOP", cp.logit_flop)(
             ev.derive(f"{name}_output_layer_coefficient", "1", kind)(), x.b, x.s, x.h, x.vocab, x.t, x.p, x.c)
 
-    def casts(name: str) -> V:
-        """The bytes FP8's casts move in the forward pass or the micro-batch (`name`)."""
+    def fp8_casts() -> dict[str, V]:
+        """The bytes FP8's casts move in the forward pass and in the micro-batch, by name; the
+        forward's are derived once, for both."""
         forward = ev.derive("fp8_forward_cast_bytes", "B", cp.fp8_forward_cast_bytes)(
             x.b, x.s_c, x.L_paced, x.p, x.h, x.f, x.t)
-        if name == "forward":
-            return forward
         split = x.t if layout.sequence_parallel else ev.given("no_split", "1", 1.0, "derived")
-        return ev.derive("fp8_microbatch_cast_bytes", "B", cp.fp8_microbatch_cast_bytes)(
+        return {"forward": forward, "microbatch": ev.derive("fp8_microbatch_cast_bytes", "B", cp.fp8_microbatch_cast_bytes)(
             by_recompute(ev, x, layout, "fp8_forward_passes", "1", cp.FP8_FORWARD_PASSES)(), forward,
             ev.derive("fp8_backward_cast_bytes", "B", cp.fp8_backward_cast_bytes)(
-                x.b, x.s_c, x.L_paced, x.p, x.h, x.r, x.f, x.t, split))
+                x.b, x.s_c, x.L_paced, x.p, x.h, x.r, x.f, x.t, split))}
+
+    casts = fp8_casts() if fp8 else {}
 
     def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V], per_score: Callable[[], V]) -> V:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes (and,
@@ -313,7 +314,7 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
                                                                           x.t, x.c)
             bound = ev.derive(key, "B", cp.memory_bound_bytes_total)(bound, scores)
         if fp8:
-            bound = ev.derive(f"{name}_fp8_memory_bound_bytes", "B", cp.memory_bound_bytes_total)(bound, casts(name))
+            bound = ev.derive(f"{name}_fp8_memory_bound_bytes", "B", cp.memory_bound_bytes_total)(bound, casts[name])
             gemm = ev.derive(f"{name}_gemm_s", "s", cp.fp8_split_seconds_at_rate)(
                 flop, attention_core(name, coefficient()), output_layer(name), x.peak, bf16_peak, eta, eta_attn)
         elif split:

@@ -34,7 +34,7 @@ from . import (
     runs,
     selection,
 )
-from .context import Site
+from .context import RUN_PAGE_PREFIX, Site
 from .escape import attr, inert, md, md_cell
 from .trust import SOURCE_GROUPS
 
@@ -101,7 +101,7 @@ PAGE_SOURCES: dict[str, str] = {
 
 def page_source(page: str) -> str | None:
     """Where a generated page's content is edited in the repository, if known."""
-    return PAGE_SOURCES.get(page) or ("specs/runs" if page.startswith("runs-") else None)
+    return PAGE_SOURCES.get(page) or ("specs/runs" if page.startswith(RUN_PAGE_PREFIX) else None)
 
 
 @cache

@@ -217,11 +217,12 @@ def predictions(site: Site) -> dict[str, dict[str, object]]:
             name = link if r.fits is not False else link + say("（报告为放不下）", " (reported as not fitting)")
             table.rows.append(Row([Cell(name), _seconds(r.measured_s), _seconds(r.predicted_s),
                                    _pct(r.error, signed=True), Cell.text(_assumed(r, common))]))
-        if table.rows and not any(row.cells[-1].html for row in table.rows):
+        other = any(row.cells[-1].html for row in table.rows)  # the "Other assumptions" column is shown
+        if table.rows and not other:
             # every assumption of these runs is said above the table: no empty column
             table = Table(table.headers[:-1], [Row(row.cells[:-1], row.anchor, row.spec) for row in table.rows])
         found[s.source] = {"statement": statement(s.summary), "predicted": table if table.rows else None,
-                           "other": len(table.headers) == 5,  # the "Other assumptions" column is shown
+                           "other": other,
                            "shared": say("、", ", ").join(ASSUMED.get(n, n) for n in common),
                            "inferred": sum(1 for r in expressed_runs if r.inferred is not None),
                            "unfit": sum(1 for r in expressed_runs if r.fits is False)}

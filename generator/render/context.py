@@ -28,10 +28,13 @@ from .trust import source_page
 T = TypeVar("T")
 
 
+RUN_PAGE_PREFIX = "runs-"  # mkdocs.yml's not_in_nav names the same pages
+
+
 def run_page(source_id: str) -> str:
     """The page that lists the runs a source measured and the model's predictions for them,
     relative to the site's root: one page a source (render/runs.py)."""
-    return f"runs-{source_id}"
+    return RUN_PAGE_PREFIX + source_id
 
 
 def run_page_link(source_id: str, title: str) -> Markup:

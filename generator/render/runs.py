@@ -136,16 +136,21 @@ def _links(site: Site, ids: list[str]) -> Markup:
     return Markup(say("、", ", ")).join(site.link(i) for i in ids)
 
 
+def _hardware(site: Site, entries: list[Loaded[Run]]) -> tuple[Markup, Markup]:
+    """Links to the GPUs and to the networks (empty where no run names one) these runs used."""
+    return (_links(site, sorted({e.model.gpu for e in entries})),
+            _links(site, sorted({e.model.network for e in entries if e.model.network})))
+
+
 def runs(site: Site) -> dict[str, object]:
     """The index: what a run records and how its FLOPs are counted, and one row per source."""
     index = Table([(say("来源", "Source"), False), (say("记录", "Runs"), True), ("GPU", False),
                    (say("网络", "Network"), False)])
     measured = _by_source(site)
     for source, entries in measured:
-        networks = sorted({e.model.network for e in entries if e.model.network})
+        gpus, networks = _hardware(site, entries)
         index.rows.append(Row([Cell(run_page_link(source.id, source.model.title)), _number(len(entries)),
-                               Cell(_links(site, sorted({e.model.gpu for e in entries}))),
-                               Cell(_links(site, networks)) if networks else Cell.text(UNSTATED)],
+                               Cell(gpus), Cell(networks) if networks else Cell.text(UNSTATED)],
                               anchor=section_anchor(source.id)))
     return {"index": index, "total": sum(len(entries) for _source, entries in measured),
             "unstated": UNSTATED, "conventions": [(CONVENTION[k], k) for k in CONVENTION]}
@@ -158,7 +163,7 @@ def source_pages(site: Site) -> dict[str, dict[str, object]]:
     predicted = predictions(site)
     for source, entries in _by_source(site):
         configs = sorted({e.model.config_source for e in entries if e.model.config_source})
-        networks = sorted({e.model.network for e in entries if e.model.network})
+        gpus, networks = _hardware(site, entries)
         pages[f"{run_page(source.id)}.md"] = {
             "title": source.model.title, "source": site.link(source.id), "count": len(entries),
             "runs": _table(site, entries), "unstated": UNSTATED,
@@ -166,6 +171,6 @@ def source_pages(site: Site) -> dict[str, dict[str, object]]:
                 "来源没有印出的配置（微批、交错块数等）取自：{}，哪些字段见各条记录的说明。",
                 "What the source does not print (micro-batch, interleaved chunks and so on) is "
                 "taken from {}; each run's note says which fields.")).format(_links(site, configs)) if configs else Markup(),
-            "gpus": _links(site, sorted({e.model.gpu for e in entries})), "networks": _links(site, networks),
+            "gpus": gpus, "networks": networks,
             **predicted[source.id]}
     return pages
