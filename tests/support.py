@@ -218,13 +218,23 @@ def fixture_project(tmp_path: Path, files: list[SpecFile]) -> Path:
     return project
 
 
-def _add_network(specs: Path, name: str, fabric: str, lanes: int, lane_rate: int, port_rate: str) -> str:
-    """Add to a copy of a valid spec tree the network `test-<name>`, each figure citing the
-    tree's first non-article source (nothing here depends on what the tree says); returns the
-    new file as diagnostics name it."""
+def small_project(tmp_path: Path) -> Path:
+    """A project copy built from the fixture base (BASE) instead of the real specs: for the tests
+    of the build and of `mkdocs serve` themselves (atomic output, rebuilds, live reload, problem
+    lists), which hold whatever the knowledge base says. Its builds take about half the time of
+    the real project's; the real site is built once per test worker (`real_site`) and read by
+    the tests of what the pages say."""
+    return fixture_project(tmp_path, read_tree(BASE))
+
+
+def _add_network(specs: Path, name: str, lanes: int, lane_rate: int, port_rate: str) -> str:
+    """Add to a copy of a valid spec tree the network `test-<name>`, of the tree's first network
+    family, each figure citing its first non-article source (nothing here depends on what the tree
+    says); returns the new file as diagnostics name it."""
     kb = validate(read_tree(specs)).kb
     assert kb is not None
     source = next(s.id for s in kb.of_kind("sources") if s.model.kind != "article")
+    fabric = next(f.id for f in kb.of_kind("network-families"))
     (specs / "networks" / f"test-{name}.yaml").write_text(
         f"id: test-{name}\nlast_verified: 2026-11-30\nname: Test {name}\nfabric: {fabric}\nrdma: none\n"
         f"lanes: {{value: {lanes}, source: {source}}}\n"
@@ -236,13 +246,13 @@ def _add_network(specs: Path, name: str, fabric: str, lanes: int, lane_rate: int
 
 def add_bit_byte_slip(specs: Path) -> str:
     """A network whose port rate is written in GB/s for Gb/s: that slip is its only problem."""
-    return _add_network(specs, "slip", "test-ethernet", 4, 100, "400, unit: GB/s")
+    return _add_network(specs, "slip", 4, 100, "400, unit: GB/s")
 
 
 def add_implausible_lane(specs: Path) -> str:
     """A one-lane network at 1000 Gb/s per lane: consistent, but above the lane rate's plausible
     range, so its one diagnostic is a plausibility-range warning."""
-    return _add_network(specs, "implausible", "ethernet", 1, 1000, "1000, unit: Gb/s")
+    return _add_network(specs, "implausible", 1, 1000, "1000, unit: Gb/s")
 
 
 def fetch(url: str) -> tuple[int, str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import commit_all, git
-from support import add_bit_byte_slip, copy_project
+from support import add_bit_byte_slip, small_project
 
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -49,7 +49,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project copy and its site (out/nested/site), built once into a folder that did not exist
     (nor its parent). Never changed: each test works on its own copy (`built`)."""
     root = tmp_path_factory.mktemp("atomic")
-    copy_project(root)
+    small_project(root)
     done = _build(root / "project", root / "out" / "nested" / "site")
     assert done.returncode == 0, done.stderr
     return root
@@ -109,7 +109,7 @@ def test_dirty_build_keeps_the_pages_it_does_not_rebuild(built: tuple[Path, Path
 
 def test_gh_deploy_publishes_the_new_site(tmp_path: Path) -> None:
     """`gh-deploy` builds beside the site, swaps, and pushes the swapped-in folder."""
-    project = copy_project(tmp_path)
+    project = small_project(tmp_path)
     remote = tmp_path / "remote.git"
     remote.mkdir()
     git(remote, "init", "-q", "--bare")

@@ -24,10 +24,10 @@ from support import (
     ROOT,
     add_bit_byte_slip,
     add_implausible_lane,
-    copy_project,
     fetch,
     mkdocs_serve,
     read_tree,
+    small_project,
     wait_for,
 )
 
@@ -38,7 +38,7 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)}
 
 def test_broken_spec_fails_build_with_check_diagnostics(tmp_path: Path) -> None:
     """mkdocs build stops, listing exactly the diagnostics that check prints; no site is made."""
-    project = copy_project(tmp_path)
+    project = small_project(tmp_path)
     add_bit_byte_slip(project / "specs")
     check = subprocess.run([PYTHON, "-m", "generator", "check", "specs"], cwd=project, env=ENV,
                            capture_output=True, text=True, timeout=120)
@@ -56,7 +56,7 @@ def test_broken_spec_fails_build_with_check_diagnostics(tmp_path: Path) -> None:
 def test_spec_warning_fails_strict_build_only(tmp_path: Path) -> None:
     """A plausibility warning stops `mkdocs build --strict` (no site) with the line `check`
     prints; `mkdocs build --no-strict` (mkdocs.yml sets strict) logs it as a warning and builds the site."""
-    project = copy_project(tmp_path)
+    project = small_project(tmp_path)
     add_implausible_lane(project / "specs")
     check = subprocess.run([PYTHON, "-m", "generator", "check", "specs"], cwd=project, env=ENV,
                            capture_output=True, text=True, timeout=120)
@@ -74,7 +74,7 @@ def test_spec_warning_fails_strict_build_only(tmp_path: Path) -> None:
 
 def test_build_command_writes_pages_and_nothing_on_failure(tmp_path: Path) -> None:
     """`generator build --out` writes the generated files; a failed run leaves them untouched."""
-    project = copy_project(tmp_path)
+    project = small_project(tmp_path)
     out = tmp_path / "out"
     done = subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
                           capture_output=True, text=True, timeout=120)
@@ -91,7 +91,7 @@ def test_build_command_writes_pages_and_nothing_on_failure(tmp_path: Path) -> No
 def test_build_command_writes_all_or_nothing(tmp_path: Path) -> None:
     """When one generated file cannot be written, `generator build --out` writes none of them and
     leaves no temporary behind (the others are written to temporaries first)."""
-    project = copy_project(tmp_path)
+    project = small_project(tmp_path)
     out = tmp_path / "out"
     assert subprocess.run([PYTHON, "-m", "generator", "build", "--out", str(out)], cwd=project, env=ENV,
                           capture_output=True, text=True, timeout=120).returncode == 0
@@ -134,7 +134,7 @@ def _copy_of_a_gpu(specs: Path) -> Path:
 def test_serve_rebuilds_once_on_spec_edit(tmp_path: Path) -> None:
     """Editing a spec under `mkdocs serve` triggers one rebuild, and the page shows the edit (the
     spec is one the test added, so the edit does not depend on what the real specs say)."""
-    project = copy_project(tmp_path)
+    project = small_project(tmp_path)
     spec = _copy_of_a_gpu(project / "specs")
     port = _free_port()
     log = (tmp_path / "serve.log").open("w")
@@ -199,7 +199,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str
     is a full build): (project, base URL, server log). Each test puts back what it breaks and
     waits for its own page states, so none depends on another having run."""
     root = tmp_path_factory.mktemp("serve")
-    project, log = copy_project(root), root / "serve.log"
+    project, log = small_project(root), root / "serve.log"
     with mkdocs_serve(project, log) as url:
         yield project, url, log
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
-from support import copy_project, fetch, mkdocs_serve, wait_for
+from support import fetch, mkdocs_serve, small_project, wait_for
 
 
 def test_problem_page_reloads_itself_when_the_spec_is_fixed(browser: Browser, tmp_path: Path) -> None:
     """Open a page while a spec is broken: it lists the problem; delete the broken file and the
     same tab, untouched, navigates to the normal page."""
-    project, log = copy_project(tmp_path), tmp_path / "serve.log"
+    project, log = small_project(tmp_path), tmp_path / "serve.log"
     broken = project / "specs" / "gpus" / "test-broken.yaml"
     with mkdocs_serve(project, log) as url:
         broken.write_text("id: test-broken\n", encoding="utf-8")
