@@ -1,7 +1,8 @@
 """`mkdocs build` replaces the site folder whole or not at all: a spec error, a bad figure
 reference or a missing snippet in a hand-written page, or a warning in strict mode leaves the
 previous site byte for byte; a good build replaces it entirely (a dirty one too), `gh-deploy`
-publishes it; and no folder is left beside it. Each works on a copy of the project."""
+publishes it; and no folder is left beside it. Each works on a project whose specs are the
+fixture base (support.small_project)."""
 
 from __future__ import annotations
 

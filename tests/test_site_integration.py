@@ -1,9 +1,9 @@
 """The site as maintainers run it: a broken spec stops `mkdocs build` with the same diagnostics
 as `check`; `generator build --out` writes the same pages, all or none; an edit under
 `mkdocs serve` shows after exactly one rebuild, and a broken spec or figure reference there gives
-the pages the list of problems while the server keeps answering. Each works on a copy of the
-project and changes it without depending on what the real specs say (a new file, not an edited
-value)."""
+the pages the list of problems while the server keeps answering. Each works on a project whose
+specs are the fixture base (support.small_project) and changes it without depending on what the
+specs say (a new file, not an edited value)."""
 
 from __future__ import annotations
 
