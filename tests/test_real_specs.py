@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import statistics
 from collections.abc import Iterator
 from functools import cache
 
@@ -17,6 +18,7 @@ import pytest
 from support import real_files
 
 from generator.diagnostics import DataPath
+from generator.estimates.calibration import calibrate
 from generator.knowledge import Loaded
 from generator.model import KINDS
 from generator.model.common import Identified, Text
@@ -193,3 +195,31 @@ def test_nodes_show_scale_out_beside_scale_up() -> None:
         linked = result.figures.get(f"{node.model.gpu}#scale_up.bandwidth") is not None
         assert row[0].count("推导") >= (3 if linked else 2), node.id  # scale-out per node and per GPU, the ratio
         assert row[0].count("单向") >= (3 if linked else 2), node.id
+
+
+def test_a_source_page_opens_with_the_error_on_each_gpu_and_precision() -> None:
+    """A source whose runs are of more than one GPU or precision opens its page with one row for
+    each: its runs and the model's error on them, as calibrate computes them (the long tables of
+    runs and predictions follow); a source of one GPU and one precision has the sentence alone."""
+    result, files = _real()
+    assert result.kb is not None
+    report = calibrate(result.kb)
+    groups: dict[str, dict[tuple[str, str], list[float]]] = {}
+    for r in report.runs:
+        if r.error is not None and r.kind is not None:
+            run = result.kb.get(r.id, Run)
+            assert run is not None
+            groups.setdefault(r.source, {}).setdefault((run.model.gpu, r.kind.precision.upper()), []).append(r.error)
+    assert max(len(g) for g in groups.values()) > 2  # the real base has a source of several GPUs
+    row = re.compile(r'<tr><td><a href="\.\./gpus/#([^"]+)">[^<]*</a></td><td>([^<]+)</td><td class="num">(\d+)</td>'
+                     r'<td class="num">([^<]+)</td><td class="num">([^<]+)</td></tr>')
+    for source, by_group in groups.items():
+        page = files[f"{run_page(source)}.md"]
+        summary = page[page.index("## 概览 { #summary }"):page.index("## 记录 { #runs }")]
+        shown = {(gpu, precision): (int(n), mae, bias) for gpu, precision, n, mae, bias in row.findall(summary)}
+        if len(by_group) < 2:
+            assert shown == {} and "<table>" not in summary, source
+            continue
+        assert shown == {group: (len(errors), f"{statistics.fmean(abs(e) for e in errors):.1%}",
+                                 f"{statistics.fmean(errors):+.1%}") for group, errors in by_group.items()}, source
+        assert list(shown) == sorted(shown, key=lambda g: [e.id for e in result.kb.of_kind("gpus")].index(g[0])), source

@@ -10,13 +10,15 @@ import re
 
 from markupsafe import Markup
 
-from ..estimates.calibration import Calibration, RunError, statement
+from ..estimates.calibration import Calibration, RunError, statement, summarise
 from ..estimates.runs import Inferred
 from ..labels import BLOCK, METRIC
 from ..language import Bilingual, current, say
+from ..model.runs import Run
 from ..units import fmt_number
 from .context import Site, run_page_link
 from .escape import inert
+from .names import short_names
 from .scatter import accuracy_chart
 from .table import Cell, Row, Table
 from .text import marked
@@ -222,8 +224,33 @@ def predictions(site: Site) -> dict[str, dict[str, object]]:
             # every assumption of these runs is said above the table: no empty column
             table = Table(table.headers[:-1], [Row(row.cells[:-1], row.anchor, row.spec) for row in table.rows])
         found[s.source] = {"statement": statement(s.summary), "predicted": table if table.rows else None,
+                           "by_group": _by_gpu_and_precision(site, expressed_runs),
                            "other": other,
                            "shared": say("、", ", ").join(ASSUMED.get(n, n) for n in common),
                            "inferred": sum(1 for r in expressed_runs if r.inferred is not None),
                            "unfit": sum(1 for r in expressed_runs if r.fits is False)}
     return found
+
+
+def _by_gpu_and_precision(site: Site, runs: list[RunError]) -> Table | None:
+    """The error on these runs for each GPU and precision among them, the GPUs in the knowledge
+    base's order: what a planner looks for first on a source's page (how the model does on the
+    GPU they plan for), and the table that opens the page in place of the long ones. None where
+    the runs are of one GPU and one precision: the sentence above it says it all."""
+    order = {e.id: i for i, e in enumerate(site.kb.of_kind("gpus"))}
+    groups: dict[tuple[str, str], list[RunError]] = {}
+    for r in runs:
+        run = site.kb.get(r.id, Run)
+        if run is not None and r.kind is not None:
+            groups.setdefault((run.model.gpu, r.kind.precision), []).append(r)
+    if len(groups) < 2:
+        return None
+    table = Table([("GPU", False), (say("精度", "Precision"), False), (say("运行", "Runs"), True),
+                   (say("平均绝对误差", "Mean absolute error"), True), (say("偏差", "Bias"), True)])
+    names = short_names(site.kb, {site.kb.label_of(gpu) for gpu, _precision in groups})  # a phone's width
+    for (gpu, precision), members in sorted(groups.items(), key=lambda g: (order.get(g[0][0], len(order)), g[0])):
+        summary = summarise(members)
+        table.rows.append(Row([Cell(site.link(gpu, names[site.kb.label_of(gpu)])), Cell.text(precision.upper()),
+                               _count(summary.expressed),
+                               _pct(summary.mean_abs_error), _pct(summary.bias, signed=True)]))
+    return table
