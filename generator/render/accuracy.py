@@ -1,8 +1,8 @@
 """The cost model against every published run of specs/runs/: the accuracy page (the scatter of
 predicted against measured step time, the error by source, kind and architecture, and the reason
-for each run the model cannot express), and for each source's page of runs (runs.py) its runs'
-measured and predicted step times (`predictions`). The numbers are `estimates.calibration`'s, the
-same ones `python -m generator calibrate` prints."""
+for each run the model cannot express), and for each source's page of runs (runs.py) its error
+by GPU and precision and its runs' measured and predicted step times (`predictions`). The
+numbers are `estimates.calibration`'s, the same ones `python -m generator calibrate` prints."""
 
 from __future__ import annotations
 
@@ -202,8 +202,9 @@ def _counts(report: Calibration) -> dict[str, object]:
 
 def predictions(site: Site) -> dict[str, dict[str, object]]:
     """Each source's runs against the model, for the source's page of runs (runs.py): the one
-    sentence of its error, the assumptions every run of it takes, and a table of every expressed
-    run's measured and predicted step time."""
+    sentence of its error, its error on each GPU and precision (`_by_gpu_and_precision`), the
+    assumptions every run of it takes, and a table of every expressed run's measured and
+    predicted step time."""
     report: Calibration = site.calibration
     found: dict[str, dict[str, object]] = {}
     for s in report.sources:

@@ -47,7 +47,8 @@ class Walk:
 # axe's rules decided by the colours of text, links and backgrounds alone. The English edition
 # inherits the Chinese one's theme, palette and stylesheet (mkdocs.en.yml: INHERIT), and each of
 # its pages has a Chinese counterpart built from the same template (test_english_site), so these
-# run on the Chinese pages only: they were two fifths of the walk's time.
+# run on the Chinese pages only. On the English pages they had taken about a third of the walk's
+# time (142 s -> 98 s for the whole walk, idle machine).
 STYLE_RULES = ("color-contrast", "link-in-text-block")
 
 SHOW_EVERY_TABLE = ".md-typeset .data-table, .md-typeset .md-typeset__scrollwrap { content-visibility: visible !important }"
@@ -368,7 +369,8 @@ def test_chinese_heading_anchor_from_a_link(page: Page, base_url: str) -> None:
 
 
 def test_accessibility_on_every_page(walk: Walk) -> None:
-    """axe-core (bundled): no critical or serious violation caused by our content."""
+    """axe-core (bundled): no critical or serious violation caused by our content (the colour
+    rules, STYLE_RULES, on the Chinese edition, whose styles the English one shares)."""
     assert not walk.violations, walk.violations[:10]
 
 
