@@ -29,6 +29,7 @@ from generator.selection.flowchart import (
     LABEL_FONT,
     MIN_TEXT_W,
     PAD,
+    TRUNK,
     Line,
     Shape,
     ShapeNode,
@@ -86,8 +87,24 @@ def _svg_width(svg: str) -> float:
     return float(width.group(1))
 
 
+def _chain_ending_in(answer: str) -> Shape:
+    """A chain as deep as DEEPEST whose every text is "0" but the deepest question's first answer."""
+    nodes = {f"{kind}{level}": ShapeNode(f"{kind}{level}", "question" if kind == "q" else "leaf", (Line("0", bold=True),))
+             for level in range(DEEPEST) for kind in "ql"}
+    nodes[f"l{DEEPEST}"] = ShapeNode(f"l{DEEPEST}", "leaf", (Line("0", bold=True),))
+    children = {f"q{level}": ((f"q{level + 1}" if level + 1 < DEEPEST else f"l{DEEPEST}",
+                               answer if level == DEEPEST - 1 else "0"), (f"l{level}", "0")) for level in range(DEEPEST)}
+    return Shape("q0", nodes, children)
+
+
+# Found by the test below: an answer that fits the column on one line but for the spaces after it.
+# The wrap dropped them; the one-line label was then measured (and drawn) from the text as written.
+_ROOM = COLUMN_W - (1 + (DEEPEST - 1) * INDENT + TRUNK + 6) - 2  # what the deepest answer's line has
+
+
 @settings(max_examples=150, deadline=None)
 @given(chains())
+@example(_chain_ending_in("亊" * int(max(MIN_TEXT_W, _ROOM) // LABEL_FONT) + " " * 8))
 def test_the_drawn_chart_fits_the_column_whatever_the_texts(shape: Shape) -> None:
     result = layout(shape)
     _check(result, shape)  # still no overlaps and no crossings
