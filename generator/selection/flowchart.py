@@ -149,7 +149,7 @@ class Edge:
     label_x: float
     label_y: float  # the first line's baseline
     # The label as drawn: wrapped to what is left of the column, without the spaces a break or its
-    # end drops; () where that is the label itself, on one line.
+    # end drops (`layout` always sets it; () draws the label as written).
     label_lines: tuple[str, ...] = ()
 
     @property
@@ -197,7 +197,7 @@ def layout(shape: Shape) -> Layout:
             result.edges.append(Edge(f"edge-{parent}-{index}",
                                      ((trunk, round(p.y + p.h, 1)), (trunk, mid), (box.x, mid)),
                                      label, round(trunk + 6, 1), round(label_y, 1),
-                                     () if label_lines == [label] else tuple(label_lines)))
+                                     tuple(label_lines)))
         y += h + ROW_GAP
     result.width = round(max([b.x + b.w for b in result.boxes.values()] +
                              [e.label_box[2] for e in result.edges]) + 2, 1)
