@@ -26,6 +26,7 @@ from generator.model.entities import ComputeNode, Gpu, Source
 from generator.model.runs import Run
 from generator.render import PAGES, calculator, render_site
 from generator.render.context import run_page
+from generator.render.runs import FOLD_ROWS
 from generator.render.text import ENTITY_PAGE
 from generator.render.trust import source_page
 from generator.selection.tree import leaf_paths
@@ -224,3 +225,25 @@ def test_a_source_page_opens_with_the_error_on_each_gpu_and_precision() -> None:
         assert shown == {group: (len(errors), f"{statistics.fmean(abs(e) for e in errors):.1%}",
                                  f"{statistics.fmean(errors):+.1%}") for group, errors in by_group.items()}, source
         assert list(shown) == sorted(shown, key=lambda g: gpu_order.index(g[0])), source
+
+
+def test_a_source_with_many_runs_folds_its_two_long_tables() -> None:
+    """A source's page folds its tables of runs and of predictions (`<details>`, their summaries
+    naming the count) when it has more runs than FOLD_ROWS, and shows them open otherwise; the
+    rows are the same either way."""
+    result, files = _real()
+    assert result.kb is not None
+    counts: dict[str, int] = {}
+    for run in result.kb.of_type(Run):
+        counts[run.model.source] = counts.get(run.model.source, 0) + 1
+    assert max(counts.values()) > FOLD_ROWS >= min(counts.values())  # the real base has both kinds
+    assert result.figures is not None
+    english = render_site(result.kb, result.figures, languages=("en",))
+    for source, count in counts.items():
+        for pages, words in ((files, ("全部 {} 条记录", "逐条预测：{} 条")), (english, ("All {} runs", "Run by run: {} predictions"))):
+            prefix = "en/" if pages is english else ""
+            page = pages[f"{prefix}{run_page(source)}.md"]
+            summaries = re.findall(r'<details class="long-table">\n<summary>([^<]*)</summary>\n<div class="data-table">', page)
+            assert summaries == ([w.format(count) for w in words] if count > FOLD_ROWS else []), (prefix, source)
+            assert page.count("</details>") == len(summaries), (prefix, source)
+            assert len(re.findall(r'<tr id="', page)) == count, (prefix, source)

@@ -53,3 +53,15 @@ def search_hrefs(page: Page, url: str, term: str) -> list[str]:
     hrefs: list[str] = page.eval_on_selector_all(".md-search-result__item a, .md-search-result__link",
                                                  "els => els.map(e => e.href)")
     return hrefs
+
+
+SHOW_EVERY_TABLE = ".md-typeset .data-table, .md-typeset .md-typeset__scrollwrap { content-visibility: visible !important }"
+
+
+def show_every_table(page: Page) -> None:
+    """Render every table of the page, as a reader who scrolls down it and opens its folds sees
+    them. Tables out of view are not rendered until a reader scrolls near them (content-visibility),
+    and those of a folded long table (`details.long-table`) not until the reader opens the fold;
+    unrendered text is in no innerText and under no contrast check."""
+    page.evaluate("document.querySelectorAll('article details.long-table').forEach(fold => { fold.open = true; })")
+    page.add_style_tag(content=SHOW_EVERY_TABLE)

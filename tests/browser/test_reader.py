@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from navigation import search_hrefs, settle
+from navigation import search_hrefs, settle, show_every_table
 from playwright.sync_api import Browser, Frame, Page, Request
 
 from generator.derive import FigureIndex
@@ -50,8 +50,6 @@ class Walk:
 # run on the Chinese pages only. On the English pages they had taken about a third of the walk's
 # time (142 s -> 98 s for the whole walk, idle machine).
 STYLE_RULES = ("color-contrast", "link-in-text-block")
-
-SHOW_EVERY_TABLE = ".md-typeset .data-table, .md-typeset .md-typeset__scrollwrap { content-visibility: visible !important }"
 
 # Marks each element whose contrast is decided by the same styles as an earlier sibling's, and
 # returns how many. Contrast depends on the styles, not on the words. An element is styled like an
@@ -113,7 +111,7 @@ def test_the_contrast_check_sees_a_style_on_rows_or_cards_it_passes_over(page: P
     style that only some of them have: grey text there is found. ("runs": the longest page of
     measured runs.)"""
     settle(page, base_url + (longest_runs_page if path == "runs" else path))
-    page.add_style_tag(content=SHOW_EVERY_TABLE)
+    show_every_table(page)
     assert _contrast_violations(Axe(), page) == []
     assert page.locator("[data-walk-styled-alike]").count() > 50  # there is something to pass over
     page.add_style_tag(content=style)
@@ -153,10 +151,7 @@ def walk(browser: Browser, base_url: str, site_dir: Path) -> Iterator[Walk]:
         left.update(made)  # the page being left (its fetches may end before the new one commits)
         settle(page, base_url + path)
         seen.titles[path] = page.title()
-        # Tables out of view are not rendered until a reader scrolls near them (content-visibility),
-        # and unrendered text is in no innerText and under no contrast check: render them all, as
-        # a reader who scrolls down the page sees them.
-        page.add_style_tag(content=SHOW_EVERY_TABLE)
+        show_every_table(page)
         seen.texts[path] = page.inner_text("article")
         # Every rule but contrast on the whole page; contrast on all but the elements styled alike.
         # The rules decided by colours alone run on the Chinese pages only (see STYLE_RULES).

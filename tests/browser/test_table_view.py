@@ -1,19 +1,23 @@
 """Data tables a reader can use, in headless Chromium: at a laptop's width every table shows its
 first four columns without scrolling sideways; on a phone the header row of the long GPU table
 stays in view while the reader scrolls down it; a link to a GPU's row lands on that row, not
-under the header that hides it."""
+under the header that hides it, and a link to a row of a folded table opens the fold."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from navigation import settle
+from navigation import settle, show_every_table
 from playwright.sync_api import Browser, Page
 
 from generator.knowledge import KnowledgeBase
 from generator.model.entities import ComputeNode, Gpu
+from generator.model.runs import Run
+from generator.render.context import run_page
+from generator.render.runs import FOLD_ROWS
 
 # Every table of an article, its 4th header cell (or its last, in a narrower table), and the
 # scrolling box Material wraps it in: how far that cell's right edge lies past the box's.
@@ -46,6 +50,7 @@ def test_first_four_columns_fit_at_1280(page: Page, base_url: str, site_dir: Pat
     too_wide = []
     for path in paths:
         settle(page, base_url + path)
+        show_every_table(page)  # the folded tables too
         for i, table in enumerate(page.evaluate(_FOURTH_HEADER_OVERFLOW)):
             assert table["scrolled"] == 0
             if table["overflow"] > 0.5:
@@ -86,15 +91,19 @@ def test_header_row_stays_in_view_on_a_phone(phone: Page, base_url: str) -> None
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_row_links_land_on_the_row(browser: Browser, base_url: str, kb: KnowledgeBase, width: int) -> None:
-    """`gpus/#<id>` and `nodes/#<id>` show that row, below the table's header row, not under it."""
+def test_row_links_land_on_the_row(browser: Browser, base_url: str, kb: KnowledgeBase, longest_runs_page: str,
+                                   width: int) -> None:
+    """`gpus/#<id>` and `nodes/#<id>` show that row, below the table's header row, not under it;
+    so does a link to a run on the longest page of runs, whose tables are folded: it opens the fold."""
     context = browser.new_context(viewport={"width": width, "height": 844}, locale="zh-CN")
     page = context.new_page()
     try:
         gpus, nodes = kb.of_type(Gpu), kb.of_type(ComputeNode)
-        targets = [("gpus", gpus[len(gpus) // 2].id), ("nodes", nodes[len(nodes) // 2].id)]
-        for slug, entity_id in targets:
-            settle(page, f"{base_url}/{slug}/#{entity_id}")
+        runs = [run for run in kb.of_type(Run) if f"/{run_page(run.model.source)}/" == longest_runs_page]
+        targets = [("/gpus/", gpus[len(gpus) // 2].id), ("/nodes/", nodes[len(nodes) // 2].id),
+                   (longest_runs_page, runs[len(runs) // 2].id)]
+        for path, entity_id in targets:
+            settle(page, f"{base_url}{path}#{entity_id}")
             page.wait_for_timeout(200)
             seen = page.evaluate("""id => {
               const row = document.getElementById(id);
@@ -107,7 +116,7 @@ def test_row_links_land_on_the_row(browser: Browser, base_url: str, kb: Knowledg
                       header: th.top >= bar - 1 && th.bottom <= r.top + 1};
             }""", entity_id)
             # the row on screen, not under the header row, which is itself not under the site's bar
-            assert seen == {"row": "TR", "visible": True, "uncovered": True, "header": True}, (slug, entity_id, seen)
+            assert seen == {"row": "TR", "visible": True, "uncovered": True, "header": True}, (path, entity_id, seen)
     finally:
         context.close()
 
@@ -116,13 +125,41 @@ def test_a_table_out_of_view_is_laid_out_when_the_reader_reaches_it(page: Page, 
                                                                       longest_runs_page: str) -> None:
     """The long pages skip the layout of tables far below the screen (content-visibility: their
     first paint no longer waits for hundreds of rows), and a table is there once scrolled to: the
-    longest page of measured runs, whose second table starts hundreds of rows down."""
+    longest page of measured runs with both its folds opened, whose second table then starts
+    hundreds of rows down."""
     settle(page, base_url + longest_runs_page)
+    page.evaluate("document.querySelectorAll('article details.long-table').forEach(fold => { fold.open = true; })")
     last = page.locator("article .data-table").last
     first_cell = last.locator("tbody td").first
     assert first_cell.text_content()  # in the document all along
+    page.wait_for_timeout(200)
     assert page.evaluate("e => e.checkVisibility({contentVisibilityAuto: true})", first_cell.element_handle()) is False
     last.scroll_into_view_if_needed()
     page.wait_for_timeout(200)
     assert page.evaluate("e => e.checkVisibility({contentVisibilityAuto: true})", first_cell.element_handle()) is True
     assert first_cell.inner_text() == first_cell.text_content()
+
+
+def test_a_long_table_is_folded_until_the_reader_opens_it(page: Page, base_url: str, longest_runs_page: str) -> None:
+    """The longest page of runs opens with its summary; its two run-by-run tables are folded, their
+    rows in the document but not rendered. The reader opens a fold by its summary, which names how
+    many rows it holds; printing opens every fold."""
+    settle(page, base_url + longest_runs_page)
+    folds = page.locator("article details.long-table")
+    runs = page.locator("article tbody tr[id]").count()  # the first table's rows carry the runs' ids
+    assert folds.count() == (2 if runs > FOLD_ROWS else 0)
+    if runs <= FOLD_ROWS:  # no source has that many runs: nothing is folded
+        return
+    rows = [folds.nth(i).locator("tbody tr") for i in range(2)]
+    assert rows[0].count() == rows[1].count() == runs
+    assert all(not row.first.is_visible() for row in rows)
+    assert str(rows[0].count()) in folds.first.locator("summary").inner_text()
+    folds.first.locator("summary").click()
+    rows[0].first.wait_for(state="visible")
+    rows[0].first.scroll_into_view_if_needed()
+    page.wait_for_function("row => row.checkVisibility({contentVisibilityAuto: true})", arg=rows[0].first.element_handle())
+    shown, held = (re.sub(r"\s", "", text or "") for text in (rows[0].first.inner_text(), rows[0].first.text_content()))
+    assert shown == held != ""  # rendered: its text is what a reader sees
+    assert not rows[1].first.is_visible()  # the other fold stays as it was
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert folds.evaluate_all("folds => folds.map(fold => fold.open)") == [True, True]

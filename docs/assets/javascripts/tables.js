@@ -104,7 +104,8 @@
  * under a header row that sticks to the box's top (extra.css), so the browser's own jump can
  * leave the row under that header, or the header under the site's bar. Here the box scrolls the
  * row to just below its header, and the page brings the box's top to just below the site's bar
- * (the box's scroll-margin-top).
+ * (the box's scroll-margin-top). A row under a fold (<details>) opens its fold first, and printing
+ * opens every fold.
  */
 (function () {
   "use strict";
@@ -114,6 +115,12 @@
     var row = id ? document.getElementById(id) : null;
     if (!row || row.tagName !== "TR") {
       return;
+    }
+    // A long table may be folded (generator/render/runs.py, FOLD_ROWS): a link to one of its
+    // rows opens it. Chromium opens it itself on the jump; other browsers may not.
+    var fold = row.closest("details");
+    if (fold && !fold.open) {
+      fold.open = true;
     }
     var box = row.closest(".data-table .md-typeset__scrollwrap");
     if (!box) {
@@ -139,4 +146,10 @@
     window.addEventListener("load", afterJump);
   }
   window.addEventListener("hashchange", revealRow);
+  // On paper nobody can open a fold: print the folded tables open.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("article details.long-table:not([open])").forEach(function (fold) {
+      fold.open = true;
+    });
+  });
 })();
