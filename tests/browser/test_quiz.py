@@ -328,7 +328,31 @@ def test_without_the_planner_an_answer_links_to_its_branch(browser: Browser, bas
     assert target is not None and target.startswith("#leaf-")
     assert page.locator(f"[id='{target[1:]}']").count() == 1
     assert not page.locator(".quiz .quiz-result").count()
+    link.click()  # the branch's answers and reasons are folded under its heading: the link opens them
+    page.locator(f"details[data-fold-for='{target[1:]}'] .data-table").first.wait_for(state="visible")
     page.context.close()
+
+
+def test_a_branch_in_the_drawing_opens_its_notes(page: Page, base_url: str) -> None:
+    """At 1280 px a branch's box in the drawing links to its section below, where its planner's
+    answers, reasons and pitfalls are folded under the heading: following the link opens that
+    fold, and only that one; a reader who arrives at the address does too."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    settle(page, base_url + "/flowchart/")
+    folds = page.locator("article details.leaf-body")
+    assert folds.count() > 1 and folds.evaluate_all("fs => fs.filter(f => f.open).length") == 0
+    box = page.locator("svg#flowchart a[href^='#leaf-']").last
+    target = box.get_attribute("href")
+    assert target is not None
+    box.click()
+    fold = page.locator(f"details[data-fold-for='{target[1:]}']")
+    fold.locator(".data-table").first.wait_for(state="visible")
+    assert folds.evaluate_all("fs => fs.filter(f => f.open).map(f => f.dataset.foldFor)") == [target[1:]]
+    page.goto("about:blank")
+    settle(page, base_url + "/flowchart/" + target)
+    fold.locator(".data-table").first.wait_for(state="visible")
+    heading = page.locator(f"[id='{target[1:]}']").bounding_box()
+    assert heading is not None and 0 <= heading["y"] < 800  # the jump still lands on the heading
 
 
 def test_without_javascript_the_drawing_stays(browser: Browser, base_url: str) -> None:

@@ -104,20 +104,36 @@
  * under a header row that sticks to the box's top (extra.css), so the browser's own jump can
  * leave the row under that header, or the header under the site's bar. Here the box scrolls the
  * row to just below its header, and the page brings the box's top to just below the site's bar
- * (the box's scroll-margin-top). A row under a fold (<details>) opens its fold first, and printing
- * opens every fold.
+ * (the box's scroll-margin-top).
+ *
+ * And folds (<details>) that a link opens: a long table's (generator/render/runs.py, FOLD_ROWS)
+ * when the link is to one of its rows (Chromium opens it itself on the jump, other browsers may
+ * not), and the fold under a heading that names it in data-fold-for (the flowchart's branches,
+ * whose answers and reasons are folded under their heading) when the link is to the heading.
+ * They live here because every page with a fold has a table in it, so this script is there.
+ * Printing opens every fold: on paper nobody can open one.
  */
 (function () {
   "use strict";
 
-  function revealRow() {
+  function openFoldsFor(id) {
+    document.querySelectorAll("details[data-fold-for]").forEach(function (fold) {
+      if (fold.getAttribute("data-fold-for") === id) {
+        fold.open = true;
+      }
+    });
+  }
+
+  function revealTarget() {
     var id = decodeURIComponent(location.hash.slice(1));
-    var row = id ? document.getElementById(id) : null;
+    if (!id) {
+      return;
+    }
+    openFoldsFor(id);
+    var row = document.getElementById(id);
     if (!row || row.tagName !== "TR") {
       return;
     }
-    // A long table may be folded (generator/render/runs.py, FOLD_ROWS): a link to one of its
-    // rows opens it. Chromium opens it itself on the jump; other browsers may not.
     var fold = row.closest("details");
     if (fold && !fold.open) {
       fold.open = true;
@@ -136,7 +152,7 @@
   // After the browser's own jump to the fragment, which comes once the page has loaded.
   function afterJump() {
     window.requestAnimationFrame(function () {
-      window.requestAnimationFrame(revealRow);
+      window.requestAnimationFrame(revealTarget);
     });
   }
 
@@ -145,10 +161,9 @@
   } else {
     window.addEventListener("load", afterJump);
   }
-  window.addEventListener("hashchange", revealRow);
-  // On paper nobody can open a fold: print the folded tables open.
+  window.addEventListener("hashchange", revealTarget);
   window.addEventListener("beforeprint", function () {
-    document.querySelectorAll("article details.long-table:not([open])").forEach(function (fold) {
+    document.querySelectorAll("article details:not([open])").forEach(function (fold) {
       fold.open = true;
     });
   });
