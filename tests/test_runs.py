@@ -7,13 +7,14 @@ positive or a one-line reason)."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import get_args
 
 import pytest
 from support import base_files, base_result, real_files, validate_with
 
 from generator.costmodel import Assumptions, estimate, parameters_from_shape
+from generator.estimates.calibration import ASSUMED as SUITE_ASSUMED
 from generator.estimates.records import assumptions
 from generator.estimates.runs import (
     FLOPS_PER_STEP,
@@ -25,7 +26,9 @@ from generator.estimates.runs import (
     run_inputs,
 )
 from generator.knowledge import KnowledgeBase, Loaded
+from generator.language import speaking
 from generator.model.runs import FLOP_METRICS, Convention, Metric, Run
+from generator.render.accuracy import assumptions as assumptions_table
 from generator.validate import validate
 
 GPT = "specs/runs/test-run-gpt-1-7b.yaml"
@@ -368,3 +371,23 @@ def test_a_shape_with_experts_reaches_the_workload() -> None:
     # without biases, the 23 expert layers hold 8 experts of 3·h·f_e and a router of h × 8 in place of one MLP of 3·h·f
     assert got.workload.parameter_count - parameters_from_shape(dense) == pytest.approx(
         (layers - 1) * (8 * 3 * h * f_e + h * 8 - 3 * h * f))
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_runs_page_shows_every_value_the_suite_assumes(language: str) -> None:
+    """The runs index explains, for each field `calibration.ASSUMED` fills in where a run is
+    silent, the value taken and why, from the object calibrate uses: changing an assumed value
+    changes the page, and one without a stated reason fails the build."""
+    with speaking(language):
+        shown = assumptions_table()
+        rows = [[cell.html for cell in row.cells] for row in shown.rows]
+        numbers = {f.name: str(getattr(SUITE_ASSUMED, f.name)) for f in fields(SUITE_ASSUMED)
+                   if isinstance(getattr(SUITE_ASSUMED, f.name), int) and not isinstance(getattr(SUITE_ASSUMED, f.name), bool)}
+        set_fields = [f.name for f in fields(SUITE_ASSUMED) if getattr(SUITE_ASSUMED, f.name) not in (None, False)]
+        assert len(rows) == len(set_fields) > 5
+        assert all(label and value and why for label, value, why in rows)
+        values = [value for _label, value, _why in rows]
+        for name, number in numbers.items():  # micro-batch 1, 8 GPUs and 8 NICs per node, ZeRO-1
+            assert any(value.endswith(number) for value in values), (name, number, values)
+        with pytest.raises(KeyError):  # a field assumed with no reason given
+            assumptions_table(replace(SUITE_ASSUMED, precision="bf16"))

@@ -7,12 +7,14 @@ numbers are `estimates.calibration`'s, the same ones `python -m generator calibr
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 
 from markupsafe import Markup
 
+from ..estimates.calibration import ASSUMED as SUITE_ASSUMED
 from ..estimates.calibration import Calibration, RunError, statement, summarise
-from ..estimates.runs import Inferred
-from ..labels import BLOCK, METRIC
+from ..estimates.runs import Assumed, Inferred
+from ..labels import BLOCK, METRIC, RECOMPUTE
 from ..language import Bilingual, current, say
 from ..model.runs import Run
 from ..units import fmt_number
@@ -32,6 +34,72 @@ ASSUMED = Bilingual(
         "zero_stage": "ZeRO stage", "recompute": "recomputation", "sequence_parallel": "sequence parallelism",
         "precision": "precision", "flash_attention": "FlashAttention",
         "network": "network (the compute network of the GPU's reference server)"})
+# Why the suite assumes what it does where a run is silent (`estimates.calibration.ASSUMED`, whose
+# docstring holds the sources), by the field of `Assumed`: the runs index shows each with its value.
+ASSUMED_WHY = Bilingual(
+    zh={"micro_batch": "Megatron-LM 的默认值；Narayanan 等人的表 1 没有写明微批。",
+        "gpus_per_node": "套件里的 SXM 运行都在厂商的参考基板上；llm-foundry 没有写明。",
+        "nics_per_node": "参考基板按轨道接线，每块 GPU 配一张计算网卡；llm-foundry 没有写明。",
+        "zero_stage": "即 Megatron 的分布式优化器，NeMo 与 Megatron-Core 默认开启。",
+        "recompute": "Korthikanti 等人的论文之后，Megatron-LM 推荐的设置。",
+        "sequence_parallel": "只在有张量并行时起作用。Korthikanti 等人把它与选择性重计算配套使用，NeMo 的配方在有张量并行时开启它；"
+                             "早于它的运行（Narayanan 等人）和作为对照的运行都写明了不用。",
+        "flash_attention": "后来的运行所用的框架都用它；早期的 Megatron 与 DeepSpeed 运行写明了不用。",
+        "reference_network": "多节点运行既没写网络也没写网卡数时采用：套件里云上与实验室集群的基板就是这样组网的。",
+        "fastest_unstated": "作者为吞吐调过这些选择（Narayanan 等人与 Llama 3 的论文都这样说），"
+                            "模型的最优值代替他们的调优；它只读输入和模型，从不读实测数字。这样的运行列出全部可行取值，"
+                            "精度页也给出不计它们时的误差。"},
+    en={"micro_batch": "Megatron-LM's default; Narayanan et al.'s Table 1 states no micro-batch.",
+        "gpus_per_node": "Every SXM run of the suite is on the vendors' reference baseboards; llm-foundry does not say.",
+        "nics_per_node": "The reference baseboards are rail-optimised, one compute NIC per GPU; llm-foundry does not say.",
+        "zero_stage": "Megatron's distributed optimizer, which NeMo and Megatron-Core turn on by default.",
+        "recompute": "Megatron-LM's recommended setting since Korthikanti et al.'s paper.",
+        "sequence_parallel": "It only acts with tensor parallelism. Korthikanti et al. pair it with selective recomputation, "
+                             "and NeMo's recipes turn it on with tensor parallelism; the runs that predate it (Narayanan et "
+                             "al.) or serve as baselines state that they do not use it.",
+        "flash_attention": "Every stack the later runs name uses it; the early Megatron and DeepSpeed runs state that they do not.",
+        "reference_network": "Taken when a multi-node run names neither network nor NICs per node: the baseboards of the "
+                             "suite's cloud and lab clusters are built that way.",
+        "fastest_unstated": "The authors tuned these choices for throughput (Narayanan et al. and the Llama 3 paper say "
+                            "so), and the model's optimum stands in for their tuning; it reads the inputs and the model, "
+                            "never the measured figure. Such runs list every feasible choice, and the accuracy page also "
+                            "gives the error without them."})
+
+
+def _assumed_value(name: str, value: object) -> str:
+    """What `Assumed` holds for a field, in words: the number, the ZeRO stage, the setting."""
+    if name == "zero_stage":
+        return f"ZeRO-{value}"
+    if name == "recompute":
+        return RECOMPUTE[str(value)]
+    if name == "sequence_parallel":
+        return say("有张量并行时开启", "on wherever tensor parallelism is used")
+    if name == "flash_attention":
+        return say("使用", "used")
+    if name == "reference_network":
+        return say("这块 GPU 的参考服务器（整机数据里厂商自己的那台）的计算网络和网卡数",
+                   "the compute network and NIC count of the GPU's reference server (the vendor's own, among the servers)")
+    if name == "fastest_unstated":
+        return say("模型在框架接受的取值中预测最快的一个", "the model's fastest prediction among the values the framework accepts")
+    return str(value)
+
+
+def assumptions(assumed: Assumed = SUITE_ASSUMED) -> Table:
+    """What the suite fills in where a run is silent, one row per field it sets: the field as
+    the runs pages name it, the value and why (a field without a reason is a KeyError)."""
+    table = Table([(say("来源没有写明的字段", "Field the source leaves unstated"), False), (say("计算时取", "Taken as"), False),
+                   (say("依据", "Why"), False)])
+    for f in fields(assumed):
+        value = getattr(assumed, f.name)
+        if value is None or value is False:  # assumes nothing there
+            continue
+        label = {"reference_network": say("节点间网络与每节点网卡数", "inter-node network and NICs per node"),
+                 "fastest_unstated": say("张量 × 流水线切分、交错块数", "tensor × pipeline split, interleaved chunks")
+                 }.get(f.name) or ASSUMED[f.name]
+        table.rows.append(Row([Cell.text(label), Cell.text(_assumed_value(f.name, value)), Cell.text(ASSUMED_WHY[f.name])]))
+    return table
+
+
 # The layout fields the model may choose where a run leaves them unstated (`runs.OPENABLE`).
 CHOSEN = Bilingual(zh={"tensor_parallel": "张量并行", "pipeline_parallel": "流水线并行", "virtual_pipeline": "交错块数"},
                    en={"tensor_parallel": "tensor parallel", "pipeline_parallel": "pipeline parallel",

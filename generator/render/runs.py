@@ -20,7 +20,7 @@ from ..language import say
 from ..model.entities import Source
 from ..model.runs import Convention, Measured, Metric, Run, RunLayout
 from ..units import fmt_number
-from .accuracy import predictions
+from .accuracy import assumptions, predictions
 from .context import Site, run_page, run_page_link
 from .names import short_names
 from .table import Cell, Row, Table
@@ -151,7 +151,8 @@ def _hardware(site: Site, entries: list[Loaded[Run]]) -> tuple[Markup, Markup]:
 
 
 def runs(site: Site) -> dict[str, object]:
-    """The index: what a run records and how its FLOPs are counted, and one row per source."""
+    """The index: what a run records, how its FLOPs are counted, what the model assumes where a
+    run is silent, and one row per source."""
     index = Table([(say("来源", "Source"), False), (say("记录", "Runs"), True), ("GPU", False),
                    (say("网络", "Network"), False)])
     measured = _by_source(site)
@@ -161,7 +162,8 @@ def runs(site: Site) -> dict[str, object]:
                                Cell(gpus), Cell(networks) if networks else Cell.text(UNSTATED)],
                               anchor=section_anchor(source.id)))
     return {"index": index, "total": sum(len(entries) for _source, entries in measured),
-            "unstated": UNSTATED, "conventions": [(CONVENTION[k], k) for k in CONVENTION]}
+            "unstated": UNSTATED, "conventions": [(CONVENTION[k], k) for k in CONVENTION],
+            "assumptions": assumptions()}
 
 
 def _folds(count: int) -> dict[str, str] | None:
