@@ -163,3 +163,16 @@ def test_a_long_table_is_folded_until_the_reader_opens_it(page: Page, base_url: 
     assert not rows[1].first.is_visible()  # the other fold stays as it was
     page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
     assert folds.evaluate_all("folds => folds.map(fold => fold.open)") == [True, True]
+
+
+def test_a_malformed_address_fragment_raises_no_error(page: Page, base_url: str, longest_runs_page: str) -> None:
+    """A fragment that is not valid percent-encoding (a truncated link) leaves the page as it is:
+    no script error, and the folds stay closed."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    settle(page, base_url + longest_runs_page + "#%E0%A4%A")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.evaluate("location.hash = '#%E0%A4%B'")  # and on hashchange
+    page.wait_for_timeout(100)
+    assert errors == []
+    assert page.locator("article details.long-table[open]").count() == 0

@@ -125,7 +125,12 @@
   }
 
   function revealTarget() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id;
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch (malformed) {  // "#%E0%A4%A": no element has that id
+      return;
+    }
     if (!id) {
       return;
     }
