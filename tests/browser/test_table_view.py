@@ -176,3 +176,37 @@ def test_a_malformed_address_fragment_raises_no_error(page: Page, base_url: str,
     page.wait_for_timeout(100)
     assert errors == []
     assert page.locator("article details.long-table[open]").count() == 0
+
+
+# Three frames after the load event: tables.js acts two frames after it (`afterJump`).
+AFTER_THE_JUMP = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))))"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_link_to_a_heading_below_long_tables_lands_on_it(browser: Browser, base_url: str, site_dir: Path,
+                                                           width: int) -> None:
+    """The tables above a heading are laid out only near the screen (content-visibility), at a
+    placeholder height until then: a link to the heading lands on it all the same, just below the
+    site's bar (or as near as the page's end allows), on every page whose tables come before a
+    heading."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    off = []
+    try:
+        for path in ("/gpus/", "/nodes/", "/runs/", "/accuracy/"):
+            html = (site_dir / path.strip("/") / "index.html").read_text(encoding="utf-8")
+            for heading in re.findall(r'<h[23] id="([^"]+)"', html[html.index("<table"):]):
+                page.goto("about:blank")
+                settle(page, f"{base_url}{path}#{heading}")
+                page.evaluate(AFTER_THE_JUMP)
+                seen = page.evaluate("""id => {
+                  const top = document.getElementById(id).getBoundingClientRect().top;
+                  const bar = document.querySelector('.md-header').getBoundingClientRect().bottom;
+                  const end = scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
+                  return {top: Math.round(top), bar: Math.round(bar), end};
+                }""", heading)
+                if not (seen["bar"] - 1 <= seen["top"] <= seen["bar"] + 60 or (seen["end"] and seen["top"] >= 0)):
+                    off.append((path, heading, seen))
+    finally:
+        context.close()
+    assert not off, off

@@ -104,7 +104,8 @@
  * under a header row that sticks to the box's top (extra.css), so the browser's own jump can
  * leave the row under that header, or the header under the site's bar. Here the box scrolls the
  * row to just below its header, and the page brings the box's top to just below the site's bar
- * (the box's scroll-margin-top).
+ * (the box's scroll-margin-top). A link to anything else (a heading) jumps again once the
+ * tables have their height (layOutTables).
  *
  * And folds (<details>) that a link opens: a long table's (generator/render/runs.py, FOLD_ROWS)
  * when the link is to one of its rows (Chromium opens it itself on the jump, other browsers may
@@ -124,6 +125,16 @@
     });
   }
 
+  // Tables are laid out at a placeholder height until they come near the screen
+  // (content-visibility, extra.css), so a jump measured past them, or up to a page end they make,
+  // lands off once they grow or shrink: lay them all out before jumping. Only when the address
+  // has a fragment, so a plain visit keeps the skipped layout.
+  function layOutTables() {
+    document.querySelectorAll(".md-typeset .data-table, .md-typeset .md-typeset__scrollwrap").forEach(function (box) {
+      box.style.contentVisibility = "visible";
+    });
+  }
+
   function revealTarget() {
     var id;
     try {
@@ -135,10 +146,16 @@
       return;
     }
     openFoldsFor(id);
-    var row = document.getElementById(id);
-    if (!row || row.tagName !== "TR") {
+    var target = document.getElementById(id);
+    if (!target) {
       return;
     }
+    layOutTables();
+    if (target.tagName !== "TR") {  // a heading: jump again, now that the tables have their height
+      target.scrollIntoView({ block: "start" });
+      return;
+    }
+    var row = target;
     var fold = row.closest("details");
     if (fold && !fold.open) {
       fold.open = true;
