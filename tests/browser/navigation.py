@@ -61,8 +61,8 @@ SHOW_EVERY_TABLE = ".md-typeset .data-table, .md-typeset .md-typeset__scrollwrap
 def show_every_table(page: Page) -> None:
     """Render every table and fold of the page, as a reader who scrolls down it and opens its
     folds sees them. Tables out of view are not rendered until a reader scrolls near them
-    (content-visibility), and what a fold holds (`<details>`: a long table, a flowchart branch's
-    answers, a claim) not until the reader opens it; unrendered text is in no innerText and under
+    (content-visibility), and what a fold holds (`<details>`: a long table of runs, a flowchart
+    branch's answers) not until the reader opens it; unrendered text is in no innerText and under
     no contrast check."""
     page.evaluate("document.querySelectorAll('article details').forEach(fold => { fold.open = true; })")
     page.add_style_tag(content=SHOW_EVERY_TABLE)
