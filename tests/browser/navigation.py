@@ -64,5 +64,10 @@ def show_every_table(page: Page) -> None:
     (content-visibility), and what a fold holds (`<details>`: a long table of runs, a flowchart
     branch's answers) not until the reader opens it; unrendered text is in no innerText and under
     no contrast check."""
-    page.evaluate("document.querySelectorAll('article details').forEach(fold => { fold.open = true; })")
+    open_every_fold(page)
     page.add_style_tag(content=SHOW_EVERY_TABLE)
+
+
+def open_every_fold(page: Page) -> None:
+    """Open every fold (`<details>`) of the article, as a reader clicking each summary would."""
+    page.evaluate("document.querySelectorAll('article details').forEach(fold => { fold.open = true; })")

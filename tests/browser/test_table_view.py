@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from navigation import settle, show_every_table
+from navigation import open_every_fold, settle, show_every_table
 from playwright.sync_api import Browser, Page
 
 from generator.knowledge import KnowledgeBase
@@ -128,7 +128,7 @@ def test_a_table_out_of_view_is_laid_out_when_the_reader_reaches_it(page: Page, 
     longest page of measured runs with both its folds opened, whose second table then starts
     hundreds of rows down."""
     settle(page, base_url + longest_runs_page)
-    page.evaluate("document.querySelectorAll('article details.long-table').forEach(fold => { fold.open = true; })")
+    open_every_fold(page)
     last = page.locator("article .data-table").last
     first_cell = last.locator("tbody td").first
     assert first_cell.text_content()  # in the document all along
