@@ -302,7 +302,8 @@ def test_exported_data_gives_the_clis_numbers() -> None:
                 resolved = resolve(result.kb, Choice(gpu["id"], gpus_total, network["id"], workloads[0]["id"],
                                                      gpus_per_node=per_node, nics_per_node=nics, tensor_parallel=tp,
                                                      pipeline_parallel=pp, zero_stage=zero, sequence_length=2048,
-                                                     global_batch_size=256, adapter_rank=rank, base_bits=bits))
+                                                     global_batch_size=256, recompute="selective", adapter_rank=rank,
+                                                     base_bits=bits))
                 choices.append(js_choice)
                 python.append({"problem": resolved} if isinstance(resolved, str) else outputs(
                     estimate(resolved.workload, resolved.cluster, resolved.layout, resolved.assumptions)))

@@ -417,7 +417,9 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--micro-batch", type=whole, default=1, help="sequences per micro-batch")
     est.add_argument("--seq", type=whole, default=4096, help="sequence length in tokens")
     est.add_argument("--global-batch", type=whole, default=512, help="sequences per step")
-    est.add_argument("--recompute", choices=("none", "selective", "full"), default="selective")
+    est.add_argument("--recompute", choices=("none", "selective", "full"), default="none",
+                     help="activation recomputation (default none, as in Megatron-LM and PyTorch; under "
+                          "FlashAttention selective stores what none stores and repeats the attention forward)")
     est.add_argument("--recompute-layers", type=whole, default=0, metavar="N",
                      help="with --recompute full: recompute only the first N layers of each pipeline chunk, the "
                           "others storing everything (Megatron-LM's --recompute-method block; default 0: every layer)")

@@ -85,7 +85,7 @@ class Choice:
     micro_batch_size: int = 1
     sequence_length: int = 4096
     global_batch_size: int = 512
-    recompute: Recompute = "selective"
+    recompute: Recompute = "none"
     sequence_parallel: bool = False
     node: str | None = None
     shape: Shape | None = None

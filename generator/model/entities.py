@@ -487,7 +487,7 @@ class ModelledLayout(Keyed):
     pp: Whole
     zero: Literal[0, 1, 2, 3]
     micro_batch: Whole = 1
-    recompute: Literal["none", "selective", "full"] = "selective"
+    recompute: Literal["none", "selective", "full"] = "none"
     sequence_parallel: bool = False
 
 
@@ -530,7 +530,7 @@ class ExpertLayout(Keyed):
     ep: Whole
     zero: Literal[0, 1, 2]
     micro_batch: Whole = 1
-    recompute: Literal["none", "selective", "full"] = "selective"
+    recompute: Literal["none", "selective", "full"] = "none"
     overlap: bool = False
 
 

@@ -1344,7 +1344,7 @@
                                    network: network, gpus: gpus, gpus_per_node: whole ? null : build.per_node,
                                    nics_per_node: whole ? null : build.per_node, tp: 1, pp: 1, zero: 1,
                                    micro_batch: shape.micro_batch, seq: shape.sequence_length,
-                                   global_batch: shape.min_global_batch, recompute: "selective"});
+                                   global_batch: shape.min_global_batch, recompute: "none"});
     if (chosen.problem) { return {problem: chosen.problem}; }
     var found = fastestLayout(chosen.inputs[0], chosen.inputs[1], chosen.inputs[3], shape);
     if (!found.layout) { return {problem: found.why}; }
