@@ -300,3 +300,17 @@ def test_layout_flags_reach_the_model(kb: KnowledgeBase, flags: tuple[str, ...],
         "attention_kernel": fields.get("attention_kernel", "flash-attention-2")}
     text = _run(*base, *flags)
     assert text.returncode == 0 and head in text.stdout.splitlines()[0]
+
+
+def test_recomputation_defaults_to_none(kb: KnowledgeBase) -> None:
+    """Without --recompute the estimate is the one with --recompute none: under FlashAttention (on
+    by default) selective stores what none stores and repeats the attention core, so a default of
+    selective would cost time for no memory."""
+    workload, gpu, network = _pick(kb)
+    base = ("--workload", workload, "--gpu", gpu, "--gpus", "64", "--network", network, "--tp", "8", "--format", "json")
+    plain, none, selective = (json.loads(_run(*base, *extra).stdout) for extra in
+                              ((), ("--recompute", "none"), ("--recompute", "selective")))
+    assert plain == none
+    assert plain["inputs"]["recompute"] == "none"
+    assert selective["memory_per_gpu_gb"] == none["memory_per_gpu_gb"]
+    assert selective["step_time_s"] > none["step_time_s"]
