@@ -85,11 +85,12 @@ def estimate(workload: Workload, cluster: Cluster, layout: Layout, assumptions: 
 
 
 def screen(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions, *,
-           inputs_checked: bool = False) -> Screened | tuple[Problem, ...]:
-    """What a layout search compares (memory, fit, and the step of a layout that fits), or why the
-    configuration cannot be estimated: `estimate`'s numbers, less what the search does not read.
-    `inputs_checked` as in `feasibility.check`."""
-    found = _guarded(workload, cluster, layout, assumptions, inputs_checked, _screen)
+           inputs_checked: bool = False, timed: bool = True) -> Screened | tuple[Problem, ...]:
+    """What a layout search compares (memory, fit, and the step of a layout that fits, where
+    `timed`), or why the configuration cannot be estimated: `estimate`'s numbers, less what the
+    search does not read. `inputs_checked` as in `feasibility.check`."""
+    found = _guarded(workload, cluster, layout, assumptions, inputs_checked,
+                     lambda ev, w, c, lay, a: _screen(ev, w, c, lay, a, timed))
     if not isinstance(found, Screened):  # a Screened is a tuple too
         return found
     for name, value in (("memory.total_bytes", found.total_bytes), ("step.step_s", found.step_s)):

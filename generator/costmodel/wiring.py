@@ -72,23 +72,26 @@ def run(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layout, 
 
 
 class Screened(NamedTuple):
-    """What a layout search compares: memory per GPU and whether it fits, and the step time of a
-    layout that fits (None for one that does not: its step is never asked for)."""
+    """What a layout search compares: memory per GPU, the memory usable, whether it fits, and the
+    step time of a layout that fits (None for one that does not: its step is never asked for)."""
 
     total_bytes: float
     fits: bool
     step_s: float | None
+    usable_bytes: float
 
 
-def screen(ev: Evaluator[float], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> Screened:
+def screen(ev: Evaluator[float], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions,
+           timed: bool = True) -> Screened:
     """The part of `run` a search needs, by the same wiring: memory first, the step only for a
-    layout that fits, and no one-node reference (the search keeps a layout by its own step)."""
+    layout that fits (and only if `timed`), and no one-node reference (the search keeps a layout
+    by its own step)."""
     x = leaves(ev, workload, cluster, layout, a)
     m = microbatches(ev, x)
     memory = memory_per_gpu(ev, x, m, cluster, layout, a)
-    if not memory.fits:
-        return Screened(memory.total_bytes, False, None)
-    return Screened(memory.total_bytes, True, _step_s(ev, x, m, cluster, layout, a))
+    if not memory.fits or not timed:
+        return Screened(memory.total_bytes, memory.fits, None, memory.usable_bytes)
+    return Screened(memory.total_bytes, True, _step_s(ev, x, m, cluster, layout, a), memory.usable_bytes)
 
 
 def step_of(ev: Evaluator[float], workload: Workload, cluster: Cluster, layout: Layout, a: Assumptions) -> float:

@@ -23,6 +23,11 @@ def _days(seconds: float) -> str:
     return f"{days:,.0f} 天" if days >= 10 else f"{days:.1f} 天" if days >= 1 else f"{seconds / 3600:.1f} 小时"
 
 
+def _recompute(lay: dict[str, Any]) -> str:
+    layers = lay["recompute_layers"]
+    return f"每块重计算 {layers} 层" if layers else RECOMPUTE_ZH[lay["recompute"]]
+
+
 def _option_lines(kb: KnowledgeBase, o: dict[str, Any]) -> list[str]:
     where = o["node"]["name"] if o["node"] else f"{o['gpus']} × {o['gpu']['name']}"
     net = f"，网络 {o['network']['name']}" if o["network"] else "，单台，无需节点间网络"
@@ -32,7 +37,7 @@ def _option_lines(kb: KnowledgeBase, o: dict[str, Any]) -> list[str]:
     mem = o["memory_per_gpu_gb"]
     lines = [f"{where}{net}",
              f"    布局：张量并行 {lay['tp']}，流水线并行 {lay['pp']}，"
-             + (f"专家并行 {lay['ep']}，" if lay["ep"] > 1 else "") + f"ZeRO-{lay['zero']}，{RECOMPUTE_ZH[lay['recompute']]}，"
+             + (f"专家并行 {lay['ep']}，" if lay["ep"] > 1 else "") + f"ZeRO-{lay['zero']}，{_recompute(lay)}，"
              f"全局批 {lay['global_batch']} × {lay['seq']} token",
              f"    显存：每卡 {mem['total_gb']:.1f} GB / 可用 {mem['usable_gb']:.1f} GB；"
              f"每步 {o['step_time_s']:.3g} s，{o['tokens_per_s']:.4g} token/s，通信占比 {o['comm_share']:.1%}，"

@@ -7,7 +7,8 @@ at the reader's own point, and at each leaf's example of the selection tree (sel
 For each placement (t, p) the memory savers are tried in the order they cost time (no
 recomputation, then selective where it saves memory, then full; ZeRO stages upward at each) and the
 first that fits is kept: a later one saves memory the step does not need and adds communication or
-recomputation. Memory never grows with the ZeRO stage, so stage 3 tells whether a recomputation
+recomputation. Where full recomputation is the first to fit, only the fewest layers of each chunk
+that let it fit are recomputed (`_fewest_recomputed`). Memory never grows with the ZeRO stage, so stage 3 tells whether a recomputation
 fits at any stage (`_first_fit`); and what a search settles on memory serves every search with the
 same memory inputs, which then only times the layouts that fit (`Settled`). A step never shrinks
 on a slower network port, so the steps timed on a faster one (`Floors`) spare the layouts that
@@ -20,7 +21,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..costmodel.feasibility import Problem, input_problems
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Recompute, Workload
@@ -180,12 +181,21 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
     steps: list[float] = []
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
     for t, p, e, batch in placements(workload, cluster, shape):
+        tried: list[_Savers] = []
         for recompute in savers:
-            at = _Savers(workload, cluster, assumptions, checked, shape, t, p, e, batch, recompute)
-            fit, closest, problem = _first_fit(at, closest, best is None)
+            # full recomputation after no recomputation fits at no stage: its fit is timed only where
+            # it is kept (`_fewest_recomputed` mostly keeps fewer layers recomputed)
+            partial = recompute == "full" and bool(tried) and tried[0].recompute == "none"
+            at = _Savers(workload, cluster, assumptions, checked, shape, t, p, e, batch, recompute, timed=not partial)
+            first, closest, problem = _first_fit(at, closest, best is None)
+            if first is not None and partial:
+                first, problem = _fewest_recomputed(tried[0], at, first[1])
             why = problem or why
-            if fit is not None:
-                step, layout = fit
+            tried.append(at)
+            if first is not None:
+                step, layout = first
+                assert step is not None  # timed where kept
+                fit = (step, layout)
                 fitting.append(layout)
                 steps.append(step)
                 if best is None or step < best[0]:
@@ -215,14 +225,98 @@ class _Savers:
     e: int
     batch: int
     recompute: Recompute
+    timed: bool = True
+    screens: dict[tuple[int, int], Screened | tuple[Problem, ...]] = field(default_factory=dict, compare=False)
 
-    def __call__(self, zero: int) -> tuple[Layout, Screened | tuple[Problem, ...]]:
+    def __call__(self, zero: int, layers: int = 0) -> tuple[Layout, Screened | tuple[Problem, ...]]:
+        """The layout at ZeRO stage `zero` (with full recomputation of only `layers` layers of each
+        chunk, where > 0) and its screen, which times a layout that fits where `timed` (always with
+        `layers`); each is screened once."""
         layout = layout_at(self.shape, self.t, self.p, self.e, zero, self.batch, self.recompute)
-        return layout, screen(self.workload, self.cluster, layout, self.assumptions, inputs_checked=self.checked)
+        if layers:
+            layout = replace(layout, recompute_layers=layers)
+        if (zero, layers) not in self.screens:
+            self.screens[zero, layers] = screen(self.workload, self.cluster, layout, self.assumptions,
+                                                inputs_checked=self.checked, timed=self.timed or layers > 0)
+        return layout, self.screens[zero, layers]
+
+    def fit(self, found: Screened) -> bool:
+        """Whether `found` is a layout the scan keeps: one that fits, with its step where timed."""
+        return found.fits and (found.step_s is not None or not self.timed)
 
 
-def _first_fit(at: _Savers, closest: Closest, closest_wanted: bool) -> tuple[tuple[float, Layout] | None, Closest,
-                                                                             str | None]:
+BOUNDARY_MARGIN = 1e-6
+"""How near a whole count of layers the interpolated boundary must fall for the count to be confirmed
+by screening it and its neighbour: memory is linear in the count up to rounding (a few units in the
+last place), so a boundary farther than this from a whole number rounds up to the same count
+whichever way the memory was rounded (gigabytes in the calculator, bytes here)."""
+
+
+def _fewest_recomputed(plain: _Savers, full: _Savers, layout: Layout) -> tuple[tuple[float, Layout] | None, str | None]:
+    """Where no recomputation fits at no ZeRO stage and full recomputation fits at stage z (`layout`,
+    screened untimed), the layout at z that recomputes in full only the fewest layers of each
+    pipeline chunk that let it fit (Megatron-LM's --recompute-method block), the others storing
+    everything, with its step; the full layout, timed, where that takes every layer of a chunk (a
+    chunk of one layer); or why the layout kept cannot be timed. A layer recomputed costs a forward
+    pass that a stored one does not, so the fewest that fit are the fastest; the choice reads memory
+    alone, so that what a search settles serves every network (`Settled`).
+
+    Memory is linear in the share of layers recomputed (`compute.recompute_blend`: φ = n ÷ the
+    chunk's layers), so both ends at z place the boundary, and the count is the whole number above
+    it. The end without recomputation at z is full recomputation's memory there plus the activations
+    the two differ by, read at stage 0, where the scan screened both (model states do not depend on
+    the recomputation). Only a boundary within `BOUNDARY_MARGIN` of a whole number is confirmed by
+    screening the counts around it, so that rounding never moves the count (the calculator's search
+    interpolates gigabytes screened at z)."""
+    chunk = -(-full.workload.layers // (layout.pipeline_parallel * layout.virtual_pipeline))
+    zero = layout.zero_stage
+    _, recomputed = full(zero)
+    _, stored_first = plain(0)
+    _, recomputed_first = full(0)
+    if chunk < 2 or not all(isinstance(s, Screened) for s in (recomputed, stored_first, recomputed_first)):
+        return _timed(full, layout)
+    assert isinstance(recomputed, Screened) and isinstance(stored_first, Screened)
+    assert isinstance(recomputed_first, Screened)
+    saved = stored_first.total_bytes - recomputed_first.total_bytes  # the activations full recomputation saves
+    over = recomputed.total_bytes + saved - recomputed.usable_bytes  # what no recomputation at z lacks
+    if not 0.0 < over <= saved:
+        return _timed(full, layout)
+    boundary = over / saved * chunk
+    layers = min(chunk - 1, max(1, math.ceil(boundary)))
+    if abs(boundary - round(boundary)) > BOUNDARY_MARGIN:
+        if boundary > chunk - 1:
+            return _timed(full, layout)  # only a whole chunk recomputed fits
+        partial = replace(layout, recompute_layers=layers)
+        step_s = timed(full.workload, full.cluster, partial, full.assumptions)
+        return ((step_s, partial), None) if isinstance(step_s, float) else _timed(full, layout)
+
+    def fits(n: int) -> bool:
+        found = full(zero, n)[1]
+        return isinstance(found, Screened) and found.fits and found.step_s is not None
+
+    if fits(layers):
+        while layers > 1 and fits(layers - 1):
+            layers -= 1
+    else:
+        while layers < chunk - 1 and not fits(layers):
+            layers += 1
+    if not fits(layers):
+        return _timed(full, layout)
+    partial, found = full(zero, layers)
+    assert isinstance(found, Screened) and found.step_s is not None
+    return (found.step_s, partial), None
+
+
+def _timed(full: _Savers, layout: Layout) -> tuple[tuple[float, Layout] | None, str | None]:
+    """The full layout, which `full` screened untimed and found to fit, with its step, or why it
+    cannot be estimated (where a timed screen would have stopped the scan)."""
+    step_s = timed(full.workload, full.cluster, layout, full.assumptions)
+    if not isinstance(step_s, float):
+        return None, step_s[0].message
+    return (step_s, layout), None
+
+def _first_fit(at: _Savers, closest: Closest, closest_wanted: bool) -> tuple[tuple[float | None, Layout] | None,
+                                                                             Closest, str | None]:
     """What a scan of ZeRO stages 0 to 3 in order finds at one placement and recomputation: the
     first layout that fits, with its step; the closest layout as the scan leaves it, where it is
     `closest_wanted` (a search answers with it only when no layout fits); and the message of the
@@ -237,7 +331,7 @@ def _first_fit(at: _Savers, closest: Closest, closest_wanted: bool) -> tuple[tup
     layout, found = at(0)
     if not isinstance(found, Screened):
         return None, closest, found[0].message
-    if found.fits and found.step_s is not None:
+    if at.fit(found):
         return (found.step_s, layout), closest, None
     closest = _closer(closest, found.total_bytes, layout)
     last_layout, last = at(3)
@@ -257,12 +351,12 @@ def _first_fit(at: _Savers, closest: Closest, closest_wanted: bool) -> tuple[tup
         layout, found = at(zero)
         if not isinstance(found, Screened):
             return None, closest, found[0].message
-        if found.fits and found.step_s is not None:
+        if at.fit(found):
             return (found.step_s, layout), closest, None
         closest = _closer(closest, found.total_bytes, layout)
     if not isinstance(last, Screened):
         return None, closest, last[0].message
-    assert last.step_s is not None  # a layout that fits has its step
+    assert at.fit(last)  # a layout that fits has its step where timed
     return (last.step_s, last_layout), closest, None
 
 

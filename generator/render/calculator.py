@@ -155,7 +155,7 @@ def _defaults(site: Site) -> dict[str, object]:
                      "network": best.resolved.ids.get("network"),
                      "gpus": DEFAULT_GPUS, "gpus_per_node": node.gpus_per_node, "nics_per_node": node.nics_per_node,
                      "tensor_parallel": lay.tensor_parallel, "pipeline_parallel": lay.pipeline_parallel,
-                     "zero_stage": lay.zero_stage, "recompute": lay.recompute,
+                     "zero_stage": lay.zero_stage, "recompute": lay.recompute, "recompute_layers": lay.recompute_layers,
                      "sequence_parallel": lay.sequence_parallel, "global_batch_size": lay.global_batch_size,
                      "sequence_length": lay.sequence_length}
     return found

@@ -65,10 +65,12 @@ def short_answer(site: Site, plan: Plan | str) -> tuple[str, str | None]:
 
 def _layout(option: Option) -> str:
     lay = option.layout
+    n = lay.recompute_layers
+    recompute = say(f"每块重计算 {n} 层", f"{n} layers a chunk recomputed") if n else RECOMPUTE[lay.recompute]
     return say(f"张量并行 {lay.tensor_parallel} × 流水线并行 {lay.pipeline_parallel}，ZeRO-{lay.zero_stage}，"
-               f"{RECOMPUTE[lay.recompute]}，全局批 {lay.global_batch_size} 条 × {lay.sequence_length} token",
+               f"{recompute}，全局批 {lay.global_batch_size} 条 × {lay.sequence_length} token",
                f"tensor parallel {lay.tensor_parallel} × pipeline parallel {lay.pipeline_parallel}, ZeRO-{lay.zero_stage}, "
-               f"{RECOMPUTE[lay.recompute]}, global batch {lay.global_batch_size} sequences × {lay.sequence_length} tokens")
+               f"{recompute}, global batch {lay.global_batch_size} sequences × {lay.sequence_length} tokens")
 
 
 def view_row(site: Site, view: MarketView, plan: Plan | str) -> dict[str, object]:

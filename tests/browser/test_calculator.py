@@ -429,13 +429,14 @@ def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url:
     assert page.input_value("#calc input[name=pp]") == str(found.pipeline_parallel)
     assert page.input_value("#calc select[name=zero]") == str(found.zero_stage)
     assert page.input_value("#calc select[name=recompute]") == found.recompute
+    assert page.input_value("#calc input[name=recompute_layers]") == str(found.recompute_layers)
     assert page.input_value("#calc input[name=global_batch]") == str(found.global_batch_size)
     chosen = {**layout, "tp": found.tensor_parallel, "pp": found.pipeline_parallel, "zero": found.zero_stage,
               "recompute": found.recompute, "global_batch": found.global_batch_size,
               "sequence_parallel": found.sequence_parallel, "flash_attention": True, "tp_overlap": 0.0,
               "fp32_gradients": False}
     if why == "":
-        _assert_equal(_shown(page), _cli(ids, chosen))
+        _assert_equal(_shown(page), _cli(ids, chosen, ("--recompute-layers", str(found.recompute_layers))))
 
 
 def test_the_inputs_live_in_the_address(browser: Browser, base_url: str, site_dir: Path) -> None:
@@ -513,7 +514,8 @@ def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url:
                 # the layout cell names the answer's recomputation, whichever it is
                 lay = option["layout"]
                 assert layout.startswith(f"TP {lay['tp']} · PP {lay['pp']} · ZeRO-{lay['zero']} · "), layout
-                assert layout.endswith(RECOMPUTE.zh[lay["recompute"]]), (layout, lay)
+                named = f"每块重计算 {lay['recompute_layers']} 层" if lay["recompute_layers"] else RECOMPUTE.zh[lay["recompute"]]
+                assert layout.endswith(named), (layout, lay)
             if not cli["options"]:
                 shown = page.get_attribute("#calc-plan-result [data-key=fewest_gpus]", "data-value")
                 assert shown == ("" if cli["fewest_gpus"] is None else str(cli["fewest_gpus"]["gpus"]))

@@ -77,6 +77,7 @@
       "plan-heads": ["配置", "每步（秒）", "token/秒", "通信占比", "布局"],
       recommended: "推荐：",
       recompute: {none: "不重计算", full: "完全重计算", selective: "选择性重计算"},
+      "some-layers": function (n) { return "每块重计算 " + n + " 层"; },
       ruled: function (status, title) { return status + "：" + title; },
       parts: function (rule, parts) { return rule + "（" + parts.join("、") + "）"; },
       "excluded-intro": "这个市场里没有计入的部件（依据见“各市场能买到什么”页）：",
@@ -145,6 +146,7 @@
       "plan-heads": ["Configuration", "Step (s)", "token/s", "Communication share", "Layout"],
       recommended: "Recommended: ",
       recompute: {none: "no recomputation", full: "full recomputation", selective: "selective recomputation"},
+      "some-layers": function (n) { return n + " layers a chunk recomputed"; },
       ruled: function (status, title) { return status + ": " + title; },
       parts: function (rule, parts) { return rule + " (" + parts.join(", ") + ")"; },
       "excluded-intro": "Parts not counted in this market (see the markets and availability page for why):",
@@ -465,7 +467,7 @@
     field("pp").value = String(lay.pipeline_parallel);
     field("zero").value = String(lay.zero_stage);
     field("recompute").value = lay.recompute;
-    field("recompute_layers").value = "0";
+    field("recompute_layers").value = String(lay.recompute_layers || 0);
     field("sequence_parallel").checked = lay.sequence_parallel;
     field("global_batch").value = String(lay.global_batch_size);
     field("flash_attention").checked = true;
@@ -534,7 +536,8 @@
         tr.appendChild(el("td", pct(o.estimate.comm_share), "num"));
         var lay = o.layout;
         tr.appendChild(el("td", "TP " + lay.tensor_parallel + " · PP " + lay.pipeline_parallel + " · ZeRO-" +
-                                lay.zero_stage + " · " + say("recompute")[lay.recompute]));
+                                lay.zero_stage + " · " + (lay.recompute_layers > 0 ? say("some-layers", lay.recompute_layers)
+                                                          : say("recompute")[lay.recompute])));
         tbody.appendChild(tr);
       });
       t.appendChild(tbody);

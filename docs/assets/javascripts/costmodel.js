@@ -1256,11 +1256,46 @@
     }
     return out;
   }
+  // search.py _fewest_recomputed: where no recomputation fits at no ZeRO stage and full recomputation
+  // fits at stage z, the fewest layers of each chunk recomputed in full that fit at z: memory is
+  // linear in their share, so the boundary is interpolated, and only one within BOUNDARY_MARGIN of
+  // a whole number is confirmed by estimating the counts around it
+  var BOUNDARY_MARGIN = 1e-6;
+  function fewestRecomputed(w, cluster, a, found, plainTotal) {
+    var layout = found[1], out = found[2];
+    var chunk = Math.ceil(w.layers / (layout.pipeline_parallel * (layout.virtual_pipeline || 1)));
+    if (layout.recompute !== "full" || chunk < 2 || plainTotal == null || !(plainTotal > out.memory_per_gpu_gb.usable_gb)) {
+      return found;
+    }
+    var boundary = (plainTotal - out.memory_per_gpu_gb.usable_gb) / (plainTotal - out.memory_per_gpu_gb.total_gb) * chunk;
+    var n = Math.min(chunk - 1, Math.max(1, Math.ceil(boundary)));
+    var seen = {};
+    function at(k) {
+      if (!seen[k]) {
+        var lay = {};
+        Object.keys(layout).forEach(function (key) { lay[key] = layout[key]; });
+        lay.recompute_layers = k;
+        seen[k] = [lay, estimate(w, cluster, lay, a)];
+      }
+      return seen[k];
+    }
+    function fits(k) { var e = at(k)[1]; return !e.problems && e.fits; }
+    if (Math.abs(boundary - Math.round(boundary)) <= BOUNDARY_MARGIN) {
+      if (fits(n)) {
+        while (n > 1 && fits(n - 1)) { n -= 1; }
+      } else {
+        while (n < chunk - 1 && !fits(n)) { n += 1; }
+      }
+    }
+    if (!fits(n)) { return found; }
+    var partial = at(n);
+    return [partial[1].step_time_s, partial[0], partial[1]];
+  }
   function fastestLayout(w, cluster, a, shape) {
     var best = null, closest = null, why = "no layout of tensor × pipeline parallel can be placed on these GPUs";
     var savers = searchRecompute(shape);
     placements(w, cluster, shape).forEach(function (place) {
-      var foundHere = false;
+      var foundHere = false, plain = {};
       for (var r = 0; r < savers.length && !foundHere; r++) {
         for (var zero = 0; zero <= 3; zero++) {
           var layout = {};
@@ -1272,11 +1307,14 @@
           var out = estimate(w, cluster, layout, a);
           if (out.problems) { why = out.problems[0].message; break; }
           if (out.fits) {
-            if (best === null || out.step_time_s < best[0]) { best = [out.step_time_s, layout, out]; }
+            var fit = r > 0 && savers[0] === "none" ? fewestRecomputed(w, cluster, a, [out.step_time_s, layout, out],
+                                                                       plain[zero]) : [out.step_time_s, layout, out];
+            if (best === null || fit[0] < best[0]) { best = fit; }
             foundHere = true;
             break;
           }
           var total = out.memory_per_gpu_gb.total_gb;
+          if (r === 0) { plain[zero] = total; }
           if (closest === null || total < closest[0]) { closest = [total, layout, out]; }
         }
       }

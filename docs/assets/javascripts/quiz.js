@@ -34,6 +34,7 @@
       severity: { danger: "危险", warning: "警告", tip: "建议", info: "说明" },
       bottleneck: { memory: "显存", compute: "计算", intra_node: "机内互连", network: "节点间网络" },
       recompute: { none: "不重计算", selective: "选择性重计算", full: "完全重计算" },
+      someLayers: function (n) { return "每块重计算 " + n + " 层"; },
       status: { "licence-required": "需要出口许可", barred: "买不到", "end-of-life": "已停售" },
       deadEnd: "这条路径没有下文；请返回上一步。",
       computing: "正在载入规划器……",
@@ -93,6 +94,7 @@
       severity: { danger: "critical", warning: "warning", tip: "tip", info: "note" },
       bottleneck: { memory: "memory", compute: "compute", intra_node: "intra-node interconnect", network: "inter-node network" },
       recompute: { none: "no recomputation", selective: "selective recomputation", full: "full recomputation" },
+      someLayers: function (n) { return n + " layers a chunk recomputed"; },
       status: { "licence-required": "needs an export licence", barred: "cannot be bought", "end-of-life": "no longer sold" },
       deadEnd: "This path leads nowhere; please go back a step.",
       computing: "Loading the planner…",
@@ -635,7 +637,8 @@
     }
     row(tbody, w.bottleneckLabel, w.bottleneck[e.bottleneck] || e.bottleneck, "bottleneck");
     row(tbody, w.layoutLabel, w.layout(lay.tensor_parallel, lay.pipeline_parallel, lay.expert_parallel, lay.zero_stage,
-                                       w.recompute[lay.recompute] || lay.recompute, lay.global_batch_size,
+                                       lay.recompute_layers > 0 ? w.someLayers(lay.recompute_layers)
+                                         : w.recompute[lay.recompute] || lay.recompute, lay.global_batch_size,
                                        lay.sequence_length), "layout");
     table.appendChild(tbody);
     block.appendChild(table);
