@@ -174,3 +174,29 @@ def test_a_model_the_knowledge_base_cannot_name_is_an_error_not_a_misfit() -> No
         plan(_kb(), _request("test-nowhere"))
     done = _cli("--params", "90T", "--gpus", "8", "--market", MARKET)
     assert done.returncode == 2 and "no published workload within" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_where_only_full_recomputation_fits_the_answer_recomputes_the_fewest_layers() -> None:
+    """70B on 128 fixture V100s: no recomputation fits at no ZeRO stage at tp 4, full recomputation
+    does, and the answer recomputes only the layers of each chunk it must. The text and the JSON
+    say how many; one layer fewer does not fit, and the answer is faster than recomputing them all."""
+    import dataclasses
+
+    from generator.costmodel import estimate
+    done = _cli("--params", "70B", "--gpus", "128", "--market", MARKET, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    lay = json.loads(done.stdout)["options"][0]["layout"]
+    assert lay["recompute"] == "full" and lay["recompute_layers"] > 0, lay
+    text = _cli("--params", "70B", "--gpus", "128", "--market", MARKET).stdout
+    assert f"每块重计算 {lay['recompute_layers']} 层" in text
+    answer = plan(_kb(), Request(Choice("", 0, "", None, 70e9), 128, MARKET))
+    best = answer.options[0]
+    r = best.resolved
+
+    def at(layers: int):  # type: ignore[no-untyped-def]
+        return estimate(r.workload, r.cluster, dataclasses.replace(best.layout, recompute_layers=layers),
+                        r.assumptions).estimate
+
+    fewer, every = at(lay["recompute_layers"] - 1), at(0)
+    assert not fewer.memory.fits and every.memory.fits
+    assert best.estimate.step.step_s < every.step.step_s
