@@ -45,7 +45,7 @@ def workload(spec: WorkloadSpec) -> Workload:
         spec.name, float(spec.parameters), spec.layers, spec.hidden_size, spec.attention_heads, spec.vocabulary_size,
         ffn_hidden_size=spec.ffn_hidden_size, kv_heads=spec.kv_heads, gated_mlp=spec.mlp == "swiglu",
         tied_embeddings=spec.tied_embeddings, linear_biases=spec.linear_biases, norm=spec.norm,
-        head_dim=spec.head_dim, mla=mla, moe=moe_record(spec.moe))
+        head_dim=spec.head_dim, mla=mla, moe=moe_record(spec.moe), dropout=spec.dropout is None or spec.dropout.value)
 
 
 def moe_record(spec: Experts | None) -> Moe | None:

@@ -155,6 +155,15 @@ class Experts(Strict):
     nodes_per_token: Annotated[int, Field(ge=0, le=1_000_000)] = 0
 
 
+class Dropout(Strict):
+    """Whether a workload trains with dropout (`value`), as `source` states it (`where`: the
+    setting read there, e.g. a framework preset's attention_dropout and hidden_dropout of 0.0)."""
+
+    value: bool
+    source: SourceRef
+    where: Annotated[str, Field(min_length=1, max_length=300)]
+
+
 class Workload(Entity):
     """A published decoder-only transformer: its parameter count and shape, as the paper or the
     model card states them. `parameters` is the stated count; a rule compares it with the count
@@ -165,7 +174,10 @@ class Workload(Entity):
     attention by latent attention, `moe` the MLPs by experts; a mixture-of-experts workload also
     states `active_parameters`, the published count a token passes through, which a rule compares
     with the count its shape gives. `ffn_hidden_size` is then the width of the dense layers' MLP
-    (the model's stated intermediate size where it has no dense layers)."""
+    (the model's stated intermediate size where it has no dense layers).
+
+    `dropout` says whether the model trains with dropout, whose masks are stored activations
+    (Korthikanti et al. 2022, Table 2); absent, it does, as GPT-3 and Megatron-LM's defaults do."""
 
     name: Annotated[str, Field(min_length=1, max_length=120)]
     family: Annotated[str, Field(min_length=1, max_length=60)]
@@ -185,6 +197,7 @@ class Workload(Entity):
     mla: LatentAttention | None = None
     moe: Experts | None = None
     active_parameters: Annotated[int, Field(ge=1, le=10**14)] | None = None
+    dropout: Dropout | None = None
     source: SourceRef
     shape_source: SourceRef | None = None  # where the exact shape is read, when not in `source`
     summary: Text

@@ -28,6 +28,15 @@ def _experts(w: Workload) -> str:
     return text + (say(f"，前 {m.dense_layers} 层稠密", f"; first {m.dense_layers} layers dense") if m.dense_layers else "")
 
 
+def _dropout(site: Site, w: Workload) -> Markup:
+    """` · 训练不用 dropout：<source>` where the workload states whether it trains with dropout."""
+    if w.dropout is None:
+        return Markup()
+    said = say("训练不用 dropout：", "trained without dropout: ") if not w.dropout.value else say(
+        "训练用 dropout：", "trained with dropout: ")
+    return Markup(" · ") + Markup.escape(said) + site.link(w.dropout.source)
+
+
 def costmodel(site: Site) -> dict[str, object]:
     shapes = Table([(say("模型", "Model"), False), (say("参数量", "Parameters"), True),
                     (say("激活参数量", "Active parameters"), True), (say("层数", "Layers"), True),
@@ -43,7 +52,8 @@ def costmodel(site: Site) -> dict[str, object]:
             *(Cell(Cell.text(str(v)).html, str(v), numeric=True) for v in (
                 w.layers, w.hidden_size, w.attention_heads, w.kv_heads, w.ffn_hidden_size)),
             Cell.text(_experts(w)), Cell(Cell.text(str(w.vocabulary_size)).html, str(w.vocabulary_size), numeric=True),
-            Cell(site.link(w.source) + (Markup() if w.shape_source is None else " · " + site.link(w.shape_source)))],
+            Cell(site.link(w.source) + (Markup() if w.shape_source is None else " · " + site.link(w.shape_source))
+                 + _dropout(site, w))],
             anchor=e.id, spec=site.spec(e.id)))
     table = Table([(say("假设", "Assumption"), False), (say("取值", "Value"), True), (say("范围", "Range"), False),
                    (say("性质", "Kind"), False), (say("来源", "Source"), False)])
