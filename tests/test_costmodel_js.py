@@ -500,8 +500,8 @@ process.stdout.write(JSON.stringify(cases.map(c => {
 })));
 """
 
-SEARCHED = ("tensor_parallel", "pipeline_parallel", "zero_stage", "recompute", "global_batch_size", "sequence_parallel",
-            "expert_parallel")
+SEARCHED = ("tensor_parallel", "pipeline_parallel", "zero_stage", "recompute", "recompute_layers", "global_batch_size",
+            "sequence_parallel", "expert_parallel", "expert_tensor_parallel")
 
 
 def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
@@ -509,7 +509,7 @@ def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
     planner/search.py finds, with the same estimate, on seeded clusters, shapes and goals: full
     training and LoRA on a 16-, 8- or 4-bit base, fitting and not."""
     from generator.planner.search import StepShape, fastest_layout
-    rng = random.Random(23)
+    rng = random.Random(27)  # a seed whose 60 cases reach every kind of answer (the asserts below)
     cases, python = [], []
     for _ in range(60):
         node_spec = rng.choice(synthetic_nodes())
@@ -534,6 +534,9 @@ def test_the_layout_search_in_the_browser_equals_the_planners() -> None:
     js = json.loads(done.stdout)
     assert sum(p is not None and p["fits"] for p in python) >= 20, "most searches should find a fitting layout"
     assert any(p is not None and not p["fits"] for p in python), "some searches should find nothing that fits"
+    # both of the search's later choices are answers somewhere: some layers recomputed, experts split
+    assert any(p is not None and p["layout"]["recompute_layers"] > 0 for p in python)
+    assert any(p is not None and p["layout"]["expert_tensor_parallel"] > 1 for p in python)
     differences = []
     for i, (p, j) in enumerate(zip(python, js, strict=True)):
         if p is None or j is None:

@@ -211,8 +211,8 @@ def test_the_search_tries_only_expert_parallel_sizes_that_divide_experts_and_sta
     runs over gcd(E, a stage's GPUs), not over E."""
     from generator.planner.search import StepShape, placements
     prime = replace(QWEN, moe=Moe(999_983, 8, 768))
-    assert {e for _t, _p, e, _b in placements(prime, CLUSTER, StepShape(4096, 256))} == {1}
-    sizes = {e for _t, _p, e, _b in placements(QWEN, CLUSTER, StepShape(4096, 256))}
+    assert {e for _t, _p, e, _b, _f in placements(prime, CLUSTER, StepShape(4096, 256))} == {1}
+    sizes = {e for _t, _p, e, _b, _f in placements(QWEN, CLUSTER, StepShape(4096, 256))}
     assert sizes == {1, 2, 4, 8, 16, 32, 64}  # 128 experts on 64 GPUs: every size a node divides or spans
 
 

@@ -48,11 +48,11 @@ def scan(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: 
     closest: tuple[float, Layout] | None = None
     fitting: list[Layout] = []
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
-    for t, p, e, batch in placements(workload, cluster, shape):
+    for t, p, e, batch, f in placements(workload, cluster, shape):
         fitted = False
         for recompute in recomputations(shape):
             for zero in ZERO_STAGES:
-                layout = layout_at(shape, t, p, e, zero, batch, recompute)
+                layout = layout_at(shape, t, p, e, zero, batch, recompute, f)
                 found = screen(workload, cluster, layout, assumptions)
                 if not isinstance(found, Screened):
                     why = found[0].message
@@ -130,10 +130,12 @@ def test_the_search_answers_as_a_scan_of_every_saver_in_order() -> None:
         unusable += expected[0] is None
         if expected[2] == "":
             kept.add(expected[0].recompute + ("" if not expected[0].recompute_layers else " of some layers"))
+            kept.add("experts split" if expected[0].expert_tensor_parallel > 1 else "experts whole")
     # the cases reach every kind of answer, and every recomputation is an answer somewhere
     assert fits and unfit and unusable, (fits, unfit, unusable)
     # (full recomputation of every layer is kept only where a chunk less one layer does not fit)
-    assert {"none", "selective", "full of some layers"} <= kept <= {"none", "selective", "full", "full of some layers"}, kept
+    assert {"none", "selective", "full of some layers", "experts split", "experts whole"} <= kept <= {
+        "none", "selective", "full", "full of some layers", "experts split", "experts whole"}, kept
 
 
 def test_under_flash_attention_selective_recomputation_saves_nothing() -> None:
@@ -146,9 +148,9 @@ def test_under_flash_attention_selective_recomputation_saves_nothing() -> None:
             Cluster(dataclasses.replace(node, gpus_per_node=gpus), 1)
         flash = dataclasses.replace(shape, base=dataclasses.replace(shape.base, flash_attention=True))
         assert recomputations(flash) == ("none", "full")
-        for t, p, e, batch in placements(workload, cluster, flash):
+        for t, p, e, batch, f in placements(workload, cluster, flash):
             for zero in ZERO_STAGES:
-                plain, selective = (screen(workload, cluster, layout_at(flash, t, p, e, zero, batch, r), assumptions)
+                plain, selective = (screen(workload, cluster, layout_at(flash, t, p, e, zero, batch, r, f), assumptions)
                                     for r in ("none", "selective"))
                 if not isinstance(plain, Screened) or not isinstance(selective, Screened):
                     continue
@@ -206,10 +208,10 @@ def test_a_step_never_shrinks_on_a_slower_port() -> None:
     compared = slower = 0
     for workload, node, count, shape in cases(5, 30):
         count = max(2, count)
-        for t, p, e, batch in placements(workload, _on_port(node, count, RATES[0]), shape):
+        for t, p, e, batch, f in placements(workload, _on_port(node, count, RATES[0]), shape):
             for recompute in RECOMPUTE:
                 for zero in ZERO_STAGES:
-                    layout = layout_at(shape, t, p, e, zero, batch, recompute)
+                    layout = layout_at(shape, t, p, e, zero, batch, recompute, f)
                     steps = [screen(workload, _on_port(node, count, rate), layout, assumptions) for rate in RATES]
                     times = [s.step_s for s in steps if isinstance(s, Screened) and s.step_s is not None]
                     if len(times) < len(RATES):  # does not fit, or cannot be used

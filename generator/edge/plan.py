@@ -37,7 +37,8 @@ def _option_lines(kb: KnowledgeBase, o: dict[str, Any]) -> list[str]:
     mem = o["memory_per_gpu_gb"]
     lines = [f"{where}{net}",
              f"    布局：张量并行 {lay['tp']}，流水线并行 {lay['pp']}，"
-             + (f"专家并行 {lay['ep']}，" if lay["ep"] > 1 else "") + f"ZeRO-{lay['zero']}，{_recompute(lay)}，"
+             + (f"专家并行 {lay['ep']}，" if lay["ep"] > 1 else "")
+             + (f"专家张量并行 {lay['etp']}，" if lay["etp"] > 1 else "") + f"ZeRO-{lay['zero']}，{_recompute(lay)}，"
              f"全局批 {lay['global_batch']} × {lay['seq']} token",
              f"    显存：每卡 {mem['total_gb']:.1f} GB / 可用 {mem['usable_gb']:.1f} GB；"
              f"每步 {o['step_time_s']:.3g} s，{o['tokens_per_s']:.4g} token/s，通信占比 {o['comm_share']:.1%}，"

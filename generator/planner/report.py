@@ -53,6 +53,7 @@ def option_data(kb: KnowledgeBase, option: Option, tokens: float | None, rank: i
         "all_to_all_share": e.step.all_to_all_share,  # null without experts spread over GPUs
         "bottleneck": e.bottleneck,
         "layout": {"tp": lay.tensor_parallel, "pp": lay.pipeline_parallel, "ep": lay.expert_parallel,
+                   "etp": lay.expert_tensor_parallel,
                    "zero": lay.zero_stage,
                    "recompute": lay.recompute, "recompute_layers": lay.recompute_layers,
                    "sequence_parallel": lay.sequence_parallel,

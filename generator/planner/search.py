@@ -47,12 +47,16 @@ class StepShape:
     expert_parallel: int | None = None  # a size the reader fixed (`plan --ep`); None: every size is tried
 
 
-def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterator[tuple[int, int, int, int]]:
-    """(t, p, e, global batch) of every tensor-parallel size that divides a node, pipeline size
+def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterator[tuple[int, int, int, int, int]]:
+    """(t, p, e, global batch, f) of every tensor-parallel size that divides a node, pipeline size
     that divides the layers and the GPU count, and for a mixture-of-experts workload every
     expert-parallel size that divides the experts and a stage's GPUs and sits in a node or spans
     whole nodes (1 for a dense one); the batch is the smallest multiple of the data-parallel size ×
-    micro-batch of at least `shape.min_global_batch`."""
+    micro-batch of at least `shape.min_global_batch`. f is the expert tensor parallelism: 1, each
+    expert whole on a GPU (Megatron-Bridge's presets), and where experts are spread over t > 1
+    GPUs of a tensor-parallel group, also t, each expert split over that group (Megatron-Core's
+    default when unset), where the e·t GPUs holding a layer's experts once still divide a stage's
+    GPUs and sit in a node or span whole nodes."""
     per_node, gpus = cluster.node.gpus_per_node, cluster.node_count * cluster.node.gpus_per_node
     experts = 1 if workload.moe is None else workload.moe.experts
     for t in (d for d in range(1, per_node + 1) if per_node % d == 0):
@@ -65,7 +69,10 @@ def placements(workload: Workload, cluster: Cluster, shape: StepShape) -> Iterat
             for e in (d for d in range(1, common + 1)
                       if common % d == 0 and (d % per_node == 0 or per_node % d == 0)
                       and shape.expert_parallel in (None, d)):
-                yield t, p, e, batch
+                yield t, p, e, batch, 1
+                block = e * t
+                if e > 1 and t > 1 and (gpus // p) % block == 0 and (block % per_node == 0 or per_node % block == 0):
+                    yield t, p, e, batch, t
 
 
 def recomputations(shape: StepShape) -> tuple[Recompute, ...]:
@@ -77,13 +84,16 @@ def recomputations(shape: StepShape) -> tuple[Recompute, ...]:
     return tuple(r for r in RECOMPUTE if r != "selective" or not flash)
 
 
-def layout_at(shape: StepShape, t: int, p: int, e: int, zero: int, batch: int, recompute: Recompute) -> Layout:
-    plain = Layout(t, p, zero, shape.micro_batch, shape.sequence_length, batch, recompute, t > 1, expert_parallel=e)
+def layout_at(shape: StepShape, t: int, p: int, e: int, zero: int, batch: int, recompute: Recompute,
+              f: int = 1) -> Layout:
+    plain = Layout(t, p, zero, shape.micro_batch, shape.sequence_length, batch, recompute, t > 1, expert_parallel=e,
+                   expert_tensor_parallel=f)
     if shape.base is None:
         return plain
     return replace(shape.base, tensor_parallel=t, pipeline_parallel=p, zero_stage=zero,
                    micro_batch_size=shape.micro_batch, sequence_length=shape.sequence_length,
-                   global_batch_size=batch, recompute=recompute, sequence_parallel=t > 1, expert_parallel=e)
+                   global_batch_size=batch, recompute=recompute, sequence_parallel=t > 1, expert_parallel=e,
+                   expert_tensor_parallel=f)
 
 
 def memory_inputs(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape: StepShape) -> tuple[object, ...]:
@@ -180,13 +190,13 @@ def search(workload: Workload, cluster: Cluster, assumptions: Assumptions, shape
     fitting: list[Layout] = []
     steps: list[float] = []
     why = "no layout of tensor × pipeline parallel can be placed on these GPUs"
-    for t, p, e, batch in placements(workload, cluster, shape):
+    for t, p, e, batch, f in placements(workload, cluster, shape):
         tried: list[_Savers] = []
         for recompute in savers:
             # full recomputation after no recomputation fits at no stage: its fit is timed only where
             # it is kept (`_fewest_recomputed` mostly keeps fewer layers recomputed)
             partial = recompute == "full" and bool(tried) and tried[0].recompute == "none"
-            at = _Savers(workload, cluster, assumptions, checked, shape, t, p, e, batch, recompute, timed=not partial)
+            at = _Savers(workload, cluster, assumptions, checked, shape, t, p, e, batch, recompute, f, timed=not partial)
             first, closest, problem = _first_fit(at, closest, best is None)
             if first is not None and partial:
                 first, problem = _fewest_recomputed(tried[0], at, first[1])
@@ -225,6 +235,7 @@ class _Savers:
     e: int
     batch: int
     recompute: Recompute
+    f: int = 1
     timed: bool = True
     screens: dict[tuple[int, int], Screened | tuple[Problem, ...]] = field(default_factory=dict, compare=False)
 
@@ -232,7 +243,7 @@ class _Savers:
         """The layout at ZeRO stage `zero` (with full recomputation of only `layers` layers of each
         chunk, where > 0) and its screen, which times a layout that fits where `timed` (always with
         `layers`); each is screened once."""
-        layout = layout_at(self.shape, self.t, self.p, self.e, zero, self.batch, self.recompute)
+        layout = layout_at(self.shape, self.t, self.p, self.e, zero, self.batch, self.recompute, self.f)
         if layers:
             layout = replace(layout, recompute_layers=layers)
         if (zero, layers) not in self.screens:

@@ -65,12 +65,16 @@ def short_answer(site: Site, plan: Plan | str) -> tuple[str, str | None]:
 
 def _layout(option: Option) -> str:
     lay = option.layout
-    n = lay.recompute_layers
+    n, e, f = lay.recompute_layers, lay.expert_parallel, lay.expert_tensor_parallel
     recompute = say(f"每块重计算 {n} 层", f"{n} layers a chunk recomputed") if n else RECOMPUTE[lay.recompute]
-    return say(f"张量并行 {lay.tensor_parallel} × 流水线并行 {lay.pipeline_parallel}，ZeRO-{lay.zero_stage}，"
+    # as the questionnaire says it (quiz.js WORDS.layout)
+    experts = (say(f" × 专家并行 {e}", f" × expert parallel {e}") if e > 1 else "") + (
+        say(f"（每个专家再切给 {f} 块 GPU）", f" (each expert split over {f} GPUs)") if f > 1 else "")
+    return say(f"张量并行 {lay.tensor_parallel} × 流水线并行 {lay.pipeline_parallel}{experts}，ZeRO-{lay.zero_stage}，"
                f"{recompute}，全局批 {lay.global_batch_size} 条 × {lay.sequence_length} token",
-               f"tensor parallel {lay.tensor_parallel} × pipeline parallel {lay.pipeline_parallel}, ZeRO-{lay.zero_stage}, "
-               f"{recompute}, global batch {lay.global_batch_size} sequences × {lay.sequence_length} tokens")
+               f"tensor parallel {lay.tensor_parallel} × pipeline parallel {lay.pipeline_parallel}{experts}, "
+               f"ZeRO-{lay.zero_stage}, {recompute}, global batch {lay.global_batch_size} sequences × "
+               f"{lay.sequence_length} tokens")
 
 
 def view_row(site: Site, view: MarketView, plan: Plan | str) -> dict[str, object]:

@@ -430,6 +430,8 @@ def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url:
     assert page.input_value("#calc select[name=zero]") == str(found.zero_stage)
     assert page.input_value("#calc select[name=recompute]") == found.recompute
     assert page.input_value("#calc input[name=recompute_layers]") == str(found.recompute_layers)
+    assert page.input_value("#calc input[name=ep]") == str(found.expert_parallel)
+    assert page.input_value("#calc input[name=etp]") == str(found.expert_tensor_parallel)
     assert page.input_value("#calc input[name=global_batch]") == str(found.global_batch_size)
     chosen = {**layout, "tp": found.tensor_parallel, "pp": found.pipeline_parallel, "zero": found.zero_stage,
               "recompute": found.recompute, "global_batch": found.global_batch_size,
@@ -513,7 +515,8 @@ def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url:
                 assert math.isclose(step, option["step_time_s"], rel_tol=1e-9)
                 # the layout cell names the answer's recomputation, whichever it is
                 lay = option["layout"]
-                assert layout.startswith(f"TP {lay['tp']} · PP {lay['pp']} · ZeRO-{lay['zero']} · "), layout
+                experts = (f" · EP {lay['ep']}" if lay["ep"] > 1 else "") + (f" · ETP {lay['etp']}" if lay["etp"] > 1 else "")
+                assert layout.startswith(f"TP {lay['tp']} · PP {lay['pp']}{experts} · ZeRO-{lay['zero']} · "), layout
                 named = f"每块重计算 {lay['recompute_layers']} 层" if lay["recompute_layers"] else RECOMPUTE.zh[lay["recompute"]]
                 assert layout.endswith(named), (layout, lay)
             if not cli["options"]:

@@ -477,7 +477,7 @@
     field("shard_group").value = "0";
     field("tp_overlap").value = "0";
     field("ep").value = String(lay.expert_parallel || 1);
-    field("etp").value = "1";
+    field("etp").value = String(lay.expert_tensor_parallel || 1);
     field("ep_overlap").value = "0";
     field("fp32_gradients").checked = false;
     note.textContent = found.why ? say("least-memory") : say("layout-chosen");
@@ -535,7 +535,9 @@
         tr.appendChild(el("td", fmt(o.estimate.tokens_per_s), "num"));
         tr.appendChild(el("td", pct(o.estimate.comm_share), "num"));
         var lay = o.layout;
-        tr.appendChild(el("td", "TP " + lay.tensor_parallel + " · PP " + lay.pipeline_parallel + " · ZeRO-" +
+        var experts = (lay.expert_parallel > 1 ? " · EP " + lay.expert_parallel : "") +
+          (lay.expert_tensor_parallel > 1 ? " · ETP " + lay.expert_tensor_parallel : "");
+        tr.appendChild(el("td", "TP " + lay.tensor_parallel + " · PP " + lay.pipeline_parallel + experts + " · ZeRO-" +
                                 lay.zero_stage + " · " + (lay.recompute_layers > 0 ? say("some-layers", lay.recompute_layers)
                                                           : say("recompute")[lay.recompute])));
         tbody.appendChild(tr);

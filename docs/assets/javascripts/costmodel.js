@@ -1235,9 +1235,10 @@
    * kept. `shape`: {sequence_length, min_global_batch, micro_batch, base} (base: layout fields
    * every layout starts from, e.g. LoRA's). Returns {layout, estimate, why} (layout null when
    * nothing can be placed). */
-  // search.py placements: [t, p, e, global batch] of every tensor-parallel size dividing a node,
-  // pipeline size dividing the layers and the GPUs, and expert-parallel size dividing gcd(experts,
-  // a stage's GPUs) that sits in a node or spans whole nodes (1 for a dense workload)
+  // search.py placements: [t, p, e, global batch, expert tensor parallel] of every tensor-parallel
+  // size dividing a node, pipeline size dividing the layers and the GPUs, and expert-parallel size
+  // dividing gcd(experts, a stage's GPUs) that sits in a node or spans whole nodes (1 for a dense
+  // workload); expert tensor parallel 1, and t where the experts are spread and split over t > 1
   function placements(w, cluster, shape) {
     var perNode = cluster.node.gpus_per_node, gpus = cluster.node_count * perNode, out = [];
     for (var t = 1; t <= perNode; t++) {
@@ -1250,7 +1251,13 @@
         for (var e = 1; e <= common; e++) {
           if (common % e || (e % perNode && perNode % e)) { continue; }
           if (shape.expert_parallel && e !== shape.expert_parallel) { continue; }
-          out.push([t, p, e, batch]);
+          out.push([t, p, e, batch, 1]);
+          // expert tensor parallel t: each expert split over the tensor-parallel group, where the
+          // e·t GPUs that hold a layer's experts divide a stage's GPUs and sit in a node or span nodes
+          var block = e * t;
+          if (e > 1 && t > 1 && (Math.floor(gpus / p) % block) === 0 && (block % perNode === 0 || perNode % block === 0)) {
+            out.push([t, p, e, batch, t]);
+          }
         }
       }
     }
@@ -1304,6 +1311,8 @@
           layout.micro_batch_size = shape.micro_batch; layout.sequence_length = shape.sequence_length;
           layout.global_batch_size = place[3]; layout.recompute = savers[r];
           layout.sequence_parallel = place[0] > 1; layout.expert_parallel = place[2];
+          layout.expert_tensor_parallel = place[4];
+          if (layout.recompute_layers == null) { layout.recompute_layers = 0; }
           var out = estimate(w, cluster, layout, a);
           if (out.problems) { why = out.problems[0].message; break; }
           if (out.fits) {

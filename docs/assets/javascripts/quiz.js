@@ -82,8 +82,9 @@
       withinNode: "（节点内）",
       bottleneckLabel: "瓶颈",
       layoutLabel: "布局",
-      layout: function (tp, pp, ep, zero, recompute, batch, seq) {
-        return "张量并行 " + tp + " × 流水线并行 " + pp + (ep > 1 ? " × 专家并行 " + ep : "") + "，ZeRO-" + zero + "，" +
+      layout: function (tp, pp, ep, etp, zero, recompute, batch, seq) {
+        return "张量并行 " + tp + " × 流水线并行 " + pp + (ep > 1 ? " × 专家并行 " + ep : "") +
+          (etp > 1 ? "（每个专家再切给 " + etp + " 块 GPU）" : "") + "，ZeRO-" + zero + "，" +
           recompute + "，全局批 " + batch + " 条 × " + seq + " token";
       },
       rule: function (status, title) { return status + "：" + title; },
@@ -145,8 +146,9 @@
       withinNode: " (within a node)",
       bottleneckLabel: "Bottleneck",
       layoutLabel: "Layout",
-      layout: function (tp, pp, ep, zero, recompute, batch, seq) {
+      layout: function (tp, pp, ep, etp, zero, recompute, batch, seq) {
         return "tensor parallel " + tp + " × pipeline parallel " + pp + (ep > 1 ? " × expert parallel " + ep : "") +
+          (etp > 1 ? " (each expert split over " + etp + " GPUs)" : "") +
           ", ZeRO-" + zero + ", " + recompute + ", global batch " + batch + " sequences × " + seq + " tokens";
       },
       rule: function (status, title) { return status + ": " + title; },
@@ -636,7 +638,8 @@
           "all_to_all_share");
     }
     row(tbody, w.bottleneckLabel, w.bottleneck[e.bottleneck] || e.bottleneck, "bottleneck");
-    row(tbody, w.layoutLabel, w.layout(lay.tensor_parallel, lay.pipeline_parallel, lay.expert_parallel, lay.zero_stage,
+    row(tbody, w.layoutLabel, w.layout(lay.tensor_parallel, lay.pipeline_parallel, lay.expert_parallel,
+                                       lay.expert_tensor_parallel || 1, lay.zero_stage,
                                        lay.recompute_layers > 0 ? w.someLayers(lay.recompute_layers)
                                          : w.recompute[lay.recompute] || lay.recompute, lay.global_batch_size,
                                        lay.sequence_length), "layout");
