@@ -1,19 +1,19 @@
 """The layout search: for a workload on a cluster, the fastest layout the cost model finds that
-fits in memory (tensor parallel within a node, pipeline parallel, expert parallel for a
-mixture-of-experts workload, ZeRO stage, recomputation),
-else the one that comes closest, so that an answer can say why nothing fits. The planner runs it
-at the reader's own point, and at each leaf's example of the selection tree (selection/answers.py).
+fits in memory (tensor parallel within a node, pipeline parallel, expert parallel and expert
+tensor parallel for a mixture-of-experts workload, ZeRO stage, recomputation), else the one that
+comes closest, so that an answer can say why nothing fits. The planner runs it at the reader's own
+point, and at each leaf's example of the selection tree (selection/answers.py).
 
-For each placement (t, p) the memory savers are tried in the order they cost time (no
+For each placement (t, p, e, f) the memory savers are tried in the order they cost time (no
 recomputation, then selective where it saves memory, then full; ZeRO stages upward at each) and the
 first that fits is kept: a later one saves memory the step does not need and adds communication or
 recomputation. Where full recomputation is the first to fit, only the fewest layers of each chunk
-that let it fit are recomputed (`_fewest_recomputed`). Memory never grows with the ZeRO stage, so stage 3 tells whether a recomputation
-fits at any stage (`_first_fit`); and what a search settles on memory serves every search with the
-same memory inputs, which then only times the layouts that fit (`Settled`). A step never shrinks
-on a slower network port, so the steps timed on a faster one (`Floors`) spare the layouts that
-cannot be fastest on a slower one. This keeps the search to a few estimates per placement (every
-build runs it at each leaf of the tree, in each market). Pure.
+that let it fit are recomputed (`_fewest_recomputed`). Memory never grows with the ZeRO stage, so
+stage 3 tells whether a recomputation fits at any stage (`_first_fit`); and what a search settles
+on memory serves every search with the same memory inputs, which then only times the layouts that
+fit (`Settled`). A step never shrinks on a slower network port, so the steps timed on a faster one
+(`Floors`) spare the layouts that cannot be fastest on a slower one. This keeps the search to a few
+estimates per placement (every build runs it at each leaf of the tree, in each market). Pure.
 """
 
 from __future__ import annotations
@@ -325,6 +325,7 @@ def _timed(full: _Savers, layout: Layout) -> tuple[tuple[float, Layout] | None, 
     if not isinstance(step_s, float):
         return None, step_s[0].message
     return (step_s, layout), None
+
 
 def _first_fit(at: _Savers, closest: Closest, closest_wanted: bool) -> tuple[tuple[float | None, Layout] | None,
                                                                              Closest, str | None]:
