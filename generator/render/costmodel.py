@@ -11,6 +11,7 @@ from ..model.costs import PARAMETERS, Domain, Workload
 from .context import Site
 from .table import Cell, Row, Table
 from .text import localized
+from .trust import source_link
 
 
 def _number(value: float, domain: Domain) -> Cell:
@@ -28,13 +29,14 @@ def _experts(w: Workload) -> str:
     return text + (say(f"，前 {m.dense_layers} 层稠密", f"; first {m.dense_layers} layers dense") if m.dense_layers else "")
 
 
-def _dropout(site: Site, w: Workload) -> Markup:
-    """` · 训练不用 dropout：<source>` where the workload states whether it trains with dropout."""
+def _dropout(site: Site, w: Workload) -> Cell:
+    """Whether the workload trains with dropout, with the small link to where that was read; where
+    it does not say, the model's default (with dropout), marked as such."""
     if w.dropout is None:
-        return Markup()
-    said = say("训练不用 dropout：", "trained without dropout: ") if not w.dropout.value else say(
-        "训练用 dropout：", "trained with dropout: ")
-    return Markup(" · ") + Markup.escape(said) + site.link(w.dropout.source)
+        return Cell.text(say("用（默认）", "yes (default)"))
+    said = say("用", "yes") if w.dropout.value else say("不用", "no")
+    source = site.sources.get(w.dropout.source)
+    return Cell(Markup.escape(said) + (Markup(" ") + source_link(source) if source is not None else Markup()))
 
 
 def costmodel(site: Site) -> dict[str, object]:
@@ -42,7 +44,8 @@ def costmodel(site: Site) -> dict[str, object]:
                     (say("激活参数量", "Active parameters"), True), (say("层数", "Layers"), True),
                     (say("隐藏维度", "Hidden size"), True), (say("注意力头", "Attention heads"), True),
                     (say("键值头", "KV heads"), True), (say("FFN 宽度", "FFN width"), True),
-                    (say("专家", "Experts"), False), (say("词表", "Vocabulary"), True), (say("来源", "Source"), False)])
+                    (say("专家", "Experts"), False), (say("词表", "Vocabulary"), True), ("Dropout", False),
+                    (say("来源", "Source"), False)])
     for e in workloads(site.kb):
         w = e.model
         active = Cell.text("—") if w.active_parameters is None else Cell(
@@ -52,8 +55,8 @@ def costmodel(site: Site) -> dict[str, object]:
             *(Cell(Cell.text(str(v)).html, str(v), numeric=True) for v in (
                 w.layers, w.hidden_size, w.attention_heads, w.kv_heads, w.ffn_hidden_size)),
             Cell.text(_experts(w)), Cell(Cell.text(str(w.vocabulary_size)).html, str(w.vocabulary_size), numeric=True),
-            Cell(site.link(w.source) + (Markup() if w.shape_source is None else " · " + site.link(w.shape_source))
-                 + _dropout(site, w))],
+            _dropout(site, w),
+            Cell(site.link(w.source) + (Markup() if w.shape_source is None else " · " + site.link(w.shape_source)))],
             anchor=e.id, spec=site.spec(e.id)))
     table = Table([(say("假设", "Assumption"), False), (say("取值", "Value"), True), (say("范围", "Range"), False),
                    (say("性质", "Kind"), False), (say("来源", "Source"), False)])
