@@ -314,3 +314,30 @@ def test_recomputation_defaults_to_none(kb: KnowledgeBase) -> None:
     assert plain["inputs"]["recompute"] == "none"
     assert selective["memory_per_gpu_gb"] == none["memory_per_gpu_gb"]
     assert selective["step_time_s"] > none["step_time_s"]
+
+
+def test_a_layout_that_does_not_fit_says_which_flags_would_fit() -> None:
+    """Under "fits: no" the text names the flags that would fit at the same tensor and pipeline
+    parallelism: each remedy, run as printed, fits; one layer fewer recomputed does not; and where
+    nothing fits it says so and points to `plan`."""
+    import re
+    base = ("--workload", "llama-3-1-70b", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--network", "ib-ndr",
+            "--tp", "8", "--zero", "0")
+    text = _run(*base).stdout
+    line = next(x for x in text.splitlines() if x.startswith("to fit"))
+    remedies = re.findall(r"(--[^()]+?) \(", line.split(": ", 1)[1])
+    assert any(r.startswith("--zero") and "--recompute" not in r for r in remedies), line
+    assert any("--recompute-layers" in r for r in remedies), line
+    for remedy in remedies:
+        flags = [*base[:-2], *remedy.split()] if remedy.startswith("--zero") else [*base, *remedy.split()]
+        assert json.loads(_run(*flags, "--format", "json").stdout)["fits"], remedy
+        count = re.search(r"--recompute-layers (\d+)", remedy)
+        if count and int(count.group(1)) > 1:
+            fewer = [f if f != count.group(1) else str(int(f) - 1) for f in flags]
+            assert not json.loads(_run(*fewer, "--format", "json").stdout)["fits"], remedy
+    nothing = _run("--workload", "llama-3-1-70b", "--gpu", "h100-sxm5-80gb", "--gpus", "16", "--network", "ib-ndr",
+                   "--tp", "8", "--pp", "2").stdout
+    assert "to fit: no ZeRO stage or recomputation, alone or together, fits at tp 8, pp 2" in nothing
+    assert "python -m generator plan" in nothing
+    fits = _run("--workload", "llama-3-1-8b", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--network", "ib-ndr").stdout
+    assert "fits: yes" in fits and "to fit" not in fits

@@ -15,6 +15,7 @@ from ..costmodel.inputs import Layout
 from ..costmodel.result import Result, estimate
 from ..knowledge import KnowledgeBase
 from .choice import Choice, Resolved, resolve
+from .fitting import remedies
 
 GB = 1e9
 # Outputs whose chains the text format prints, in this order (the all-to-all's only where experts are spread).
@@ -123,6 +124,19 @@ def _knobs(layout: Layout) -> str:
 
 
 
+def _remedy_line(resolved: Resolved) -> str:
+    """Under a layout that does not fit: which flags would make it fit at its tensor and pipeline
+    parallelism (`fitting.remedies`), and where to look for every layout."""
+    lay = resolved.layout
+    found = remedies(resolved.workload, resolved.cluster, lay, resolved.assumptions)
+    where = f"at tp {lay.tensor_parallel}, pp {lay.pipeline_parallel}"
+    search = "`python -m generator plan` searches every layout"
+    if not found:
+        return f"to fit: no ZeRO stage or recomputation, alone or together, fits {where}; {search}"
+    return (f"to fit {where}: " + "; or ".join(f"{r.flags} ({r.total_bytes / GB:.4g} GB per GPU)" for r in found)
+            + f"; {search}")
+
+
 def _error_line(what: str, entry: dict[str, Any]) -> str:
     """One group of `accuracy` (a kind, an architecture): its runs, error and bias, or that none was measured."""
     measured = isinstance(entry["mean_abs_error"], float)
@@ -150,6 +164,8 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
              f"activations {memory['activations_gb']:.4g} GB)",
              f"step time: {data['step_time_s']:.4g} s, {data['tokens_per_s']:.4g} tokens/s, "
              f"communication share {data['comm_share']:.1%}, bottleneck: {data['bottleneck']}"]
+    if not data["fits"]:
+        lines.append(_remedy_line(resolved))
     a2a = data["all_to_all"]
     if isinstance(a2a, dict):
         lines.append(f"expert all-to-all: {a2a['exposed_s']:.4g} s exposed per step, {a2a['share']:.1%} of the step, "
