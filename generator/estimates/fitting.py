@@ -48,7 +48,8 @@ def remedies(workload: Workload, cluster: Cluster, layout: Layout, assumptions: 
 
 def _fewest_layers(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions,
                    usable: float) -> Remedy | None:
-    """Full recomputation of the fewest layers of each chunk that fits at the layout's stage.
+    """Full recomputation of the fewest layers of each chunk that fits at the layout's stage (None
+    where nothing recomputed fits there, or where the layout fits there without recomputation).
     Memory is linear in the share recomputed (`compute.recompute_blend`), so the count follows from
     the layout's memory without recomputation and with every layer recomputed; it is then checked
     and moved by one where rounding put it off."""
@@ -61,7 +62,9 @@ def _fewest_layers(workload: Workload, cluster: Cluster, layout: Layout, assumpt
         return None
     chunk = -(-workload.layers // (layout.pipeline_parallel * layout.virtual_pipeline))
     saved = stored.memory.total_bytes - every.memory.total_bytes
-    if chunk < 2 or saved <= 0.0 or stored.memory.fits:
+    if stored.memory.fits:  # no recomputation needed at this stage: the ZeRO remedy says so
+        return None
+    if chunk < 2 or saved <= 0.0:
         return Remedy("--recompute full", every.memory.total_bytes)
     count = min(chunk - 1, max(1, math.ceil((stored.memory.total_bytes - usable) / saved * chunk)))
 
