@@ -12,7 +12,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
-from support import ROOT
+from support import BASE, ROOT
 
 from generator.costmodel import estimate
 from generator.edge.cli import main, run_check
@@ -318,26 +318,36 @@ def test_recomputation_defaults_to_none(kb: KnowledgeBase) -> None:
 
 def test_a_layout_that_does_not_fit_says_which_flags_would_fit() -> None:
     """Under "fits: no" the text names the flags that would fit at the same tensor and pipeline
-    parallelism: each remedy, run as printed, fits; one layer fewer recomputed does not; and where
-    nothing fits it says so and points to `plan`."""
+    parallelism: each remedy, run as printed, fits; one layer fewer recomputed does not; where
+    nothing fits it says so and points to `plan`. On the fixture knowledge base (a 70B on A100s),
+    so that a valid edit of the real specs cannot change what is asked."""
     import re
-    base = ("--workload", "llama-3-1-70b", "--gpu", "h100-sxm5-80gb", "--gpus", "64", "--network", "ib-ndr",
-            "--tp", "8", "--zero", "0")
-    text = _run(*base).stdout
-    line = next(x for x in text.splitlines() if x.startswith("to fit"))
+
+    def run(*args: str) -> str:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            assert main(["estimate", "--specs", str(BASE), *args]) == 0, err.getvalue()
+        return out.getvalue()
+
+    def fits(*args: str) -> bool:
+        return bool(json.loads(run(*args, "--format", "json"))["fits"])
+
+    cluster = ("--workload", "test-llama-70b", "--gpu", "test-a100-sxm4", "--network", "test-ib-ndr", "--tp", "8")
+    base = (*cluster, "--gpus", "64", "--zero", "0")
+    line = next(x for x in run(*base).splitlines() if x.startswith("to fit"))
     remedies = re.findall(r"(--[^()]+?) \(", line.split(": ", 1)[1])
-    assert any(r.startswith("--zero") and "--recompute" not in r for r in remedies), line
+    assert "--zero 2" in remedies, line
     assert any("--recompute-layers" in r for r in remedies), line
     for remedy in remedies:
         flags = [*base[:-2], *remedy.split()] if remedy.startswith("--zero") else [*base, *remedy.split()]
-        assert json.loads(_run(*flags, "--format", "json").stdout)["fits"], remedy
+        assert fits(*flags), remedy
         count = re.search(r"--recompute-layers (\d+)", remedy)
-        if count and int(count.group(1)) > 1:
-            fewer = [f if f != count.group(1) else str(int(f) - 1) for f in flags]
-            assert not json.loads(_run(*fewer, "--format", "json").stdout)["fits"], remedy
-    nothing = _run("--workload", "llama-3-1-70b", "--gpu", "h100-sxm5-80gb", "--gpus", "16", "--network", "ib-ndr",
-                   "--tp", "8", "--pp", "2").stdout
-    assert "to fit: no ZeRO stage or recomputation, alone or together, fits at tp 8, pp 2" in nothing
+        if count:
+            assert not fits(*[f if f != count.group(1) else str(int(f) - 1) for f in flags]), remedy
+    assert not fits(*base[:-2], "--zero", "1")  # the lowest stage that fits is named
+    nothing = run(*cluster, "--gpus", "16", "--zero", "0")
+    assert "to fit: no ZeRO stage or recomputation, alone or together, fits at tp 8, pp 1" in nothing
     assert "python -m generator plan" in nothing
-    fits = _run("--workload", "llama-3-1-8b", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--network", "ib-ndr").stdout
-    assert "fits: yes" in fits and "to fit" not in fits
+    assert not fits(*cluster, "--gpus", "16", "--zero", "3", "--recompute", "full")
+    small = run("--workload", "test-tiny-1b", "--gpu", "test-a100-sxm4", "--network", "test-ib-ndr", "--gpus", "8")
+    assert "fits: yes" in small and "to fit" not in small
