@@ -200,6 +200,20 @@ def activation_layers_held_interleaved(layers: float, pipeline: float, microbatc
     return layers / pipeline * min(microbatches, pipeline + (pipeline - 1.0) / chunks)
 
 
+def chunk_layers(layers: int, pipeline: int, chunks: int) -> int:
+    """The layers of each model chunk of the busiest stage, ⌈L/(p·v)⌉ (`compute.paced_layers` ÷ p·v):
+    the most `--recompute-layers` can take."""
+    return -(-layers // (pipeline * chunks))
+
+
+def recompute_boundary(stored: float, recomputed: float, usable: float, chunk: int) -> float:
+    """How many layers of each chunk must be recomputed in full for `usable` bytes to hold a layout
+    that needs `stored` bytes with none recomputed and `recomputed` with every one: memory is linear
+    in the share φ = n ÷ chunk (`compute.recompute_blend`), so this is where the line crosses
+    `usable`; the count is the whole number at or above it."""
+    return (stored - usable) / (stored - recomputed) * chunk
+
+
 @formula("Ψ · L_paced ÷ L", "Ψ L_paced L", "uneven stages: the largest stage's share of the parameters")
 def paced_parameters(parameters: float, paced_layers: float, layers: float) -> float:
     return parameters * paced_layers / layers

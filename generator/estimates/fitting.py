@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, replace
 
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Workload
+from ..costmodel.memory import chunk_layers, recompute_boundary
 from ..costmodel.result import estimate
 
 
@@ -60,13 +61,14 @@ def _fewest_layers(workload: Workload, cluster: Cluster, layout: Layout, assumpt
     every = estimate(workload, cluster, full, assumptions).estimate
     if stored is None or every is None or not every.memory.fits:
         return None
-    chunk = -(-workload.layers // (layout.pipeline_parallel * layout.virtual_pipeline))
+    chunk = chunk_layers(workload.layers, layout.pipeline_parallel, layout.virtual_pipeline)
     saved = stored.memory.total_bytes - every.memory.total_bytes
     if stored.memory.fits:  # no recomputation needed at this stage: the ZeRO remedy says so
         return None
     if chunk < 2 or saved <= 0.0:
         return Remedy("--recompute full", every.memory.total_bytes)
-    count = min(chunk - 1, max(1, math.ceil((stored.memory.total_bytes - usable) / saved * chunk)))
+    count = min(chunk - 1, max(1, math.ceil(recompute_boundary(stored.memory.total_bytes, every.memory.total_bytes,
+                                                                usable, chunk))))
 
     def at(n: int) -> float | None:
         found = estimate(workload, cluster, replace(full, recompute_layers=n), assumptions).estimate

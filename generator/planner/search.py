@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from ..costmodel.feasibility import Problem, input_problems
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Recompute, Workload
+from ..costmodel.memory import chunk_layers, recompute_boundary
 from ..costmodel.result import Estimate, estimate, screen, timed
 from ..costmodel.wiring import Screened
 
@@ -279,7 +280,7 @@ def _fewest_recomputed(plain: _Savers, full: _Savers, layout: Layout) -> tuple[t
     the recomputation). Only a boundary within `BOUNDARY_MARGIN` of a whole number is confirmed by
     screening the counts around it, so that rounding never moves the count (the calculator's search
     interpolates gigabytes screened at z)."""
-    chunk = -(-full.workload.layers // (layout.pipeline_parallel * layout.virtual_pipeline))
+    chunk = chunk_layers(full.workload.layers, layout.pipeline_parallel, layout.virtual_pipeline)
     zero = layout.zero_stage
     _, recomputed = full(zero)
     _, stored_first = plain(0)
@@ -292,7 +293,7 @@ def _fewest_recomputed(plain: _Savers, full: _Savers, layout: Layout) -> tuple[t
     over = recomputed.total_bytes + saved - recomputed.usable_bytes  # what no recomputation at z lacks
     if not 0.0 < over <= saved:
         return _timed(full, layout)
-    boundary = over / saved * chunk
+    boundary = recompute_boundary(recomputed.total_bytes + saved, recomputed.total_bytes, recomputed.usable_bytes, chunk)
     layers = min(chunk - 1, max(1, math.ceil(boundary)))
     if abs(boundary - round(boundary)) > BOUNDARY_MARGIN:
         if boundary > chunk - 1:
