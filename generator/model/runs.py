@@ -141,7 +141,9 @@ class RunLayout(Strict):
     `tp_comm_overlap` true: the framework overlapped the tensor-parallel all-gathers and
     reduce-scatters with the GEMMs (Megatron-Core's `tp_comm_overlap` through Transformer Engine's
     userbuffers; it acts only with sequence parallelism); the share it hides is the knowledge base's
-    `tp_overlap_fraction` (absent: not stated, nothing hidden)."""
+    `tp_overlap_fraction` (absent: not stated, nothing hidden).
+    `lora_rank`: the run fine-tuned LoRA adapters of this rank on every linear layer of each block,
+    the base weights frozen in 16 bits (absent: every weight trained)."""
 
     tensor_parallel: Degree | None = None
     pipeline_parallel: Degree | None = None
@@ -168,6 +170,7 @@ class RunLayout(Strict):
     pipeline_schedule: PipelineSchedule | None = None
     pipeline_scatter_gather: bool | None = None
     tp_comm_overlap: bool | None = None
+    lora_rank: Annotated[int, Field(ge=1, le=65_536)] | None = None
 
 
 class Measured(Strict):

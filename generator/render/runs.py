@@ -39,7 +39,7 @@ HTML: the search, a link to a row (tables.js opens its fold) and printing still 
 def layout_label(lay: RunLayout) -> Markup:
     """`8·35·8` (TP·PP·DP), then what else the layout states: context parallelism, interleaving,
     the ZeRO stage (and ZeRO-3's per-tensor synchronous gathers), BF16 optimizer states, the
-    tensor-parallel communication overlap, expert parallelism, the pipeline schedule and how
+    tensor-parallel communication overlap, LoRA's adapter rank, expert parallelism, the pipeline schedule and how
     tokens were routed to experts. Built from numbers and fixed words only, so it is safe markup
     as it is."""
     degrees = (lay.tensor_parallel, lay.pipeline_parallel, lay.data_parallel)
@@ -59,6 +59,8 @@ def layout_label(lay: RunLayout) -> Markup:
         parts.append(say("BF16 优化器状态", "BF16 optimizer states"))
     if lay.tp_comm_overlap:
         parts.append(say("张量并行通信重叠", "TP communication overlapped"))
+    if lay.lora_rank is not None:
+        parts.append(say(f"LoRA 秩 {lay.lora_rank}", f"LoRA rank {lay.lora_rank}"))
     if lay.expert_parallel is not None:
         parts.append(f"EP {lay.expert_parallel}")
     if lay.expert_tensor_parallel not in (None, 1):
