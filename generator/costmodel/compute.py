@@ -63,24 +63,6 @@ the rest of the micro-batch (recomputed forward included).
 FlashAttention (Dao et al. 2022, §3.1): the backward pass recomputes the scores QKᵀ from the
 stored softmax statistics, 2·B·s²·h FLOPs per layer: executed, not model FLOPs.
 
-LoRA (Hu et al. 2021): every adapted linear layer y = x·W also computes x·A·B, A of h × r and B of
-r × d_out, rank r. Its two GEMMs do r ÷ d of the layer's FLOPs (left out, as the FLOPs counts
-do) but are far below the ridge point: x·A reads the whole input to write r values a token, a
-few FLOPs a byte, so they run at the memory bandwidth, not at the tensor cores' rate. Their time
-is the bytes they move, at the datasheet bandwidth with nothing fitted: in the forward pass the
-input once (x·A) and the output twice (x·A·B added to x·W), in the backward pass the output
-gradient twice (B's gradient and the gradient through B), the input once (A's gradient) and the
-input gradient twice (the adapters' part added to the frozen layer's), 2 bytes a value:
-M_A,fwd = 2·b·s·(L ÷ p)·(W_in + 2·W_out) and M_A,bwd = 2·b·s·(L ÷ p)·(3·W_in + 2·W_out), the
-forward twice under full recomputation. W_in and W_out are the adapted layers' input and output
-widths on one tensor-parallel rank, summed over Q, K, V, the projection and the n MLP matrices
-(the layers `memory.adapter_parameters` adapts): the column-parallel ones (Q, K, V and the n − 1
-MLP input matrices) read the whole hidden state and write 1/t of their width, the row-parallel
-ones (the projection and the down projection) read 1/t and write whole partial sums:
-W_in = (n + 2)·h + (h + f) ÷ t and W_out = 2h + (h + 2h_kv + (n − 1)·f) ÷ t. Not counted: dropout on
-the adapters' input (a training choice, off by default in PEFT and NeMo), and fusion of the
-adapters' GEMMs into the frozen layer's, which no framework the published runs use does.
-
 FP8 (Transformer Engine's fp8_autocast, as Megatron-LM, NeMo and llm-foundry use it) runs the
 transformer layers' linear GEMMs at the FP8 peak. Two parts stay in 16 bits:
 - the attention core (QKᵀ and attention over V, in the FlashAttention kernel): of a micro-batch's
@@ -449,47 +431,6 @@ recomputation repeats every layer's forward."""
 FP8_FORWARD_PASSES = {"none": one_pass, "selective": one_pass, "full": two_forward_passes}
 """Full recomputation repeats the forward's FP8 casts; selective repeats only the attention core,
 which runs in 16 bits."""
-
-ADAPTER_FORWARD_PASSES = {"none": one_pass, "selective": one_pass, "full": two_forward_passes}
-"""Full recomputation repeats the adapters' forward GEMMs with every layer's; selective repeats only
-the attention core, which has no adapter."""
-
-LORA = "LoRA (Hu et al. 2021): x·A·B beside every adapted layer, memory-bound"
-
-
-@formula("(n + 2)·h + (h + f) ÷ t", "n h f t",
-         LORA + ": the adapted layers' input widths on one rank (Q, K, V and the n − 1 MLP input matrices read "
-         "the whole hidden state; the projection and the down projection 1/t)")
-def lora_input_width(matrices: float, h: float, ffn: float, tensor: float) -> float:
-    return (matrices + 2.0) * h + (h + ffn) / tensor
-
-
-@formula("2h + (h + 2h_kv + (n − 1)·f) ÷ t", "h h_kv n f t",
-         LORA + ": the adapted layers' output widths on one rank (the projection and the down projection write "
-         "whole partial sums; Q, K, V and the n − 1 MLP input matrices 1/t)")
-def lora_output_width(h: float, kv_width: float, matrices: float, ffn: float, tensor: float) -> float:
-    return 2.0 * h + (h + 2.0 * kv_width + (matrices - 1.0) * ffn) / tensor
-
-
-@formula("2·b·s·(L ÷ p)·(W_in + 2·W_out) (the input read, x·A·B added to the output)", "b s L p W_in W_out", LORA)
-def lora_forward_bytes(b: float, s: float, layers: float, pipeline: float, width_in: float, width_out: float) -> float:
-    return 2.0 * b * s * (layers / pipeline) * (width_in + 2.0 * width_out)
-
-
-@formula("2·b·s·(L ÷ p)·(3·W_in + 2·W_out) (the output gradient read twice, the input once, the input "
-         "gradient added to)", "b s L p W_in W_out", LORA)
-def lora_backward_bytes(b: float, s: float, layers: float, pipeline: float, width_in: float, width_out: float) -> float:
-    return 2.0 * b * s * (layers / pipeline) * (3.0 * width_in + 2.0 * width_out)
-
-
-@formula("n_f·M_A,fwd + M_A,bwd", "n_f M_A,fwd M_A,bwd", LORA + ": a micro-batch, the forward repeated under full recomputation")
-def lora_microbatch_bytes(forward_passes: float, forward: float, backward: float) -> float:
-    return forward_passes * forward + backward
-
-
-@formula("M + M_A", "M M_A", "the memory-bound work and the LoRA adapters' GEMMs")
-def with_adapter_bytes(elementwise: float, adapters: float) -> float:
-    return elementwise + adapters
 
 
 @formula("n_f·k_f + k_b", "n_f k_f k_b", "bytes a score moves in a micro-batch")

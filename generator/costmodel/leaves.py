@@ -66,7 +66,6 @@ class Leaves(NamedTuple, Generic[V]):
     moe: Experts[V] | None = None  # a mixture-of-experts workload's figures
     moe_spread: bool = False  # experts spread over expert-parallel GPUs (e > 1)
     phi: V | None = None  # the share of the layers recomputed in full, where only some are (`recompute_layers`)
-    lora: tuple[V, V] | None = None  # W_in, W_out: the widths LoRA's adapters read and write on one rank
 
 
 class Experts(NamedTuple, Generic[V]):
@@ -163,19 +162,7 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
         ev.derive("recompute_share", "1", cp.recompute_share)(
             ev.given("layout.recompute_layers", "1", layout.recompute_layers, "layout"), p, v, paced)
         if layout.recompute_layers > 0 else None,
-        lora_widths(ev, workload, h, heads, t) if layout.adapter_rank > 0 else None,
     )
-
-
-def lora_widths(ev: Evaluator[V], workload: Workload, h: V, heads: V, t: V) -> tuple[V, V]:
-    """W_in and W_out, the input and output widths of the layers LoRA adapts, on one tensor-parallel
-    rank (`compute.lora_input_width`, `compute.lora_output_width`)."""
-    n = ev.given("workload.mlp_matrices", "1", sh.mlp_matrices(workload), "workload")
-    f = ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload")
-    kv = ev.derive("workload.kv_width", "1", sh.kv_width)(
-        h, heads, ev.given("workload.kv_heads", "1", sh.kv_heads(workload), "workload"))
-    return (ev.derive("lora_input_width", "1", cp.lora_input_width)(n, h, f, t),
-            ev.derive("lora_output_width", "1", cp.lora_output_width)(h, kv, n, f, t))
 
 
 def experts(ev: Evaluator[V], workload: Workload, layout: Layout, h: V, layers: V, t: V, d_grad: V) -> Experts[V]:

@@ -299,19 +299,6 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
 
     casts = fp8_casts() if fp8 else {}
 
-    def adapter_bytes() -> dict[str, V]:
-        """The bytes LoRA's adapter GEMMs move in the forward pass and in the micro-batch, by name."""
-        assert x.lora is not None
-        width_in, width_out = x.lora
-        forward = ev.derive("lora_forward_bytes", "B", cp.lora_forward_bytes)(x.b, x.s_c, x.L_paced, x.p, width_in,
-                                                                             width_out)
-        return {"forward": forward, "microbatch": ev.derive("lora_microbatch_bytes", "B", cp.lora_microbatch_bytes)(
-            by_recompute(ev, x, layout, "lora_forward_passes", "1", cp.ADAPTER_FORWARD_PASSES)(), forward,
-            ev.derive("lora_backward_bytes", "B", cp.lora_backward_bytes)(x.b, x.s_c, x.L_paced, x.p, width_in,
-                                                                          width_out))}
-
-    adapted = adapter_bytes() if x.lora is not None else {}
-
     def seconds(name: str, flop: V, passes: V, coefficient: Callable[[], V], per_score: Callable[[], V]) -> V:
         """`compute.<name>_s`: the matmul time plus the memory-bound time of `passes` passes (and,
         without FlashAttention, of the scores' elementwise work, `per_score` bytes a score); with
@@ -329,8 +316,6 @@ def compute(ev: Evaluator[V], x: Leaves[V], cluster: Cluster, layout: Layout, a:
             scores = ev.derive(f"{name}_score_bytes", "B", cp.score_bytes)(per_score(), x.a, x.s, x.b, layers, x.p,
                                                                           x.t, x.c)
             bound = ev.derive(key, "B", cp.memory_bound_bytes_total)(bound, scores)
-        if adapted:
-            bound = ev.derive(f"{name}_lora_memory_bound_bytes", "B", cp.with_adapter_bytes)(bound, adapted[name])
         if fp8:
             bound = ev.derive(f"{name}_fp8_memory_bound_bytes", "B", cp.memory_bound_bytes_total)(bound, casts[name])
             gemm = ev.derive(f"{name}_gemm_s", "s", cp.fp8_split_seconds_at_rate)(

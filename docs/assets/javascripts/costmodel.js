@@ -866,24 +866,13 @@
     var castForward = fp8 ? 4.0 * b * sLocal * (L / p) * (h + f) / t : 0.0;
     var castMicrobatch = fp8 ? byRecompute(w, layout, function (mode) { return mode === "full" ? 2.0 : 1.0; }) *
       castForward + 4.0 * b * sLocal * (L / p) * ((12.0 * h * r - h - f) / t + 2.0 * h / tSp) : 0.0;
-    // compute.py lora_*_bytes: LoRA's adapter GEMMs (x·A·B beside each adapted layer) run at the
-    // memory bandwidth: over the adapted layers' input widths on one rank once forward and three times
-    // backward, over their output widths twice each way; the forward twice under full recomputation
-    var loraForward = 0.0, loraMicrobatch = 0.0;
-    if (layout.adapter_rank > 0) {
-      var nMlp = mlpMatrices(w), hKv = kvWidth(h, w.attention_heads, kvHeads(w));
-      var wIn = (nMlp + 2.0) * h + (h + f) / t, wOut = 2.0 * h + (h + 2.0 * hKv + (nMlp - 1.0) * f) / t;
-      loraForward = 2.0 * b * sLocal * (L / p) * (wIn + 2.0 * wOut);
-      loraMicrobatch = byRecompute(w, layout, function (mode) { return mode === "full" ? 2.0 : 1.0; }) * loraForward +
-        2.0 * b * sLocal * (L / p) * (3.0 * wIn + 2.0 * wOut);
-    }
-    var seconds = function (flop, passes, coefficient, perScore, logitCoefficient, casts, adapters) {
+    var seconds = function (flop, passes, coefficient, perScore, logitCoefficient, casts) {
       var bound = layout.sequence_parallel ? memoryBoundBytesSplit(a.memory_bound_bytes, b, sLocal, h, L, p, passes, t)
         : memoryBoundBytes(a.memory_bound_bytes, b, sLocal, h, L, p, passes);
+      bound = bound + casts;
       if (!layout.flash_attention) {
         bound = bound + perScore * w.attention_heads * s * s * b * (L / p) / (t * c);
       }
-      bound = bound + adapters + casts;
       var core = coefficient * b * s * s * (L / p) * hAtt / (t * c);
       var gemm;
       if (fp8) {
@@ -896,10 +885,10 @@
     };
     var executedCoefficient = byRecompute(w, layout, function (mode) { return ATTENTION_COEFFICIENT[mode]; }) +
       (layout.flash_attention ? 2.0 : 0.0);
-    var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward, 2.0, castForward, loraForward);
+    var forward = seconds(modelMb / 3.0, 1.0, 4.0, scoreForward, 2.0, castForward);
     var microbatch = seconds(executedMb, byRecompute(w, layout, function (mode) { return PASSES[mode]; }),
                              executedCoefficient, scoreMicrobatch,
-                             layout.adapter_rank > 0 ? 4.0 : 6.0, castMicrobatch, loraMicrobatch);
+                             layout.adapter_rank > 0 ? 4.0 : 6.0, castMicrobatch);
     // compute.py attention_flop: what the context-parallel ring hides behind
     var attention = c > 1 ? secondsAtRate(12.0 * b * s * s * (L / p) * hAtt / (t * c), bf16Peak, etaAttn) : null;
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
