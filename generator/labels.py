@@ -162,6 +162,8 @@ PICK = Bilingual(zh={"gpu": "GPU", "node": "整机", "intra_node": "机内互连
 # estimates.calibration.Block: what kind of transformer block a published run trains.
 BLOCK = Bilingual(zh={"dense": "稠密模型", "moe": "混合专家（MoE）"},
                   en={"dense": "dense model", "moe": "mixture of experts (MoE)"})
+# estimates.calibration.Training: what a published run trains.
+TRAINING = Bilingual(zh={"full": "全部权重", "lora": "LoRA 适配器"}, en={"full": "every weight", "lora": "LoRA adapters"})
 # edge.diff: how a row of `generator diff` changed.
 CHANGE = Bilingual(zh={"added": "新增", "removed": "删除", "changed": "修改"},
                    en={"added": "added", "removed": "removed", "changed": "changed"})

@@ -1,6 +1,7 @@
 """The accuracy an answer carries is also the accuracy on runs of its own kind: a dense and a
-mixture-of-experts estimate, or a BF16 and an FP8 one, are not equally well measured, and the one
-overall error hides that. `accuracy_record` lists every kind (block × precision), `for_kind` picks
+mixture-of-experts estimate, a BF16 and an FP8 one, or a full and a LoRA one, are not equally well
+measured, and the one overall error hides that. `accuracy_record` lists every kind (block ×
+precision × training), `for_kind` picks
 the answer's, and `estimate`, `plan` and the calculator's data carry it. Figures come from the
 calibration itself (the fixture base's runs, or the real base's at whatever it holds), so a valid
 edit of specs/ cannot fail these tests."""
@@ -23,6 +24,7 @@ from generator.estimates.calibration import (
     Block,
     Kind,
     Summary,
+    Training,
     accuracy_record,
     architecture_of,
     architecture_statement,
@@ -39,7 +41,8 @@ from generator.model.entities import Architecture
 from generator.model.markets import Market
 from generator.validate import Result, validate
 
-ALL_KINDS = {(block, precision) for block in get_args(Block) for precision in get_args(Precision)}
+ALL_KINDS = {(block, precision, training) for block in get_args(Block) for precision in get_args(Precision)
+             for training in get_args(Training)}
 
 
 @cache
@@ -59,10 +62,10 @@ def test_every_kind_is_listed_once_with_the_error_of_its_own_runs(which: str) ->
     record = accuracy_record(report)
     kinds = record["kinds"]
     assert isinstance(kinds, list)
-    assert {(k["block"], k["precision"]) for k in kinds} == ALL_KINDS and len(kinds) == len(ALL_KINDS)
+    assert {(k["block"], k["precision"], k["training"]) for k in kinds} == ALL_KINDS and len(kinds) == len(ALL_KINDS)
     for k in kinds:
         errors = [r.error for r in report.runs
-                  if r.error is not None and r.kind == Kind(k["block"], k["precision"])]
+                  if r.error is not None and r.kind == Kind(k["block"], k["precision"], k["training"])]
         assert k["runs"] == len(errors)
         if errors:
             assert k["mean_abs_error"] == pytest.approx(statistics.fmean(abs(e) for e in errors), rel=1e-12)
@@ -141,15 +144,21 @@ def test_a_kind_without_runs_says_the_overall_error_is_no_evidence_for_it() -> N
     with speaking("en"):
         some = kind_statement(Kind("dense", "fp8"), Summary(5, 4, 0.0625, -0.03125))
     assert some.startswith("4 published measured runs are of this kind (dense, FP8)") and "6.2%" in some and "-3.1%" in some
+    with speaking("en"):
+        lora = kind_statement(Kind("dense", "bf16", "lora"), Summary(6, 6, 0.025, 0.019))
+    with speaking("zh"):
+        lora_zh = kind_statement(Kind("dense", "bf16", "lora"), Summary(6, 6, 0.025, 0.019))
+    assert lora.startswith("6 published measured runs are of this kind (dense, BF16, LoRA fine-tuning)")
+    assert "LoRA 微调" in lora_zh
 
 
 def test_for_kind_adds_the_answers_entry() -> None:
     record = accuracy_record(calibrate(_kb(base_result())))
-    for block, precision in sorted(ALL_KINDS):
-        picked = for_kind(record, block, precision)
+    for block, precision, training in sorted(ALL_KINDS):
+        picked = for_kind(record, block, precision, training=training)
         assert {k: v for k, v in picked.items() if k != "kind"} == record
         assert picked["kind"] == next(k for k in record["kinds"]  # type: ignore[union-attr]
-                                      if k["block"] == block and k["precision"] == precision)
+                                      if (k["block"], k["precision"], k["training"]) == (block, precision, training))
 
 
 def _cli(command: str, *args: str) -> dict[str, object]:
@@ -174,14 +183,17 @@ def test_estimate_carries_the_kind_of_its_workload_and_precision() -> None:
     gpu = max(fp8, key=lambda g: (g.model.memory.capacity.value, g.id)).id
     network = max((n for n in networks(kb) if not isinstance(network_port(n.model), str)),
                   key=lambda n: (n.model.port_rate.value, n.id)).id
-    for workload, precision, extra in ((moe, "fp8", ("--ep", "8")), (dense, "bf16", ())):
+    for workload, precision, extra, training in ((moe, "fp8", ("--ep", "8"), "full"), (dense, "bf16", (), "full"),
+                                                 (dense, "bf16", ("--lora-rank", "16"), "lora")):
         out = _cli("estimate", "--workload", workload, "--gpu", gpu, "--gpus", "64", "--network", network,
                    "--tp", "1", "--pp", "1", "--global-batch", "512", "--precision", precision, *extra)
         accuracy = out["accuracy"]
         assert isinstance(accuracy, dict)
         block = "moe" if specs[workload].moe is not None else "dense"
-        assert accuracy == for_kind(record, block, precision, architecture_of(kb, gpu))  # type: ignore[arg-type]
+        assert accuracy == for_kind(record, block, precision, architecture_of(kb, gpu),  # type: ignore[arg-type]
+                                    training=training)  # type: ignore[arg-type]
         assert accuracy["kind"]["block"] == block and accuracy["kind"]["precision"] == precision
+        assert accuracy["kind"]["training"] == training
         assert accuracy["architecture"]["architecture"] == architecture_of(kb, gpu)
 
 
@@ -197,6 +209,7 @@ def test_plan_carries_the_kind_of_its_answer() -> None:
         assert "kind" not in accuracy
         return
     assert accuracy["kind"]["block"] == "dense" and accuracy["kind"]["precision"] == "bf16"
+    assert accuracy["kind"]["training"] == "full"
     assert accuracy["kind"] in accuracy["kinds"]
     # the architecture of the answer's GPU, which the answer names by its id
     gpu = out["picks"]["gpu"]["id"]  # type: ignore[index]

@@ -94,7 +94,7 @@ def test_cli_json_has_the_documented_keys() -> None:
     for run in data["runs"]:
         assert set(run) == {"id", "name", "source", "measured_step_s", "predicted_step_s", "error", "fits", "why",
                             "assumed", "inferred", "kind", "architecture"}
-        assert run["kind"] is None or set(run["kind"]) == {"block", "precision"}
+        assert run["kind"] is None or set(run["kind"]) == {"block", "precision", "training"}
         if run["inferred"] is not None:  # listed in `assumed` too, with the value taken and every accepted one
             chosen = "×".join(map(str, run["inferred"]["chosen"]))
             assert any(a.startswith(f"{'×'.join(run['inferred']['fields'])}={chosen} (fastest of ") for a in run["assumed"])
@@ -105,7 +105,8 @@ def test_cli_json_has_the_documented_keys() -> None:
     # Every run the model has inputs for is in exactly one group of block and precision, and each
     # group's error is that of its runs.
     for kind in data["kinds"]:
-        group = [r["error"] for r in data["runs"] if r["kind"] == {"block": kind["block"], "precision": kind["precision"]}]
+        group = [r["error"] for r in data["runs"]
+                 if r["kind"] == {"block": kind["block"], "precision": kind["precision"], "training": kind["training"]}]
         assert kind["runs"] == len(group)
         errors = [e for e in group if e is not None]
         assert kind["expressed"] == len(errors)

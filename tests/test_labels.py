@@ -14,7 +14,7 @@ from generator.costmodel.inputs import Recompute
 from generator.costmodel.step import Bottleneck
 from generator.diagnostics import FAMILIES, Severity
 from generator.edge.diff import Change
-from generator.estimates.calibration import Block
+from generator.estimates.calibration import Block, Training
 from generator.language import LANGUAGES, Bilingual, speaking
 from generator.model import KINDS
 from generator.model.common import Direction
@@ -70,6 +70,7 @@ VOCABULARIES: dict[str, tuple[object, ...]] = {
     "PICK": PICK_FIELDS,
     "CHANGE": get_args(Change),
     "BLOCK": get_args(Block),
+    "TRAINING": get_args(Training),
     "METRIC": get_args(Metric),
     "CONVENTION": get_args(Convention),
     "SCHEDULE": get_args(PipelineSchedule),
@@ -87,10 +88,11 @@ def test_every_table_is_held_to_a_vocabulary() -> None:
 
 
 def test_the_old_names_are_the_same_tables() -> None:
-    """`DIRECTION_ZH`, the name from before the English edition, is `DIRECTION` itself."""
+    """`DIRECTION_ZH`, the name from before the English edition, is `DIRECTION` itself (a table
+    added since, such as `TRAINING`, has no old name)."""
     old = {name for name in vars(labels) if name.endswith("_ZH")}
-    assert old == {f"{name}_ZH" for name in VOCABULARIES}
-    assert all(getattr(labels, f"{name}_ZH") is getattr(labels, name) for name in VOCABULARIES)
+    assert old <= {f"{name}_ZH" for name in VOCABULARIES} and "DIRECTION_ZH" in old
+    assert all(getattr(labels, name) is getattr(labels, name.removesuffix("_ZH")) for name in old)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -59,7 +59,7 @@ def to_text(cal: Calibration, worst: int = 10) -> str:
     for s in cal.sources:
         lines.append(f"{s.source[:40]:40} {s.summary.runs:5d} {s.summary.expressed:5d} "
                      f"{_pct(s.summary.mean_abs_error):>7} {_pct(s.summary.bias, signed=True):>7}")
-    lines += ["", f"{'block and precision':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
+    lines += ["", f"{'block, precision and training':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
     for k in cal.kinds:
         lines.append(f"{' '.join(k.kind):40} {k.summary.runs:5d} {k.summary.expressed:5d} "
                      f"{_pct(k.summary.mean_abs_error):>7} {_pct(k.summary.bias, signed=True):>7}")

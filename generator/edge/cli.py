@@ -181,7 +181,7 @@ def _shape(args: argparse.Namespace) -> Shape | str | None:
 
 def _estimate(args: argparse.Namespace) -> int:
     from ..costmodel import estimate
-    from ..estimates.calibration import accuracy_record, architecture_of, block_of, calibrate, for_kind
+    from ..estimates.calibration import accuracy_record, architecture_of, block_of, calibrate, for_kind, training_of
     from ..estimates.choice import Choice, resolve
     from ..estimates.report import to_json, to_text
     result = run_check(Path(args.specs))
@@ -216,7 +216,7 @@ def _estimate(args: argparse.Namespace) -> int:
         print(f"estimate: {outcome.problems[0].message}", file=sys.stderr)
         return 2
     accuracy = for_kind(accuracy_record(calibrate(result.kb)), block_of(resolved.workload), resolved.layout.precision,
-                        architecture_of(result.kb, resolved.ids["gpu"]))
+                        architecture_of(result.kb, resolved.ids["gpu"]), training=training_of(resolved.layout))
     print(to_json(resolved, outcome, accuracy) if args.format == "json" else to_text(resolved, outcome, accuracy))
     return 0
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple, get_args
 
 from ..costmodel import Assumptions, Workload, estimate
-from ..costmodel.inputs import Precision
+from ..costmodel.inputs import Layout, Precision
 from ..knowledge import KnowledgeBase, Loaded
 from ..language import Bilingual, say
 from ..model.entities import Architecture, Gpu, Source
@@ -61,13 +61,16 @@ run that takes a value from here lists it (`RunError.assumed`):
 
 
 Block = Literal["dense", "moe"]
+Training = Literal["full", "lora"]
 
 
 class Kind(NamedTuple):
-    """A run's block and precision (`kind_of`): the groups `Calibration.kinds` summarises."""
+    """A run's block, precision and what it trains (`kind_of`): the groups `Calibration.kinds`
+    summarises."""
 
     block: Block
     precision: Precision
+    training: Training = "full"
 
 
 @dataclass(frozen=True)
@@ -195,10 +198,16 @@ def block_of(workload: Workload) -> Block:
     return "moe" if workload.moe is not None else "dense"
 
 
+def training_of(layout: Layout) -> Training:
+    """What a layout trains: every weight, or LoRA's adapters on a frozen base."""
+    return "lora" if layout.adapter_rank > 0 else "full"
+
+
 def kind_of(inputs: RunInputs) -> Kind:
-    """What the model has to price, in two words: the block (dense, or a mixture of experts) and
-    the precision of the linear layers' GEMMs."""
-    return Kind(block_of(inputs.workload), inputs.layout.precision)
+    """What the model has to price, in three words: the block (dense, or a mixture of experts), the
+    precision of the linear layers' GEMMs, and whether every weight trains or only LoRA's adapters
+    (no weight gradients for the frozen base: a different balance of work)."""
+    return Kind(block_of(inputs.workload), inputs.layout.precision, training_of(inputs.layout))
 
 
 def estimated(run: Prepared, model: Assumptions | str) -> RunError:
@@ -282,7 +291,8 @@ KIND_BLOCK = Bilingual(zh={"dense": "稠密模型", "moe": "混合专家模型"}
 def kind_statement(kind: Kind, summary: Summary) -> str:
     """The sentence for the runs of one kind (`kind_of`): a dense and a mixture-of-experts answer,
     or a BF16 and an FP8 one, are not equally well measured, and the overall error hides it."""
-    what = f"{KIND_BLOCK[kind.block]}{say('、', ', ')}{kind.precision.upper()}"
+    what = f"{KIND_BLOCK[kind.block]}{say('、', ', ')}{kind.precision.upper()}" + (
+        say("、LoRA 微调", ", LoRA fine-tuning") if kind.training == "lora" else "")
     return _group_statement(summary, (f"与这次同类（{what}）的已发表实测运行还没有，总体误差对它没有直接依据。",
                                       f"No published measured run is of this kind ({what}) yet, so the overall error "
                                       "is no direct evidence for it."),
@@ -325,25 +335,27 @@ def accuracy_record(calibration: Calibration) -> dict[str, object]:
     architecture of the knowledge base."""
     overall = calibration.overall
     measured = {k.kind: k.summary for k in calibration.kinds}
-    kinds = [Kind(block, precision) for block in get_args(Block) for precision in get_args(Precision)]
+    kinds = [Kind(block, precision, training) for block in get_args(Block) for precision in get_args(Precision)
+             for training in get_args(Training)]
     return {**_summary_record(overall), "error": "measured step time ÷ predicted step time − 1",
             "statement": statement(overall),
-            "kinds": [{"block": kind.block, "precision": kind.precision, **_summary_record(summary),
-                       "statement": kind_statement(kind, summary)}
+            "kinds": [{"block": kind.block, "precision": kind.precision, "training": kind.training,
+                       **_summary_record(summary), "statement": kind_statement(kind, summary)}
                       for kind in kinds for summary in [measured.get(kind, Summary(0, 0, None, None))]],
             "architectures": [{"architecture": a.architecture, **_summary_record(a.summary),
                                "statement": architecture_statement(a)} for a in calibration.architectures]}
 
 
 def for_kind(record: dict[str, object], block: Block, precision: Precision,
-             architecture: str | None = None) -> dict[str, object]:
-    """`record` (`accuracy_record`) with `kind`: its entry for the answer's block and precision (a
-    record that lists no kinds is returned as it is), and with `architecture`: its entry for the
-    architecture of the answer's GPU, where one is given and listed."""
+             architecture: str | None = None, *, training: Training = "full") -> dict[str, object]:
+    """`record` (`accuracy_record`) with `kind`: its entry for the answer's block, precision and
+    training (a record that lists no kinds is returned as it is), and with `architecture`: its entry
+    for the architecture of the answer's GPU, where one is given and listed."""
     kinds = record.get("kinds")
     if not isinstance(kinds, list):
         return record
-    out = {**record, "kind": next(k for k in kinds if k["block"] == block and k["precision"] == precision)}
+    out = {**record, "kind": next(k for k in kinds if k["block"] == block and k["precision"] == precision
+                                  and k["training"] == training)}
     listed = record.get("architectures")
     if architecture is not None and isinstance(listed, list):
         found = [a for a in listed if a["architecture"] == architecture]

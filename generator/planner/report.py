@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from ..costmodel.result import Result
-from ..estimates.calibration import architecture_of, block_of, for_kind
+from ..estimates.calibration import architecture_of, block_of, for_kind, training_of
 from ..estimates.report import summary
 from ..knowledge import KnowledgeBase
 from .plan import Excluded, Option, Plan, energy_kwh, gpu_hours, time_to_train_s
@@ -119,9 +119,10 @@ def as_data(kb: KnowledgeBase, found: Plan, as_of: dt.date, accuracy: dict[str, 
         "fewest_gpus": None if found.fewest is None else {
             "gpus": found.fewest[0], "option": option_data(kb, found.fewest[1], req.tokens, None)},
         "range": range_data(ladder or []),
-        # the error on runs of the answer's own kind (its workload's block and its layout's precision)
-        # and on runs on its GPU's architecture
+        # the error on runs of the answer's own kind (its workload's block, its layout's precision and
+        # what it trains) and on runs on its GPU's architecture
         "accuracy": accuracy if shown is None else for_kind(accuracy, block_of(shown.resolved.workload),
                                                             shown.layout.precision,
-                                                            architecture_of(kb, shown.resolved.ids["gpu"])),
+                                                            architecture_of(kb, shown.resolved.ids["gpu"]),
+                                                            training=training_of(shown.layout)),
     }

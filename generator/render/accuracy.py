@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ..estimates.calibration import ASSUMED as SUITE_ASSUMED
 from ..estimates.calibration import Calibration, RunError, statement, summarise
 from ..estimates.runs import Assumed, Inferred
-from ..labels import BLOCK, METRIC, RECOMPUTE
+from ..labels import BLOCK, METRIC, RECOMPUTE, TRAINING
 from ..language import Bilingual, current, say
 from ..model.runs import Run
 from ..units import fmt_number
@@ -232,10 +232,11 @@ def accuracy(site: Site) -> dict[str, object]:
     for s in report.sources:
         by_source.rows.append(Row([Cell(run_page_link(s.source, s.title)), _count(s.summary.runs), _count(s.summary.expressed),
                                    _pct(s.summary.mean_abs_error), _pct(s.summary.bias, signed=True)]))
-    by_kind = Table([(say("模型", "Model"), False), (say("精度", "Precision"), False), (expressed, True), (mae, True),
-                     (bias, True)])
+    by_kind = Table([(say("模型", "Model"), False), (say("精度", "Precision"), False), (say("训练", "Training"), False),
+                     (expressed, True), (mae, True), (bias, True)])
     for k in report.kinds:
         by_kind.rows.append(Row([Cell.text(BLOCK[k.kind.block]), Cell.text(k.kind.precision.upper()),
+                                 Cell.text(TRAINING[k.kind.training]),
                                  _count(k.summary.expressed), _pct(k.summary.mean_abs_error),
                                  _pct(k.summary.bias, signed=True)]))
     by_architecture = Table([(say("GPU 架构", "GPU architecture"), False), (runs, True), (expressed, True), (mae, True),

@@ -363,6 +363,9 @@ def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: 
     shown = _shown(page)
     if cli["fits"]:
         _assert_equal(shown, cli)
+        # the error on published LoRA runs (not on runs that train every weight), in the CLI's sentence
+        assert cli["accuracy"]["kind"]["training"] == "lora"  # type: ignore[index]
+        assert page.inner_text("#calc-result .calc-accuracy-kind") == cli["accuracy"]["kind"]["statement"]  # type: ignore[index]
         page.fill("#calc input[name=tokens_b]", "2")
         shown = _shown(page)
         days = 2e9 / float(cli["tokens_per_s"]) / 86400  # type: ignore[arg-type]

@@ -409,15 +409,17 @@
     return null;
   }
 
-  /** The model's error on the published runs of the answer's kind (its block and precision), as
-   * generator/estimates/calibration.py `for_kind` picks it (the data lists every kind, with runs 0
-   * and its own sentence where none was measured); null when the data has no accuracy. */
+  /** The model's error on the published runs of the answer's kind (its block, precision and what it
+   * trains), as generator/estimates/calibration.py `for_kind` picks it (the data lists every kind,
+   * with runs 0 and its own sentence where none was measured); null when the data has no accuracy. */
   function accuracyOf(workload, layout) {
     var kinds = data.accuracy && data.accuracy.kinds;
     if (!kinds) { return null; }
-    var block = workload.moe != null ? "moe" : "dense";
+    var block = workload.moe != null ? "moe" : "dense", training = layout.adapter_rank > 0 ? "lora" : "full";
     for (var i = 0; i < kinds.length; i++) {
-      if (kinds[i].block === block && kinds[i].precision === layout.precision) { return kinds[i]; }
+      if (kinds[i].block === block && kinds[i].precision === layout.precision && kinds[i].training === training) {
+        return kinds[i];
+      }
     }
     return null;
   }
