@@ -290,7 +290,8 @@ KIND_BLOCK = Bilingual(zh={"dense": "稠密模型", "moe": "混合专家模型"}
 
 def kind_statement(kind: Kind, summary: Summary) -> str:
     """The sentence for the runs of one kind (`kind_of`): a dense and a mixture-of-experts answer,
-    or a BF16 and an FP8 one, are not equally well measured, and the overall error hides it."""
+    a BF16 and an FP8 one, or a full and a LoRA one, are not equally well measured, and the overall
+    error hides it."""
     what = f"{KIND_BLOCK[kind.block]}{say('、', ', ')}{kind.precision.upper()}" + (
         say("、LoRA 微调", ", LoRA fine-tuning") if kind.training == "lora" else "")
     return _group_statement(summary, (f"与这次同类（{what}）的已发表实测运行还没有，总体误差对它没有直接依据。",
