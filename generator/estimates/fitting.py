@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from ..costmodel.inputs import Assumptions, Cluster, Layout, Workload
 from ..costmodel.memory import chunk_layers, recompute_boundary
-from ..costmodel.result import estimate
+from ..costmodel.result import Estimate, estimate
 
 
 @dataclass(frozen=True)
@@ -22,13 +22,13 @@ class Remedy:
     total_bytes: float
 
 
-def remedies(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions) -> list[Remedy]:
-    """For a layout that does not fit: the lowest higher ZeRO stage that fits, and full
-    recomputation of the fewest layers of each chunk that fits, at the layout's own ZeRO stage or
-    else the lowest higher one at which some count does (every layer where that takes a whole
-    chunk); either left out where nothing of its kind fits or the model refuses it. Empty for a
-    layout that fits or cannot be estimated."""
-    found = estimate(workload, cluster, layout, assumptions).estimate
+def remedies(workload: Workload, cluster: Cluster, layout: Layout, assumptions: Assumptions,
+             found: Estimate | None) -> list[Remedy]:
+    """For a layout that does not fit (`found`, its estimate, which the caller has made): the
+    lowest higher ZeRO stage that fits, and full recomputation of the fewest layers of each chunk
+    that fits, at the layout's own ZeRO stage or else the lowest higher one at which some count does
+    (every layer where that takes a whole chunk); either left out where nothing of its kind fits or
+    the model refuses it. Empty for a layout that fits or cannot be estimated."""
     if found is None or found.memory.fits:
         return []
     out = []
@@ -54,8 +54,7 @@ def _fewest_layers(workload: Workload, cluster: Cluster, layout: Layout, assumpt
     Memory is linear in the share recomputed (`compute.recompute_blend`), so the count follows from
     the layout's memory without recomputation and with every layer recomputed; it is then checked
     and moved by one where rounding put it off."""
-    plain = layout if layout.recompute == "none" and not layout.recompute_layers else replace(
-        layout, recompute="none", recompute_layers=0)
+    plain = replace(layout, recompute="none", recompute_layers=0)
     full = replace(layout, recompute="full", recompute_layers=0)
     stored = estimate(workload, cluster, plain, assumptions).estimate
     every = estimate(workload, cluster, full, assumptions).estimate

@@ -124,11 +124,11 @@ def _knobs(layout: Layout) -> str:
 
 
 
-def _remedy_line(resolved: Resolved) -> str:
-    """Under a layout that does not fit: which flags would make it fit at its tensor and pipeline
-    parallelism (`fitting.remedies`), and where to look for every layout."""
+def _remedy_line(resolved: Resolved, result: Result) -> str:
+    """Under a layout that does not fit (`result`, its estimate): which flags would make it fit at
+    its tensor and pipeline parallelism (`fitting.remedies`), and where to look for every layout."""
     lay = resolved.layout
-    found = remedies(resolved.workload, resolved.cluster, lay, resolved.assumptions)
+    found = remedies(resolved.workload, resolved.cluster, lay, resolved.assumptions, result.estimate)
     where = f"at tp {lay.tensor_parallel}, pp {lay.pipeline_parallel}"
     search = "`python -m generator plan` searches every layout"
     if not found:
@@ -165,7 +165,7 @@ def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | No
              f"step time: {data['step_time_s']:.4g} s, {data['tokens_per_s']:.4g} tokens/s, "
              f"communication share {data['comm_share']:.1%}, bottleneck: {data['bottleneck']}"]
     if not data["fits"]:
-        lines.append(_remedy_line(resolved))
+        lines.append(_remedy_line(resolved, result))
     a2a = data["all_to_all"]
     if isinstance(a2a, dict):
         lines.append(f"expert all-to-all: {a2a['exposed_s']:.4g} s exposed per step, {a2a['share']:.1%} of the step, "
