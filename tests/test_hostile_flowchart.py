@@ -126,6 +126,17 @@ def test_no_wrapped_line_runs_past_its_width(text: str, width: int, size: int) -
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
 
 
+def test_a_line_exactly_as_wide_as_its_room_stays_one_line() -> None:
+    """Found comparing two versions of `wrap`: this line is 595 px at 14 px, exactly the room it
+    is given. Added up one character at a time, the widths came to 595.0000000000001 and the last
+    two marks moved to a line of their own. A width is now counted from the wide and narrow
+    characters, the same number however the line was put together."""
+    text = "0 0 0 0 0 一 一 一 一 一 一 一 0一一一 000一一一一一 一一一一一一一一一 ） ）"
+    assert text_width(text, 14) == 595
+    assert wrap(text, 595, 14) == [text]
+    assert len(wrap(text, 594, 14)) == 2
+
+
 def test_wide_characters_below_the_cjk_block_count_as_wide() -> None:
     """Hangul jamo and emoji are drawn a full em wide, like CJK: the estimate says so (East Asian
     Width W or F), so a line of them wraps before it overflows its box."""

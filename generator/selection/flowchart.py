@@ -40,7 +40,18 @@ MIN_TEXT_W = 150  # below this a box would be a column of single characters: a d
 def text_width(text: str, size: int = FONT) -> float:
     """Width estimate for layout: CJK, full-width and other wide characters are one em, others
     ~0.66 em (generous: Noto's Latin glyphs under a CJK font stack run wide)."""
-    return sum(size if _wide(ch) else size * 0.66 for ch in text)
+    return _width(_wide_count(text), len(text), size)
+
+
+def _wide_count(text: str) -> int:
+    return sum(1 for ch in text if _wide(ch))
+
+
+def _width(wide: int, count: int, size: int) -> float:
+    """The width of `count` characters of which `wide` are wide: from the two counts, so that a
+    line's width is the same number however it was put together (`wrap` adds it up token by
+    token)."""
+    return size * wide + size * 0.66 * (count - wide)
 
 
 def _wide(ch: str) -> bool:
@@ -55,10 +66,10 @@ _NO_LINE_START = set("）)，。、；：！？」』")
 
 def _fits(token: str, width: float, size: int) -> int:
     """How many leading characters of `token` fit in `width` (at least one)."""
-    used = 0.0
+    wide = 0
     for index, ch in enumerate(token):
-        used += text_width(ch, size)
-        if used > width:
+        wide += _wide(ch)
+        if _width(wide, index + 1, size) > width:
             return max(1, index)
     return len(token)
 
@@ -70,34 +81,42 @@ _LAST_WORD = re.compile(_WORD + r"$|.$")
 def wrap(text: str, width: float, size: int = FONT) -> list[str]:
     """Greedy wrap: Chinese may break anywhere, Latin words stay whole where they fit, and no
     line runs past `width`. Only the plain space is a break that is dropped: a no-break space
-    (U+00A0) is text, drawn where it stands."""
+    (U+00A0) is text, drawn where it stands. The line's width is kept as it grows (its wide
+    characters and its length), so each character is measured once or twice, not once per
+    character added after it: a 3,000-character answer wraps in linear time."""
     tokens = re.findall(_WORD + r" ?|.", text)
-    lines, current = [], ""
+    lines, current, wide = [], "", 0  # the line so far, and how many of its characters are wide
     for token in tokens:
+        token_wide = _wide_count(token)
         if current and token in _NO_LINE_START:  # closing punctuation stays with its text
-            kept = _keep_with_text(current, token, width, size)
+            kept = _keep_with_text(current, wide, token, width, size)
             if kept is not None:
                 lines += kept[:-1]
                 current = kept[-1]
+                wide = wide + token_wide if len(kept) == 1 else _wide_count(current)
                 continue
-        if current and text_width(current + token.rstrip(" "), size) > width:
+        # a token ends in at most one space, which is narrow and dropped at a break
+        bare = len(token.rstrip(" "))
+        if current and _width(wide + token_wide, len(current) + bare, size) > width:
             lines.append(current.rstrip(" "))
-            current = ""
-        while text_width(token, size) > width:  # a word longer than the line: cut it where it fills the line
+            current, wide = "", 0
+        while _width(token_wide, len(token), size) > width:  # a word longer than the line: cut it where it fills the line
             cut = _fits(token, width, size)
             lines.append(token[:cut])
+            token_wide -= _wide_count(token[:cut])
             token = token[cut:]
         current += token
+        wide += token_wide
     return [*lines, current.rstrip(" ")] if current.strip(" ") else lines or [""]
 
 
-def _keep_with_text(current: str, mark: str, width: float, size: int) -> list[str] | None:
-    """The line `current` with a closing mark added, as the lines it becomes: one line if the mark
-    fits; else the line without its last character or word, and a new line that starts with them
-    and the mark. So a mark does not open a line after text, and no line runs past `width`,
-    however long a run of marks (the old rule kept every mark on its line, past any width). None
-    when neither can be done: the mark then starts a line."""
-    if text_width(current + mark, size) <= width:
+def _keep_with_text(current: str, wide: int, mark: str, width: float, size: int) -> list[str] | None:
+    """The line `current` (`wide` of its characters wide) with a closing mark added, as the lines
+    it becomes: one line if the mark fits; else the line without its last character or word, and
+    a new line that starts with them and the mark. So a mark does not open a line after text, and
+    no line runs past `width`, however long a run of marks (the old rule kept every mark on its
+    line, past any width). None when neither can be done: the mark then starts a line."""
+    if _width(wide + _wide_count(mark), len(current) + len(mark), size) <= width:
         return [current + mark]
     stem = current.rstrip(" ")
     last = _LAST_WORD.search(stem)
