@@ -71,6 +71,7 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
     rng, later, moe = random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)
     engine = random.Random(seed + 3)  # DeepSpeed's whole-output pipeline sends, drawn apart
     partial = random.Random(seed + 5)  # some layers of each chunk recomputed, drawn apart
+    gathers = random.Random(seed + 7)  # FP8 weights gathered in FP8, drawn apart
     base = illustrative_assumptions()
     out = []
     for _ in range(count):
@@ -131,6 +132,13 @@ def generated_cases(seed: int, count: int) -> list[tuple[object, Cluster, Layout
         draw = partial.random()
         if layout.recompute == "full" and draw < 0.5 or draw < 0.02:
             layout = dataclasses.replace(layout, recompute_layers=partial.choice((1, 2, 3, 5, 8, 40)) if draw >= 0.005 else -1)
+        # FP8 weights gathered in FP8: on most FP8 layouts and on a seventh more turned FP8 (and a few
+        # BF16 ones, refused), so that dense and MoE, ZeRO 1 to 3 and LoRA (refused) cases take it
+        fp8 = gathers.random()
+        if fp8 < 0.15 or layout.precision == "fp8" and fp8 < 0.8:
+            layout = dataclasses.replace(layout, precision="fp8", fp8_param_gather=True)
+        elif fp8 > 0.99:
+            layout = dataclasses.replace(layout, fp8_param_gather=True)
         out.append((workload, cluster, layout, assumptions))
     return out
 
@@ -171,6 +179,9 @@ def test_script_equals_python_model_on_generated_cases(language: str) -> None:
         "some all-to-alls should cross the network"
     blocks = sum("problems" not in p and case[2].recompute_layers > 0 for p, case in zip(python, cases, strict=True))
     assert blocks >= 30, f"only {blocks} feasible cases recompute some layers of each chunk"
+    fp8 = [case for p, case in zip(python, cases, strict=True) if "problems" not in p and case[2].fp8_param_gather]
+    assert len(fp8) >= 20, f"only {len(fp8)} feasible cases gather FP8 weights"
+    assert any(case[0].moe is not None and case[2].expert_parallel > 1 for case in fp8), "an MoE case should gather FP8"
     differences = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _compare(p, j, f"case {i}")]
     assert not differences, differences[:10]
     said = [d for i, (p, j) in enumerate(zip(python, js, strict=True)) for d in _words(p, j, f"case {i}")]

@@ -144,6 +144,40 @@ def test_tp_overlap_hides_its_share() -> None:
     assert st.exposed_tp_s(10.0, 1.0, 4.0) == 6.0
 
 
+def test_fp8_weight_gathers_move_the_linear_layers_at_one_byte() -> None:
+    """`fp8_param_gather`: the weight all-gathers carry φ₈ of the parameters at 1 byte and the rest
+    (embeddings, position table) at B; the gradients' reduce-scatter is unchanged. With ZeRO-1 one
+    reduce-scatter and one all-gather of equal size, 2·T, become T + T·(φ₈ + 2(1 − φ₈)) ÷ 2."""
+    from generator.costmodel import traffic as tr
+    fp8_node = replace(NODE, gpu=replace(NODE.gpu, dense_fp8_flop_per_s=624e12))
+    gpt = replace(GPT3, position_embeddings=2048)  # tied embeddings: e = 1
+    layout = Layout(8, 2, 1, 1, 2048, 8, precision="fp8")  # 4 data-parallel ranks, 2 micro-batches a step
+    plain = _run(layout, gpt, node=fp8_node)
+    gathered = _run(replace(layout, fp8_param_gather=True), gpt, node=fp8_node)
+    assert plain.step.dp_network_s > 0 and plain.step.dp_exposed_s > 0
+    share = 1 - (51200 * 12288 + 2048 * 12288) / 175e9
+    assert tr.fp8_parameter_share(1.0, 51200.0, 12288.0, 2048.0, 175e9) == pytest.approx(share)
+    gather_bytes = share * 1 + (1 - share) * 2
+    # the ring's latency (microseconds) is not scaled: equal to a part in 10⁴ over seconds of transfer
+    assert gathered.step.dp_network_s == pytest.approx(plain.step.dp_network_s * (2 + gather_bytes) / 4, rel=1e-4)
+    assert gathered.memory.total_bytes == plain.memory.total_bytes  # the weights' memory is not what changes
+    assert gathered.step.step_s < plain.step.step_s
+    assert tr.fp8_gather_bytes_per_parameter(1.0, 2.0) == 1.0 and tr.fp8_gather_bytes_per_parameter(0.0, 2.0) == 2.0
+    # an MoE's routed experts are linear weights only: 1 byte; the rest's share is over Ψ − Ψ_E
+    assert tr.fp8_dense_parameter_share(2.0, 1000.0, 10.0, 0.0, 100_000.0, 60_000.0) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    ({"precision": "bf16"}, "fp8-param-gather-without-fp8"),
+    ({"adapter_rank": 16}, "fp8-param-gather-with-adapters"),
+])
+def test_fp8_weight_gathers_need_fp8_and_full_training(change: dict[str, object], code: str) -> None:
+    fp8_node = replace(NODE, gpu=replace(NODE.gpu, dense_fp8_flop_per_s=624e12))
+    layout = replace(Layout(8, 8, 1, 1, 2048, 512, precision="fp8", fp8_param_gather=True), **change)  # type: ignore[arg-type]
+    result = estimate(GPT3, Cluster(fp8_node, 8), layout, ASSUMPTIONS)
+    assert result.estimate is None and [p.code for p in result.problems] == [code]
+
+
 def test_every_new_figure_is_explained() -> None:
     """The chain names the new formulas with their sources."""
     layout = Layout(8, 16, 1, 1, 2048, 512, virtual_pipeline=4, fp32_gradients=True, tp_overlap=0.3)

@@ -266,6 +266,19 @@ def test_bad_flags_are_one_line_and_exit_2(kb: KnowledgeBase, flags: tuple[str, 
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
+def test_fp8_weight_gathers_need_fp8_and_full_training(kb: KnowledgeBase) -> None:
+    """--fp8-param-gather without --precision fp8, or with LoRA adapters, is refused in one line
+    with exit 2: there are no FP8 weights to gather (LoRA gathers its 16-bit adapters)."""
+    workload, gpu, network = _pick(kb)
+    base = ("--workload", workload, "--gpu", gpu, "--gpus", "8", "--network", network, "--fp8-param-gather")
+    for extra, says in (((), "need FP8 linear layers; the layout's precision is bf16"),
+                        (("--precision", "fp8", "--lora-rank", "16"), "FP8 weight gathers need full training")):
+        done = _run(*base, *extra)
+        assert done.returncode == 2, done.stdout
+        assert says in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
 @pytest.mark.parametrize(("flags", "fields", "head"), [
     (("--no-flash-attention",), {"flash_attention": False}, "no FlashAttention"),
     (("--pp", "2", "--virtual-pipeline", "2"), {"pipeline_parallel": 2, "virtual_pipeline": 2}, "virtual pipeline 2"),
@@ -276,6 +289,7 @@ def test_bad_flags_are_one_line_and_exit_2(kb: KnowledgeBase, flags: tuple[str, 
     (("--attention-kernel", "cudnn"), {"attention_kernel": "cudnn"}, "cuDNN attention"),
     (("--zero", "3", "--zero-gather", "tensor-sync"), {"zero_stage": 3, "zero_gather": "tensor-sync"},
      "ZeRO-3 gathers per tensor, synchronous"),
+    (("--precision", "fp8", "--fp8-param-gather"), {"precision": "fp8", "fp8_param_gather": True}, "FP8 weight gathers"),
 ])
 def test_layout_flags_reach_the_model(kb: KnowledgeBase, flags: tuple[str, ...], fields: dict[str, object],
                                       head: str) -> None:
@@ -293,9 +307,11 @@ def test_layout_flags_reach_the_model(kb: KnowledgeBase, flags: tuple[str, ...],
     data.pop("accuracy")  # the accuracy record: test_json_has_the_documented_keys_and_the_models_numbers
     assert data == json.loads(json.dumps(expected))
     assert {key: data["inputs"][key] for key in ("flash_attention", "virtual_pipeline", "fp32_gradients",
-                                                  "tp_overlap", "cp", "shard_group", "attention_kernel")} == {
+                                                  "fp8_param_gather", "tp_overlap", "cp", "shard_group",
+                                                  "attention_kernel")} == {
         "flash_attention": fields.get("flash_attention", True), "virtual_pipeline": fields.get("virtual_pipeline", 1),
-        "fp32_gradients": fields.get("fp32_gradients", False), "tp_overlap": fields.get("tp_overlap", 0.0),
+        "fp32_gradients": fields.get("fp32_gradients", False),
+        "fp8_param_gather": fields.get("fp8_param_gather", False), "tp_overlap": fields.get("tp_overlap", 0.0),
         "cp": fields.get("context_parallel", 1), "shard_group": fields.get("shard_group", 0),
         "attention_kernel": fields.get("attention_kernel", "flash-attention-2")}
     text = _run(*base, *flags)

@@ -173,6 +173,12 @@ def _layout_domain(workload: Workload, layout: Layout) -> Iterator[Problem]:
     elif layout.base_bits != 16 and layout.adapter_rank == 0:
         yield Problem("base-bits-without-adapters", "layout.base_bits",
                       f"a {layout.base_bits}-bit base is frozen: it needs adapters (adapter rank above 0) to train")
+    if layout.fp8_param_gather and layout.precision != "fp8":
+        yield Problem("fp8-param-gather-without-fp8", "layout.fp8_param_gather",
+                      f"FP8 weights gathered in FP8 need FP8 linear layers; the layout's precision is {layout.precision}")
+    elif layout.fp8_param_gather and layout.adapter_rank > 0:
+        yield Problem("fp8-param-gather-with-adapters", "layout.fp8_param_gather",
+                      "LoRA gathers its 16-bit adapters, not FP8 weights: FP8 weight gathers need full training")
     if layout.attention_kernel not in ATTENTION_KERNELS:
         yield Problem("attention-kernel", "layout.attention_kernel",
                       f"attention kernel {layout.attention_kernel!r} is not {' or '.join(ATTENTION_KERNELS)}")

@@ -188,6 +188,10 @@ class Layout:
       output tensor as it is, on every rank of the group);
     - `tp_overlap`: the share of tensor-parallel communication hidden behind compute (Megatron's
       --tp-comm-overlap), 0 for none;
+    - `fp8_param_gather` (with `precision` fp8, without adapters): the linear layers' weights are
+      held in FP8 and every data-parallel weight all-gather moves them at 1 byte a parameter
+      (Megatron-Core's --fp8-param-gather, NeMo's fp8_params; `traffic.py`); the memory the model
+      counts for the weights is unchanged;
     - `context_parallel` c: the sequence split over c GPUs (ring attention; Megatron-LM's
       --context-parallel-size), ranks placed tensor-parallel, then context-parallel, then
       data-parallel, so GPUs = t·p·c·N_d; gradients are reduced over N_d·c;
@@ -247,6 +251,7 @@ class Layout:
     expert_imbalance: float = 1.0
     pp_scatter_gather: bool = True
     recompute_layers: int = 0
+    fp8_param_gather: bool = False
 
 
 @dataclass(frozen=True)

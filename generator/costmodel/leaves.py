@@ -66,6 +66,7 @@ class Leaves(NamedTuple, Generic[V]):
     moe: Experts[V] | None = None  # a mixture-of-experts workload's figures
     moe_spread: bool = False  # experts spread over expert-parallel GPUs (e > 1)
     phi: V | None = None  # the share of the layers recomputed in full, where only some are (`recompute_layers`)
+    fp8_share: V | None = None  # φ₈, the FP8-held share of the gathered weights, where they are (`fp8_param_gather`)
 
 
 class Experts(NamedTuple, Generic[V]):
@@ -124,10 +125,12 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
     d_grad = ev.derive("gradient_group", "1", me.gradient_group)(d, c) if context else d
     t = ev.given("layout.tensor_parallel", "1", layout.tensor_parallel, "layout")
     wide = workload.head_dim is not None or workload.mla is not None
+    psi = ev.given("workload.parameter_count", "1", workload.parameter_count, "workload")
+    vocab = ev.given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload")
+    moe = experts(ev, workload, layout, h, layers, t, d_grad) if workload.moe is not None else None
+    spread = workload.moe is not None and layout.expert_parallel > 1
     return Leaves(
-        ev.given("workload.parameter_count", "1", workload.parameter_count, "workload"),
-        layers, h, heads,
-        ev.given("workload.vocabulary_size", "1", workload.vocabulary_size, "workload"),
+        psi, layers, h, heads, vocab,
         t,
         p,
         ev.given("layout.micro_batch_size", "1", layout.micro_batch_size, "layout"),
@@ -157,12 +160,22 @@ def leaves(ev: Evaluator[V], workload: Workload, cluster: Cluster, layout: Layou
             ev.given("workload.ffn_hidden_size", "1", sh.ffn_hidden_size(workload), "workload"), layers)
         if layout.adapter_rank > 0 else None,
         sh.score_width_from(ev, workload, h, heads) if wide else None,
-        experts(ev, workload, layout, h, layers, t, d_grad) if workload.moe is not None else None,
-        workload.moe is not None and layout.expert_parallel > 1,
+        moe, spread,
         ev.derive("recompute_share", "1", cp.recompute_share)(
             ev.given("layout.recompute_layers", "1", layout.recompute_layers, "layout"), p, v, paced)
         if layout.recompute_layers > 0 else None,
+        fp8_share(ev, workload, psi, vocab, h, moe if spread else None) if layout.fp8_param_gather else None,
     )
+
+
+def fp8_share(ev: Evaluator[V], workload: Workload, psi: V, vocab: V, h: V, moe: Experts[V] | None) -> V:
+    """φ₈, the share of the data-parallel weight gathers held in FP8 (`traffic.py`): of Ψ, or of
+    Ψ − Ψ_E where the routed experts are gathered on their own (they are FP8 whole)."""
+    e = ev.given("workload.embedding_matrices", "1", 1.0 if workload.tied_embeddings else 2.0, "workload")
+    positions = ev.given("workload.position_embeddings", "1", workload.position_embeddings, "workload")
+    if moe is None:
+        return ev.derive("fp8_parameter_share", "1", tr.fp8_parameter_share)(e, vocab, h, positions, psi)
+    return ev.derive("fp8_parameter_share", "1", tr.fp8_dense_parameter_share)(e, vocab, h, positions, psi, moe.psi_e)
 
 
 def experts(ev: Evaluator[V], workload: Workload, layout: Layout, h: V, layers: V, t: V, d_grad: V) -> Experts[V]:

@@ -26,6 +26,14 @@ bytes per GPU, with m micro-batches per step:
   2021) copies the list item by item, after an all-gather and before a reduce-scatter, each copy
   a kernel launch. At a few microseconds a launch this is what makes those runs slower as N grows
   at a fixed batch per GPU (Narayanan et al. 2021, Table 2).
+- FP8 weights gathered in FP8 (the layout's `fp8_param_gather`: Megatron-Core's
+  --fp8-param-gather, NeMo's fp8_params, Transformer Engine's fp8_model_init): the linear layers'
+  weights are held in FP8, so every weight all-gather moves them at 1 byte; the embedding, the
+  output layer and a position table stay 16-bit. S_w = Ψ'·(φ₈·1 + (1 − φ₈)·B), with φ₈ the FP8
+  share of the gathered parameters, 1 − (e·V·h + P·h) ÷ Ψ (the norms' and biases' vectors, under
+  a thousandth of Ψ, are counted with the linear weights); a mixture of experts' routed experts
+  are linear weights only (φ₈ = 1), and the share of the rest is taken over Ψ − Ψ_E. The
+  gradients are reduced as before (the gathered weights are what shrinks).
 
 Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 §4.2.2): per layer
 and micro-batch two all-reduces in the forward and two in the backward pass, of b·s·h 16-bit
@@ -63,6 +71,32 @@ from .chain import formula
 ZERO_COMM = "ZeRO (Rajbhandari et al. 2020) §7"
 ACTIVATION_BYTES = 2.0
 """Bytes per activation value: 16-bit, as in Korthikanti et al. 2022 §4.1."""
+FP8_GATHER = ("Megatron-Core --fp8-param-gather (Megatron-Bridge's FP8 recipes set it), NeMo fp8_params: the linear "
+              "layers' weights held and all-gathered in FP8; the embeddings and the output layer stay 16-bit")
+
+
+@formula("1 − (e·V·h + P·h) ÷ Ψ (the linear layers' weights: all but the embeddings and a position table)",
+         "e V h P Ψ", FP8_GATHER)
+def fp8_parameter_share(embeddings: float, vocabulary: float, hidden: float, positions: float,
+                        parameters: float) -> float:
+    return max(0.0, 1.0 - (embeddings * vocabulary * hidden + positions * hidden) / parameters)
+
+
+@formula("1 − (e·V·h + P·h) ÷ (Ψ − Ψ_E) (outside the routed experts: all but the embeddings and a position table)",
+         "e V h P Ψ Ψ_E", FP8_GATHER)
+def fp8_dense_parameter_share(embeddings: float, vocabulary: float, hidden: float, positions: float,
+                              parameters: float, routed: float) -> float:
+    return max(0.0, 1.0 - (embeddings * vocabulary * hidden + positions * hidden) / (parameters - routed))
+
+
+@formula("1 byte (FP8)", "", FP8_GATHER + "; routed experts are linear weights only")
+def fp8_bytes_per_parameter() -> float:
+    return 1.0
+
+
+@formula("φ₈·1 + (1 − φ₈)·B (FP8 weights gathered at 1 byte)", "φ₈ B", FP8_GATHER)
+def fp8_gather_bytes_per_parameter(share: float, bytes_per_parameter: float) -> float:
+    return share * 1.0 + (1.0 - share) * bytes_per_parameter
 
 
 @formula("2 (all-reduce once per step)", "m", ZERO_COMM + ".1")

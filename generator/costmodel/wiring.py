@@ -482,6 +482,9 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
     psi = parameters_per_gpu(ev, x) if split is None else split[0]
     adapters = adapters_per_gpu(ev, x)
     weight_bytes = ev.given("assumptions.weight_bytes_per_parameter", "B", a.weight_bytes_per_parameter, "assumption")
+    # FP8 weights are gathered at a byte: the linear layers' share φ₈ (`fp8_param_gather`)
+    gathered = (weight_bytes if x.fp8_share is None else ev.derive(
+        "fp8_gather_bytes_per_parameter", "B", tr.fp8_gather_bytes_per_parameter)(x.fp8_share, weight_bytes))
     # LoRA: only the adapters' gradients are reduced; ZeRO-3 gathers the whole weights (frozen base
     # and adapters), stages 1 and 2 gather back only what the optimizer updated, the adapters
     grads = ev.derive("gradient_bytes_per_gpu", "B", me.replicated_bytes)(
@@ -490,7 +493,7 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
         weights = lora_weights(ev, psi, adapters, weight_bytes, layout, "weight_bytes_per_gpu")
     else:
         weights = ev.derive("weight_bytes_per_gpu", "B", me.replicated_bytes)(
-            psi if adapters is None else adapters, weight_bytes)
+            psi if adapters is None else adapters, gathered)
     n_g = ev.derive("dp_gradient_phases", "1", tr.GRADIENT_PHASES[layout.zero_stage])(m)
     n_w = ev.derive("dp_weight_phases", "1", tr.WEIGHT_PHASES[layout.zero_stage])(m)
     b_i, b_n = link.b_intra, link.b_net
@@ -515,7 +518,9 @@ def data_parallel(ev: Evaluator[V], x: Leaves[V], m: V, link: Links[V], layout: 
     sync = (ev.derive("dp_synchronous_gather_s", "s", tr.synchronous_gathers_s)(n_w, weight_intra, weight_net)
             if x.tensors is not None else None)
     if split is not None:
-        e_intra, e_net = expert_data_parallel(ev, x, link, layout, a, (n_g, n_w), split[1], weight_bytes)
+        expert_bytes = (weight_bytes if x.fp8_share is None
+                        else ev.derive("fp8_expert_gather_bytes_per_parameter", "B", tr.fp8_bytes_per_parameter)())
+        e_intra, e_net = expert_data_parallel(ev, x, link, layout, a, (n_g, n_w), split[1], expert_bytes)
         return (ev.derive("step.dp_intra_node_s", "s", st.sum_s)(intra, e_intra),
                 ev.derive("step.dp_network_s", "s", st.sum_s)(net, e_net), sync)
     if not hybrid:

@@ -206,7 +206,8 @@ def _estimate(args: argparse.Namespace) -> int:
                     args.global_batch, args.recompute, args.sequence_parallel, args.node, shape, args.precision,
                     not args.no_flash_attention, args.virtual_pipeline, args.fp32_gradients, args.tp_overlap, args.cp,
                     args.shard_group, args.attention_kernel, args.zero_gather, args.lora_rank, args.base_bits,
-                    args.ep, args.ep_overlap, args.expert_imbalance, args.etp, args.recompute_layers)
+                    args.ep, args.ep_overlap, args.expert_imbalance, args.etp, args.recompute_layers,
+                    args.fp8_param_gather)
     resolved = resolve(result.kb, choice)
     if isinstance(resolved, str):
         print(f"estimate: {resolved}", file=sys.stderr)
@@ -438,6 +439,9 @@ def _add_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     est.add_argument("--virtual-pipeline", type=whole, default=1, metavar="N",
                      help="model chunks per pipeline stage: interleaved 1F1B (default 1)")
     est.add_argument("--fp32-gradients", action="store_true", help="gradients held and reduced in FP32 (4 bytes)")
+    est.add_argument("--fp8-param-gather", action="store_true",
+                     help="with --precision fp8: the linear layers' weights held in FP8 and all-gathered at 1 byte "
+                          "(Megatron-Core's --fp8-param-gather, NeMo's fp8_params)")
     est.add_argument("--tp-overlap", type=float, default=0.0, metavar="F",
                      help="share of tensor-parallel communication hidden behind compute, in [0, 1] (default 0)")
     est.add_argument("--cp", type=whole, default=1, metavar="N", help="context parallel: GPUs per sequence (default 1)")

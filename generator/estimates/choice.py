@@ -105,6 +105,7 @@ class Choice:
     expert_imbalance: float | None = None  # None: the knowledge base's assumption for an MoE workload, else 1
     expert_tensor_parallel: int = 1
     recompute_layers: int = 0
+    fp8_param_gather: bool = False
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ def resolve(kb: KnowledgeBase, choice: Choice) -> Resolved | str:
                     choice.tp_overlap, choice.context_parallel, choice.shard_group, choice.attention_kernel,
                     choice.zero_gather, choice.adapter_rank, choice.base_bits, choice.expert_parallel,
                     choice.expert_tensor_parallel, choice.ep_overlap, _imbalance(kb, model, choice.expert_imbalance),
-                    recompute_layers=choice.recompute_layers)
+                    recompute_layers=choice.recompute_layers, fp8_param_gather=choice.fp8_param_gather)
     ids = {"gpu": gpu_entity.id, "scale_up": link.entity_id, "network": network_entity.id}
     if workload_id is not None:
         ids = {"workload": workload_id, **ids}

@@ -86,7 +86,8 @@ def _inputs(r: Resolved) -> dict[str, object]:
         "recompute_layers": layout.recompute_layers,
         "sequence_parallel": layout.sequence_parallel, "precision": layout.precision,
         "flash_attention": layout.flash_attention, "virtual_pipeline": layout.virtual_pipeline,
-        "fp32_gradients": layout.fp32_gradients, "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
+        "fp32_gradients": layout.fp32_gradients, "fp8_param_gather": layout.fp8_param_gather,
+        "tp_overlap": layout.tp_overlap, "cp": layout.context_parallel,
         "shard_group": layout.shard_group, "attention_kernel": layout.attention_kernel,
         "zero_gather": layout.zero_gather, "adapter_rank": layout.adapter_rank, "base_bits": layout.base_bits,
         "ep": layout.expert_parallel, "etp": layout.expert_tensor_parallel, "ep_overlap": layout.ep_overlap, "expert_imbalance": layout.expert_imbalance,
@@ -109,6 +110,7 @@ def _knobs(layout: Layout) -> str:
     knobs += [f"{layout.recompute_layers} layers a chunk recomputed"] if layout.recompute_layers else []
     knobs += [f"virtual pipeline {layout.virtual_pipeline}"] if layout.virtual_pipeline != 1 else []
     knobs += ["FP32 gradients"] if layout.fp32_gradients else []
+    knobs += ["FP8 weight gathers"] if layout.fp8_param_gather else []
     knobs += [f"tp overlap {layout.tp_overlap:g}"] if layout.tp_overlap else []
     knobs += [f"cp {layout.context_parallel}"] if layout.context_parallel != 1 else []
     knobs += [f"shard group {layout.shard_group}"] if layout.shard_group else []

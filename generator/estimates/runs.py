@@ -347,7 +347,8 @@ def run_inputs(kb: KnowledgeBase, entity: Loaded[Run], assumed: Assumed = Assume
                     zero_gather=lay.zero_gather or "layer", expert_parallel=ep,
                     expert_tensor_parallel=(lay.expert_tensor_parallel or 1) if experts else 1,
                     recompute_layers=lay.recompute_layers or 0,
-                    pp_scatter_gather=lay.pipeline_scatter_gather is not False, adapter_rank=lay.lora_rank or 0)
+                    pp_scatter_gather=lay.pipeline_scatter_gather is not False, adapter_rank=lay.lora_rank or 0,
+                    fp8_param_gather=bool(lay.fp8_param_gather))
     defaults = _layout_defaults(lay, got, experts)
     layout = with_defaults(layout, {name: value for name in defaults
                                     if (value := assumption_value(kb, name)) is not None})

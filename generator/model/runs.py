@@ -143,7 +143,10 @@ class RunLayout(Strict):
     userbuffers; it acts only with sequence parallelism); the share it hides is the knowledge base's
     `tp_overlap_fraction` (absent: not stated, nothing hidden).
     `lora_rank`: the run fine-tuned LoRA adapters of this rank on every linear layer of each block,
-    the base weights frozen in 16 bits (absent: every weight trained)."""
+    the base weights frozen in 16 bits (absent: every weight trained).
+    `fp8_param_gather` true (with precision fp8): the linear layers' weights were held in FP8 and
+    the data-parallel weight all-gathers moved them at 1 byte (Megatron-Core's fp8_param_gather,
+    which Megatron-Bridge's FP8 recipes set; NeMo's fp8_params); absent: not stated, 16-bit."""
 
     tensor_parallel: Degree | None = None
     pipeline_parallel: Degree | None = None
@@ -171,6 +174,7 @@ class RunLayout(Strict):
     pipeline_scatter_gather: bool | None = None
     tp_comm_overlap: bool | None = None
     lora_rank: Annotated[int, Field(ge=1, le=65_536)] | None = None
+    fp8_param_gather: bool | None = None
 
 
 class Measured(Strict):

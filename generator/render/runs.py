@@ -59,6 +59,8 @@ def layout_label(lay: RunLayout) -> Markup:
         parts.append(say("BF16 优化器状态", "BF16 optimizer states"))
     if lay.tp_comm_overlap:
         parts.append(say("张量并行通信重叠", "TP communication overlapped"))
+    if lay.fp8_param_gather:
+        parts.append(say("FP8 权重收集", "FP8 weight gathers"))
     if lay.lora_rank is not None:
         parts.append(say(f"LoRA 秩 {lay.lora_rank}", f"LoRA rank {lay.lora_rank}"))
     if lay.expert_parallel is not None:

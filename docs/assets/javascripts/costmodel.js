@@ -232,6 +232,8 @@
       "base-bits-without-adapters": function () { return "量化的基座权重是冻结的，要训练就需要适配器"; },
       "zero-gather": function () { return "ZeRO 收集方式只能是 layer 或 tensor-sync"; },
       "zero-gather-without-zero-3": function () { return "逐张量同步收集只用于 ZeRO-3"; },
+      "fp8-param-gather-without-fp8": function () { return "以 FP8 收集权重需要线性层用 FP8 精度"; },
+      "fp8-param-gather-with-adapters": function () { return "LoRA 收集的是 16 位的适配器，以 FP8 收集权重只用于全量训练"; },
       "attention-kernel": function () { return "注意力内核只能是 flash-attention-2 或 cudnn"; },
       "negative-assumption": function (k) { return "assumptions." + k + " 不能为负"; },
       "not-normal-share": function (k, v) { return "assumptions." + k + " 为 " + v + "，作除数的比例过小"; },
@@ -338,6 +340,12 @@
         return "a " + b + "-bit base is frozen: it needs adapters (adapter rank above 0) to train";
       },
       "zero-gather": function (g) { return "ZeRO gather " + quoted(g) + " is not layer or tensor-sync"; },
+      "fp8-param-gather-without-fp8": function (p) {
+        return "FP8 weights gathered in FP8 need FP8 linear layers; the layout's precision is " + p;
+      },
+      "fp8-param-gather-with-adapters": function () {
+        return "LoRA gathers its 16-bit adapters, not FP8 weights: FP8 weight gathers need full training";
+      },
       "zero-gather-without-zero-3": function (z) {
         return "per-tensor synchronous gathers are ZeRO-3's; the layout runs ZeRO stage " + z;
       },
@@ -549,6 +557,12 @@
       out.push(problem("zero-gather", "layout.zero_gather", say("zero-gather", layout.zero_gather)));
     } else if (layout.zero_gather === "tensor-sync" && layout.zero_stage !== 3) {
       out.push(problem("zero-gather-without-zero-3", "layout.zero_gather", say("zero-gather-without-zero-3", layout.zero_stage)));
+    }
+    if (layout.fp8_param_gather && layout.precision !== "fp8") {
+      out.push(problem("fp8-param-gather-without-fp8", "layout.fp8_param_gather",
+                       say("fp8-param-gather-without-fp8", layout.precision)));
+    } else if (layout.fp8_param_gather && layout.adapter_rank > 0) {
+      out.push(problem("fp8-param-gather-with-adapters", "layout.fp8_param_gather", say("fp8-param-gather-with-adapters")));
     }
     if (layout.attention_kernel !== "flash-attention-2" && layout.attention_kernel !== "cudnn") {
       out.push(problem("attention-kernel", "layout.attention_kernel", say("attention-kernel", layout.attention_kernel)));
@@ -894,6 +908,17 @@
     return {peak: peak, perStep: perStep, forward: forward, backward: microbatch - forward, microbatch: microbatch,
             attention: attention};
   }
+  // traffic.py fp8_parameter_share (leaves.fp8_share): the linear layers' share of the gathered
+  // weights, all but the embeddings and a position table, of Ψ or of Ψ − Ψ_E with spread experts
+  function fp8Share(w, layout) {
+    var held = w.parameter_count;
+    if (spread(w, layout)) {
+      held -= (w.layers - w.moe.dense_layers) * w.moe.experts * mlpMatrices(w) * w.hidden_size * w.moe.expert_ffn_hidden_size;
+    }
+    var e = w.tied_embeddings ? 1.0 : 2.0;
+    return Math.max(0.0, 1.0 - (e * w.vocabulary_size * w.hidden_size + w.position_embeddings * w.hidden_size) / held);
+  }
+  function fp8GatherBytes(share, bytesPerParameter) { return share * 1.0 + (1.0 - share) * bytesPerParameter; }
   function dataParallelS(w, cluster, layout, a, dp, m, bIntra, bNet) {
     var t = layout.tensor_parallel, p = layout.pipeline_parallel;
     var dpGrad = layout.context_parallel > 1 ? dp * layout.context_parallel : dp;
@@ -906,8 +931,11 @@
     // wiring.py data_parallel: under LoRA only the adapters' gradients are reduced; ZeRO-3 gathers
     // the whole weights, stages 1 and 2 only the updated adapters
     var grads = replicatedBytes(adapters === null ? psi : adapters, gradientBytes(layout, a));
+    // traffic.py fp8_gather_bytes_per_parameter: FP8-held weights gathered at a byte
+    var gathered = layout.fp8_param_gather ? fp8GatherBytes(fp8Share(w, layout), a.weight_bytes_per_parameter)
+      : a.weight_bytes_per_parameter;
     var weights = adapters !== null && layout.zero_stage === 3 ? loraWeights(psi, adapters, layout, a)
-      : replicatedBytes(adapters === null ? psi : adapters, a.weight_bytes_per_parameter);
+      : replicatedBytes(adapters === null ? psi : adapters, gathered);
     var ng = GRADIENT_PHASES[layout.zero_stage](m), nw = WEIGHT_PHASES[layout.zero_stage](m);
     // traffic.py COLLECTIVES_PER_PHASE (or per_tensor: DeepSpeed's synchronous per-tensor ZeRO-3);
     // collectives.py: NCCL's ring latency over every rank
@@ -926,7 +954,7 @@
       var dE = expertDataParallel(layout, dpGrad), g = cluster.node.gpus_per_node;
       var kE = Math.min(dE, Math.max(1.0, g / expertBlock(layout))), nE = dE / kE;
       var gradsE = replicatedBytes(experts[1], gradientBytes(layout, a));
-      var weightsE = replicatedBytes(experts[1], a.weight_bytes_per_parameter);
+      var weightsE = replicatedBytes(experts[1], layout.fp8_param_gather ? 1.0 : a.weight_bytes_per_parameter);
       var cE = layout.zero_stage === 3 ? layersOf(w, layout) / p : 1.0;
       var latIE = (dE - nE) * a.intra_node_step_latency_s, latNE = (nE - 1.0) * a.network_step_latency_s;
       return [intra + phasesS(ng, collectivesPhaseS(cE, latIE, kE, gradsE, bIntra), nw,
@@ -1054,7 +1082,7 @@
                          tp_overlap: 0.0, context_parallel: 1, shard_group: 0, attention_kernel: "flash-attention-2",
                          zero_gather: "layer", adapter_rank: 0, base_bits: 16,
                          expert_parallel: 1, expert_tensor_parallel: 1, ep_overlap: 0.0, expert_imbalance: 1.0,
-                         pp_scatter_gather: true, recompute_layers: 0};
+                         pp_scatter_gather: true, recompute_layers: 0, fp8_param_gather: false};
   function withDefaults(layout) {
     var out = layout;
     Object.keys(LAYOUT_DEFAULTS).forEach(function (k) {
