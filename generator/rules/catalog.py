@@ -343,6 +343,10 @@ RULE_EN: dict[str, str] = {
                          "one layer to experts.",
     "model-run-recompute-layers": "A measured run that states how many layers of each chunk it recomputes "
                                   "(recompute_layers) must recompute in full: those layers are fully recomputed.",
+    "model-run-fp8-param-gather": "A measured run that states its weights were gathered in FP8 "
+                                  "(fp8_param_gather) must run FP8 linear layers (precision fp8) and train every "
+                                  "weight (no lora_rank): only FP8 linear layers have FP8 weights to gather, and LoRA "
+                                  "gathers its 16-bit adapters.",
     "model-run-pipeline-schedule": "A measured run's pipeline schedule needs a pipeline to schedule (pipeline "
                                    "parallelism above 1) and must agree with the interleaving: only an interleaved "
                                    "schedule has several virtual chunks; DualPipe needs an even number of pipeline "

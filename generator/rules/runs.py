@@ -36,6 +36,9 @@ EXPERTS = Rule("model-run-experts", "model",
                "稠密层数必须少于总层数。")
 RECOMPUTE_LAYERS = Rule("model-run-recompute-layers", "model",
                         "实测训练记录写出每块重计算的层数（recompute_layers）时，重计算方式必须是 full：这些层做的是完全重计算。")
+FP8_GATHER = Rule("model-run-fp8-param-gather", "model",
+                  "实测训练记录写明权重以 FP8 收集（fp8_param_gather）时，精度必须是 fp8，且训练全部权重（不写 lora_rank）："
+                  "只有 FP8 的线性层才有 FP8 权重可收集，LoRA 收集的是 16 位的适配器。")
 MEASURED = Rule("model-run-measured", "model",
                 "实测训练记录里的百分比（MFU、HFU）不能超过 100：算力利用率超过峰值的读数是读错了表格或口径。")
 SCHEDULE = Rule("model-run-pipeline-schedule", "model",
@@ -231,7 +234,23 @@ def check_recompute_layers(ctx: Context) -> Iterator[Diagnostic]:
                                           f"recompute must be full, not {lay.recompute or 'unstated'}")
 
 
-RULES = (MODEL, LAYOUT, BATCH, MEASURED, CONVENTION, HEADS, PARAMETERS, EXPERTS, SCHEDULE, RECOMPUTE_LAYERS)
+def check_fp8_param_gather(ctx: Context) -> Iterator[Diagnostic]:
+    for entity in _runs(ctx):
+        lay = entity.model.layout
+        if not lay.fp8_param_gather:
+            continue
+        if lay.precision != "fp8":
+            yield FP8_GATHER.report(entity, ("layout", "fp8_param_gather"),
+                                    f"weights gathered in FP8 need FP8 linear layers: precision must be fp8, "
+                                    f"not {lay.precision or 'unstated'}")
+        elif lay.lora_rank is not None:
+            yield FP8_GATHER.report(entity, ("layout", "fp8_param_gather"),
+                                    "LoRA gathers its 16-bit adapters, not FP8 weights: leave fp8_param_gather out "
+                                    "of a run that states lora_rank")
+
+
+RULES = (MODEL, LAYOUT, BATCH, MEASURED, CONVENTION, HEADS, PARAMETERS, EXPERTS, SCHEDULE, RECOMPUTE_LAYERS,
+         FP8_GATHER)
 CHECKS: tuple[Check, ...] = (check_one_model, check_layout_degrees, check_batch_split, check_measured_shares, check_conventions,
                              check_shape_heads, check_shape_parameters, check_experts, check_pipeline_schedule,
-                             check_recompute_layers)
+                             check_recompute_layers, check_fp8_param_gather)
