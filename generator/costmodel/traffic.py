@@ -71,8 +71,9 @@ from .chain import formula
 ZERO_COMM = "ZeRO (Rajbhandari et al. 2020) §7"
 ACTIVATION_BYTES = 2.0
 """Bytes per activation value: 16-bit, as in Korthikanti et al. 2022 §4.1."""
-FP8_GATHER = ("Megatron-Core --fp8-param-gather (Megatron-Bridge's FP8 recipes set it), NeMo fp8_params: the linear "
-              "layers' weights held and all-gathered in FP8; the embeddings and the output layer stay 16-bit")
+FP8_GATHER = ("Megatron-Core --fp8-param-gather (Megatron-Bridge's delayed, current-scaling and MXFP8 recipes set "
+              "it), NeMo fp8_params: the linear layers' weights held and all-gathered in FP8; the embeddings and the "
+              "output layer stay 16-bit")
 
 
 @formula("1 − (e·V·h + P·h) ÷ Ψ (the linear layers' weights: all but the embeddings and a position table)",

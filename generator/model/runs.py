@@ -146,7 +146,7 @@ class RunLayout(Strict):
     the base weights frozen in 16 bits (absent: every weight trained).
     `fp8_param_gather` true (with precision fp8): the linear layers' weights were held in FP8 and
     the data-parallel weight all-gathers moved them at 1 byte (Megatron-Core's fp8_param_gather,
-    which Megatron-Bridge's FP8 recipes set; NeMo's fp8_params); absent: not stated, 16-bit."""
+    which Megatron-Bridge's delayed, current-scaling and MXFP8 recipes set; NeMo's fp8_params); absent: not stated, 16-bit."""
 
     tensor_parallel: Degree | None = None
     pipeline_parallel: Degree | None = None
