@@ -64,11 +64,15 @@
   function spread(w, layout) { return w.moe != null && layout.expert_parallel > 1; }
   // inputs.Layout expert_tensor_parallel: the GPUs each spread expert is split over (1 where a page leaves it out)
   function etpOf(layout) { return layout.expert_tensor_parallel == null ? 1 : layout.expert_tensor_parallel; }
+  // experts.py routed_parameters: Ψ_E, the routed experts' parameters
+  function routedParameters(w) {
+    var m = w.moe;
+    return (w.layers - m.dense_layers) * m.experts * mlpMatrices(w) * w.hidden_size * m.expert_ffn_hidden_size;
+  }
   // leaves.expert_split: [outside the routed experts, routed experts] per GPU, or null
   function expertSplit(w, layout) {
     if (!spread(w, layout)) { return null; }
-    var m = w.moe, psi = w.parameter_count;
-    var psiE = (w.layers - m.dense_layers) * m.experts * mlpMatrices(w) * w.hidden_size * m.expert_ffn_hidden_size;
+    var psi = w.parameter_count, psiE = routedParameters(w);
     var Lp = layersOf(w, layout);
     if (Lp !== w.layers) { psi = pacedParameters(psi, Lp, w.layers); psiE = pacedParameters(psiE, Lp, w.layers); }
     return [(psi - psiE) / (layout.tensor_parallel * layout.pipeline_parallel),
@@ -911,10 +915,7 @@
   // traffic.py fp8_parameter_share (leaves.fp8_share): the linear layers' share of the gathered
   // weights, all but the embeddings and a position table, of Ψ or of Ψ − Ψ_E with spread experts
   function fp8Share(w, layout) {
-    var held = w.parameter_count;
-    if (spread(w, layout)) {
-      held -= (w.layers - w.moe.dense_layers) * w.moe.experts * mlpMatrices(w) * w.hidden_size * w.moe.expert_ffn_hidden_size;
-    }
+    var held = spread(w, layout) ? w.parameter_count - routedParameters(w) : w.parameter_count;
     var e = w.tied_embeddings ? 1.0 : 2.0;
     return Math.max(0.0, 1.0 - (e * w.vocabulary_size * w.hidden_size + w.position_embeddings * w.hidden_size) / held);
   }
