@@ -87,7 +87,7 @@ def fp8_parameter_share(embeddings: float, vocabulary: float, hidden: float, pos
          "e V h P Ψ Ψ_E", FP8_GATHER)
 def fp8_dense_parameter_share(embeddings: float, vocabulary: float, hidden: float, positions: float,
                               parameters: float, routed: float) -> float:
-    return max(0.0, 1.0 - (embeddings * vocabulary * hidden + positions * hidden) / (parameters - routed))
+    return fp8_parameter_share(embeddings, vocabulary, hidden, positions, parameters - routed)
 
 
 @formula("1 byte (FP8)", "", FP8_GATHER + "; routed experts are linear weights only")
