@@ -232,7 +232,8 @@ def test_numbers_past_the_bounds_are_one_line(argv: list[str], says: str, capsys
 
 
 @given(st.one_of(st.integers(-10**400, 10**400).map(str), st.text(max_size=30),
-                 st.sampled_from(["+7", " 12 ", "-0", "1_000", "١٢", "0" * 400 + "7", "9" * 4301])))
+                 st.sampled_from(["+7", " 12 ", "-0", "1_000", "١٢", "0" * 400 + "7", "9" * 4301,
+                                  "0\x1f", "\x1c5"])))  # separators str.strip() removes and int() refuses
 def test_a_whole_flag_is_an_int_in_bounds_or_an_argparse_refusal(text: str) -> None:
     try:
         value = whole(text)

@@ -43,7 +43,9 @@ def whole(text: str) -> int:
     length is checked before any conversion, so a 5,000-digit value costs nothing and never
     meets int()'s own digit limit; digits of other scripts and '_' separators, which int() reads,
     are not a count as written on a command line."""
-    written = text.strip()
+    # ASCII white space only: str.strip() also removes the separators U+001C..U+001F, which
+    # int() refuses, so "0\x1f" would pass the pattern here and then fail at int()
+    written = text.strip(" \t\n\r\v\f")
     if not _WHOLE.fullmatch(written):
         raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number")
     digits = written.lstrip("+-").lstrip("0")
