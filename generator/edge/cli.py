@@ -117,6 +117,9 @@ def run_build(root: Path, repository: Repository | None,
     """Validate the tree and, when it passes, render every generated file (in memory) in each of
     `languages` (render_site), with entities linked to their spec files in `repository`."""
     from ..pipeline import validate_and_render
+    from ..render import environment
+    from .template_cache import keep_compiled_templates
+    keep_compiled_templates(environment())  # each build is a new process: 55 templates compiled once
     files, early = read_spec_tree(root)
     return validate_and_render(files, early, repository, build_date(), languages)
 

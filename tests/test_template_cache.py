@@ -1,0 +1,73 @@
+"""The compiled templates kept between builds (generator/edge/template_cache.py): a build with the
+cache writes the same pages as one without it, an edited template is compiled afresh, and a cache
+that cannot be made or written leaves the build to compile as before."""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from jinja2 import DictLoader, Environment
+from support import BASE
+
+from generator.edge.cli import run_build
+from generator.edge.template_cache import keep_compiled_templates
+from generator.language import LANGUAGES
+from generator.render import environment
+
+
+@pytest.fixture
+def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The system's temporary folder, as Jinja's default cache folder sees it, moved to tmp_path;
+    the generator's environment made afresh before and after (it is kept per process)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    environment.cache_clear()
+    yield tmp_path / f"_jinja2-cache-{os.getuid()}"
+    environment.cache_clear()
+
+
+def _pages() -> dict[str, str]:
+    result, files = run_build(BASE, None, LANGUAGES)
+    assert result.ok and files is not None
+    return files
+
+
+def test_a_build_from_kept_templates_writes_the_same_pages(private_tmp: Path) -> None:
+    cold = _pages()  # compiles, and keeps what it compiled
+    kept = sorted(p.name for p in private_tmp.iterdir())
+    assert len(kept) >= 20 and oct(private_tmp.stat().st_mode & 0o777) == "0o700"
+    environment.cache_clear()  # as a new process: every template comes from the folder
+    assert _pages() == cold
+    assert sorted(p.name for p in private_tmp.iterdir()) == kept  # read, not written again
+
+
+def test_an_edited_template_is_compiled_afresh(private_tmp: Path) -> None:
+    templates = {"page.j2": "one {{ x }}"}
+    first = Environment(loader=DictLoader(templates))
+    keep_compiled_templates(first)
+    assert first.get_template("page.j2").render(x=1) == "one 1"
+    templates["page.j2"] = "two {{ x }}"
+    second = Environment(loader=DictLoader(templates))
+    keep_compiled_templates(second)
+    assert second.get_template("page.j2").render(x=1) == "two 1"
+
+
+def test_a_folder_another_owner_could_plant_is_not_used(private_tmp: Path) -> None:
+    private_tmp.write_text("not a folder")  # Jinja refuses it (RuntimeError): no cache
+    env = Environment(loader=DictLoader({"page.j2": "{{ x }}"}))
+    keep_compiled_templates(env)
+    assert env.bytecode_cache is None
+    assert _pages()  # and the build goes on
+
+
+def test_a_cache_that_cannot_be_written_is_no_cache(private_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", full)
+    assert _pages()
+    assert not any(private_tmp.iterdir())
