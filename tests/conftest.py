@@ -6,8 +6,10 @@ tests/browser has its own)."""
 
 from __future__ import annotations
 
+import fcntl
 import inspect
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -36,11 +38,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="rewrite tests/golden/<case>/expected/ from the current output (and delete orphans)")
 
 
-@pytest.fixture(scope="session")
-def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real site, `mkdocs build --strict` of the checkout for REPOSITORY. Read it, never
-    change it: every test that inspects the real site gets this one folder."""
-    out = tmp_path_factory.mktemp("real-site")
+def _once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Path]) -> Path:
+    """What `build` makes in a folder of its own, made once per test run: under pytest-xdist by
+    the first worker that asks, while the others wait for it (a lock on a file beside the folder)
+    and then read the same one. Each worker built its own before: four builds of each site a run,
+    of about 10 s each, where one does. A worker whose build failed leaves no mark, so the next
+    one to ask builds again and reports its own failure."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's, shared by its workers
+    folder, done = root / name, root / f"{name}.built"
+    with open(root / f"{name}.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed build left
+            folder.mkdir()
+            done.write_text(str(build(folder)), encoding="utf-8")
+    return Path(done.read_text(encoding="utf-8"))
+
+
+def _build_real_site(out: Path) -> Path:
     done = subprocess.run([str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "-d", str(out)],
                           cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GUIDE_REPO_URL": REPOSITORY},
                           capture_output=True, text=True, timeout=300)
@@ -49,9 +65,16 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real site, `mkdocs build --strict` of the checkout for REPOSITORY. Read it, never
+    change it: every test that inspects the real site gets this one folder."""
+    return _once_per_run(tmp_path_factory, "real-site", _build_real_site)
+
+
+@pytest.fixture(scope="session")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site of the hostile fixture base (tests/payloads.py), built once; read it, never change it."""
-    return build_hostile_site(tmp_path_factory.mktemp("hostile"))
+    return _once_per_run(tmp_path_factory, "hostile", build_hostile_site)
 
 
 # --- markers ------------------------------------------------------------------------------------
