@@ -71,3 +71,15 @@ def test_a_cache_that_cannot_be_written_is_no_cache(private_tmp: Path, monkeypat
     monkeypatch.setattr(tempfile, "NamedTemporaryFile", full)
     assert _pages()
     assert not any(private_tmp.iterdir())
+
+
+def test_an_environment_with_other_settings_compiles_afresh(private_tmp: Path) -> None:
+    """Jinja keys an entry by the template's name and source alone, but the compiled code depends
+    on the environment's settings too: here `trim_blocks` (the newline after a block tag)."""
+    templates = {"page.j2": "{% if x %}\nyes{% endif %}"}
+    first = Environment(loader=DictLoader(templates))
+    keep_compiled_templates(first)
+    assert first.get_template("page.j2").render(x=1) == "\nyes"
+    trimmed = Environment(loader=DictLoader(templates), trim_blocks=True)
+    keep_compiled_templates(trimmed)
+    assert trimmed.get_template("page.j2").render(x=1) == "yes"

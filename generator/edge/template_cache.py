@@ -7,15 +7,20 @@ the same pages (DESIGN.md §8, `make bench`). Jinja's own FileSystemBytecodeCach
 default folder: one per user in the system's temporary directory, created private (0700) and
 refused when another user owns it. Each entry is keyed by the template's name and checked against
 its source's checksum, so an edited template is compiled afresh, never served stale, and the pages
-are the same with the cache or without it.
+are the same with the cache or without it. Jinja's key does not cover the environment's settings,
+which the compiled code also depends on (autoescape, trim_blocks, the delimiters...), nor Jinja's
+version: they name the entries here, so that a change to `render.environment()` or to the pinned
+Jinja compiles afresh too.
 
 A cache that cannot be made (an unsafe or unusable temporary folder) or written (a full or
 read-only disk) is no cache: the build goes on and compiles, as it would without one."""
 
 from __future__ import annotations
 
+import hashlib
 from contextlib import suppress
 
+import jinja2
 from jinja2 import Environment
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
 
@@ -26,12 +31,24 @@ class _KeptTemplates(FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
 
 
+COMPILE_SETTINGS = ("block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
+                    "comment_start_string", "comment_end_string", "line_statement_prefix", "line_comment_prefix",
+                    "trim_blocks", "lstrip_blocks", "newline_sequence", "keep_trailing_newline", "autoescape",
+                    "optimized")
+
+
+def _settings_digest(env: Environment) -> str:
+    """Jinja's version and what of `env` its compiled code depends on, as a short digest."""
+    settings = [jinja2.__version__, *(repr(getattr(env, name)) for name in COMPILE_SETTINGS), *sorted(env.extensions)]
+    return hashlib.sha256("\n".join(settings).encode("utf-8")).hexdigest()[:16]
+
+
 def keep_compiled_templates(env: Environment) -> None:
     """Give `env` the per-user bytecode cache, unless it has one or none can be made."""
     if env.bytecode_cache is not None:
         return
     with suppress(OSError, RuntimeError):  # RuntimeError: Jinja found the folder unsafe
-        env.bytecode_cache = _KeptTemplates()
+        env.bytecode_cache = _KeptTemplates(pattern=f"__guide_{_settings_digest(env)}_%s.cache")
 
 
 __all__ = ["keep_compiled_templates"]
