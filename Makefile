@@ -53,4 +53,4 @@ schema: $(STAMP)
 	$(PY) -m generator schema --out schema
 
 clean:
-	rm -rf $(VENV) site build .pytest_cache .hypothesis
+	rm -rf $(VENV) site build .pytest_cache .hypothesis .cache
