@@ -133,7 +133,7 @@ def main() -> None:
             got = megatron(p, v, m, group)
             text = "deadlock | —" if got is None else f"{got[0]:.3f} | {got[1]}"
             print(f"| {p} | {v} | {m} | {group} | Megatron-Core | {text} | {ideal:.3f} |")
-        for group, cap in ((16, 10_000), (16, 128), (16, 112), (8, 10_000), (8, 80), (4, 10_000)):
+        for group, cap in ((16, 10_000), (16, 128), (16, 120), (16, 113), (16, 112), (12, 10_000), (12, 97), (8, 10_000), (8, 80), (4, 10_000)):
             got = greedy(p, v, m, group, cap)
             text = "deadlock | —" if got is None else f"{got[0]:.3f} | {got[1]}"
             label = "greedy" + ("" if cap >= 10_000 else f", at most {cap} held")
