@@ -394,9 +394,8 @@ def lighthouse(site: Path) -> None:
         bare = Path(tmp) / "site"
         build_both(bare, plain)
         with serve(site, compressed=True) as base, serve(bare, compressed=True) as bare_base:
-            # The first run of a session scored low whichever site it measured (the home page: 0.89 for
-            # the project, 0.92 for Material alone, against 0.95-0.99 in the runs after): one run of
-            # each site first, not counted.
+            # One run of each site first, not counted: a warm-up, so that neither site's first page
+            # pays for starting cold.
             measure(base, "/")
             measure(bare_base, "/")
             for path in paths:
