@@ -12,6 +12,7 @@ value a test compares with comes from a frozen fixture knowledge base under test
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import re
 import shutil
@@ -22,13 +23,16 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TypeVar
+from unittest.mock import patch
 
+from generator.edge import cli as cli_module
+from generator.edge.cli import run_check as check_afresh
 from generator.edge.specfiles import read_spec_tree
 from generator.estimates.calibration import ASSUMED
 from generator.estimates.runs import RunInputs, run_inputs
@@ -72,6 +76,43 @@ def read_tree(root: Path) -> list[SpecFile]:
 def real_files() -> tuple[SpecFile, ...]:
     """The real knowledge base: only for tests of invariants that hold whatever it says."""
     return tuple(read_tree(SPECS))
+
+
+@cache
+def real_result() -> Result:
+    """The real knowledge base, validated once per test process (about 4 s; several modules read
+    it). Read it, never change it; the dates are not judged here (`check` does that)."""
+    return validate(list(real_files()))
+
+
+@cache
+def checked_once(root: Path) -> Result:
+    """What `generator check` finds in a spec folder that tests only read (the real specs, the
+    fixture base), dates judged, once per test process."""
+    return check_afresh(root)
+
+
+def real_check() -> Result:
+    return checked_once(SPECS)
+
+
+def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`python -m generator ARGV` through `main` in this process: its exit status, standard output
+    and standard error (an exception fails the test, as a traceback would). The real specs are
+    read and validated once per process, and so is the fixture base (`checked_once`): that was
+    four fifths of each command's time, and is what `check` and its own tests cover. Any other
+    folder is read afresh."""
+    def run_check(root: Path) -> Result:
+        folder = Path(root).resolve()
+        return checked_once(folder) if folder in (SPECS, BASE) else check_afresh(root)
+
+    out, err = io.StringIO(), io.StringIO()
+    with patch.object(cli_module, "run_check", run_check), redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = cli_module.main(list(argv))
+        except SystemExit as stop:  # argparse's own exit, e.g. a flag without its value
+            code = int(stop.code or 0)
+    return subprocess.CompletedProcess(list(argv), code, out.getvalue(), err.getvalue())
 
 
 @cache

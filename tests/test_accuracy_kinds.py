@@ -12,11 +12,10 @@ import json
 import statistics
 import subprocess
 import sys
-from functools import cache
 from typing import get_args
 
 import pytest
-from support import ROOT, base_result, real_files
+from support import ROOT, base_result, real_result
 
 from generator.costmodel.inputs import Precision
 from generator.estimates.calibration import (
@@ -39,15 +38,10 @@ from generator.language import speaking
 from generator.model.costs import Workload as WorkloadSpec
 from generator.model.entities import Architecture
 from generator.model.markets import Market
-from generator.validate import Result, validate
+from generator.validate import Result
 
 ALL_KINDS = {(block, precision, training) for block in get_args(Block) for precision in get_args(Precision)
              for training in get_args(Training)}
-
-
-@cache
-def real_result() -> Result:
-    return validate(list(real_files()))
 
 
 def _kb(result: Result) -> KnowledgeBase:

@@ -14,9 +14,8 @@ import subprocess
 import sys
 
 import pytest
-from support import GOLDEN, ROOT, base_result, read_tree
+from support import GOLDEN, ROOT, base_result, read_tree, real_result
 
-from generator.edge.cli import run_check
 from generator.edge.plan import to_json as plan_json
 from generator.edge.recommend import run
 from generator.estimates.choice import Choice
@@ -37,7 +36,7 @@ PLAN_KEYS = ("picks", "estimate", "options", "excluded", "fewest_gpus", "market"
 
 @pytest.fixture(scope="module")
 def real() -> Result:
-    result = run_check(ROOT / "specs")
+    result = real_result()
     assert result.ok and result.kb is not None
     return result
 

@@ -10,11 +10,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from support import real_files
+from support import real_result
 
 from generator.model.entities import ComputeNode, Gpu
 from generator.model.runs import Run
-from generator.validate import Result, validate
+from generator.validate import Result
 
 
 class Cells(HTMLParser):
@@ -56,7 +56,7 @@ def _rows(page: Path) -> list[tuple[str | None, list[tuple[str | None, str]]]]:
 
 @pytest.fixture(scope="module")
 def real() -> Result:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None
     return result
 

@@ -12,10 +12,10 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
-from support import BASE, ROOT
+from support import BASE, ROOT, cli, real_check
 
 from generator.costmodel import estimate
-from generator.edge.cli import main, run_check
+from generator.edge.cli import main
 from generator.estimates.calibration import accuracy_record, architecture_of, calibrate, for_kind
 from generator.estimates.choice import Choice, resolve
 from generator.estimates.records import gpus, networks, workloads
@@ -33,21 +33,13 @@ def _process(*args: str) -> subprocess.CompletedProcess[str]:
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     """The same command through `main` in this process (the interpreter's start is what
-    `_process` adds): its exit status, standard output and standard error. An exception would
-    fail the test, as a traceback would."""
-    out, err = io.StringIO(), io.StringIO()
-    argv = ["estimate", "--specs", str(ROOT / "specs"), *args]
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as stop:  # argparse's own exit, e.g. a flag without its value
-            code = int(stop.code or 0)
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+    `_process` adds), on the real specs as read and validated once (support.cli)."""
+    return cli("estimate", "--specs", str(ROOT / "specs"), *args)
 
 
 @pytest.fixture(scope="module")
 def kb() -> KnowledgeBase:
-    result = run_check(ROOT / "specs")
+    result = real_check()
     assert result.kb is not None
     return result.kb
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
-from support import BASE, ROOT, base_result, validate_with
+from support import BASE, base_result, cli, validate_with
 
 from generator.estimates.choice import Choice
 from generator.model.markets import Market
@@ -112,8 +111,9 @@ def test_unknown_market_and_goal_are_one_line_errors() -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", "plan", "--specs", str(BASE), *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    """`plan` on the fixture base, through `main` in this process (test_hostile_cli runs it as a
+    new process)."""
+    return cli("plan", "--specs", str(BASE), *args)
 
 
 def test_cli_names_the_missing_flag_and_its_choices() -> None:

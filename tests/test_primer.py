@@ -9,17 +9,15 @@ from __future__ import annotations
 import json
 import math
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from support import ROOT, real_files
+from support import cli, real_result
 
 from generator.model.entities import ScalingStudy
-from generator.validate import Result, validate
+from generator.validate import Result
 
 
 class Primer(HTMLParser):
@@ -71,7 +69,7 @@ def page(real_site: Path) -> Primer:
 
 @pytest.fixture(scope="module")
 def real() -> Result:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None
     return result
 
@@ -113,8 +111,7 @@ def estimate(href: str) -> dict[str, object]:
             flags += [flag] if value == when else []
         else:
             flags += [FLAGS[name], value]  # an input the CLI has no flag for fails here
-    done = subprocess.run([sys.executable, "-m", "generator", "estimate", *flags, "--format", "json"], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    done = cli("estimate", *flags, "--format", "json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert isinstance(out, dict)

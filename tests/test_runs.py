@@ -11,7 +11,7 @@ from dataclasses import fields, replace
 from typing import get_args
 
 import pytest
-from support import base_files, base_result, real_files, validate_with
+from support import base_files, base_result, real_result, validate_with
 
 from generator.costmodel import Assumptions, estimate, parameters_from_shape
 from generator.estimates.calibration import ASSUMED as SUITE_ASSUMED
@@ -29,7 +29,6 @@ from generator.knowledge import KnowledgeBase, Loaded
 from generator.language import speaking
 from generator.model.runs import FLOP_METRICS, Convention, Metric, Run
 from generator.render.accuracy import assumptions as assumptions_table
-from generator.validate import validate
 
 GPT = "specs/runs/test-run-gpt-1-7b.yaml"
 LLAMA = "specs/runs/test-run-llama-70b.yaml"
@@ -303,7 +302,7 @@ def test_every_convention_has_a_count_and_every_metric_a_place() -> None:
 
 @pytest.fixture(scope="module")
 def real() -> KnowledgeBase:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None
     return result.kb
 

@@ -17,7 +17,7 @@ from typing import get_args
 from urllib.parse import urlsplit
 
 import pytest
-from support import REPOSITORY, parse_pages, real_files
+from support import REPOSITORY, parse_pages, real_result
 
 from generator.figure_format import in_unit, with_unit
 from generator.knowledge import KnowledgeBase
@@ -27,7 +27,7 @@ from generator.model.entities import Claim, Pitfall, PublisherRole, Recommendati
 from generator.provenance import FIGURE_KINDS, access, entity_sources, summarize
 from generator.render.trust import SOURCE_GROUPS, source_page
 from generator.units import fmt_number
-from generator.validate import Result, validate
+from generator.validate import Result
 
 
 class Page(HTMLParser):
@@ -73,7 +73,7 @@ def _pages(site: Path) -> dict[str, Page]:
 
 @pytest.fixture(scope="module")
 def real() -> Result:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None and result.figures is not None
     return result
 

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from support import real_files
+from support import real_result
 
 from generator.derive import FigureIndex
 from generator.knowledge import KnowledgeBase
 from generator.model.runs import Run
 from generator.render.context import run_page
-from generator.validate import validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
@@ -33,7 +32,7 @@ def site_dir(real_site: Path) -> Path:
 
 @cache
 def _real() -> tuple[KnowledgeBase, FigureIndex]:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None and result.figures is not None
     return result.kb, result.figures
 

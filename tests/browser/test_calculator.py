@@ -404,7 +404,8 @@ def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: 
 def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url: str, site_dir: Path) -> None:
     """The button writes the layout planner/search.py finds for the same inputs into the form, and
     the result then equals `estimate` for that layout."""
-    from generator.edge.cli import run_check
+    from support import real_result
+
     from generator.estimates.choice import Choice, resolve
     from generator.planner.search import StepShape, fastest_layout
 
@@ -418,7 +419,7 @@ def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url:
               "shard_group": 0, "attention_kernel": "flash-attention-2"}
     _set(page, ids, layout)
     page.click("#calc-choose")
-    result = run_check(ROOT / "specs")
+    result = real_result()
     assert result.kb is not None
     resolved = resolve(result.kb, Choice(str(ids["gpu"]), 16, str(ids["network"]), str(ids["workload"]),
                                          gpus_per_node=8, nics_per_node=8))
