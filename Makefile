@@ -45,9 +45,13 @@ browser-deps:
 # idle part of the time; with four, vmstat shows them busy (0.5 % idle). Measured on one slow
 # day's machine: three workers 754 s, four 677 s (two took 976 s, before a change that saved about
 # 100 s of one worker's time); on an earlier day, one worker 440 s, two 291 s.
+# --dist worksteal: a worker that runs out takes half of the longest queue left. Under the default
+# (blocks of consecutive tests), one worker was handed every browser test and ran on alone for the
+# last 170 s while the other three had finished (a log of each test's start and end per worker);
+# with worksteal all four end within 25 s of each other.
 test: browser-deps $(STAMP) lint
 	$(PY) -m generator check --strict specs
-	$(PY) -m pytest -n 4
+	$(PY) -m pytest -n 4 --dist worksteal
 
 schema: $(STAMP)
 	$(PY) -m generator schema --out schema
