@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import json
 import statistics
-import subprocess
-import sys
 from typing import get_args
 
 import pytest
-from support import ROOT, base_result, real_result
+from support import base_result, cli, real_result
 
 from generator.costmodel.inputs import Precision
 from generator.estimates.calibration import (
@@ -156,8 +154,7 @@ def test_for_kind_adds_the_answers_entry() -> None:
 
 
 def _cli(command: str, *args: str) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-m", "generator", command, *args, "--format", "json"], cwd=ROOT,
-                          capture_output=True, text=True, check=False, timeout=300)
+    done = cli(command, *args, "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert isinstance(data, dict)

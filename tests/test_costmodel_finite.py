@@ -10,12 +10,11 @@ import dataclasses
 import json
 import math
 import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import ROOT
+from support import ROOT, cli
 from test_costmodel_js import run_js
 
 from generator.costmodel import Layout, estimate
@@ -150,8 +149,7 @@ def test_the_browser_agrees_on_drawn_extreme_cases(cases: list[tuple[object, Clu
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
+    return cli(*args)
 
 
 BASE = ["estimate", "--workload", "llama-3-1-8b", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--network", "ib-ndr"]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import BASE, ROOT
+from support import BASE, cli
 
 from generator.edge.specfiles import read_spec_tree
 from generator.language import LANGUAGES, speaking
@@ -253,8 +253,9 @@ def test_recommend_covers_the_whole_domain(site: Site) -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", "recommend", "--specs", str(BASE), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    """`recommend` on the fixture base through `main` in this process (test_answers and
+    test_hostile_cli run it as a new process)."""
+    return cli("recommend", "--specs", str(BASE), *args)
 
 
 def test_recommend_command_text_and_json() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from support import real_files
+from support import cli, real_files
 
 from generator.costmodel import estimate
 from generator.estimates.choice import resolve
@@ -72,19 +72,13 @@ def test_plan_keeps_the_readers_expert_parallel_size() -> None:
     """`plan --ep N` searches only layouts with N; every option it offers for an MoE workload of
     the real knowledge base carries N and the all-to-all's share."""
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
     from generator.model.costs import Workload as WorkloadSpec
     result = _real()
     assert result.kb is not None
     moe = next(w for w in result.kb.of_type(WorkloadSpec) if w.model.moe is not None and w.model.moe.experts % 8 == 0)
-    root = Path(__file__).resolve().parents[1]
     for market in ("global", "china"):
-        done = subprocess.run([sys.executable, "-m", "generator", "plan", "--workload", moe.id, "--gpus", "64",
-                               "--market", market, "--ep", "8", "--format", "json"], cwd=root, capture_output=True,
-                              text=True, check=False)
+        done = cli("plan", "--workload", moe.id, "--gpus", "64", "--market", market, "--ep", "8", "--format", "json")
         assert done.returncode == 0, done.stderr
         options = json.loads(done.stdout)["options"]
         assert all(o["layout"]["ep"] == 8 and o["all_to_all_share"] is not None for o in options)

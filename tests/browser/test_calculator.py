@@ -13,14 +13,13 @@ from __future__ import annotations
 import json
 import math
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from navigation import settle
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from support import cli as in_process  # `python -m generator`, in this process
 from test_reader import _contrast
 
 from generator.derive import FigureIndex
@@ -75,8 +74,7 @@ def _cli(ids: dict[str, object], layout: dict[str, object], extra: tuple[str, ..
             flags.append(flag)
     if not layout["flash_attention"]:
         flags.append("--no-flash-attention")
-    done = subprocess.run([sys.executable, "-m", "generator", "estimate", *flags], cwd=ROOT, capture_output=True,
-                          text=True, check=False)
+    done = in_process("estimate", *flags)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert isinstance(out, dict)
@@ -316,8 +314,7 @@ def test_a_node_sets_the_inputs_and_equals_estimate_node(page: Page, base_url: s
                       ("micro_batch", "--micro-batch"), ("seq", "--seq"), ("global_batch", "--global-batch"),
                       ("recompute", "--recompute")):
         flags += [flag, str(layout[key])]
-    done = subprocess.run([sys.executable, "-m", "generator", "estimate", *flags], cwd=ROOT, capture_output=True,
-                          text=True, check=False)
+    done = in_process("estimate", *flags)
     assert done.returncode == 0, done.stderr
     cli = json.loads(done.stdout)
     assert cli["inputs"]["ids"]["node"] == node["id"] and cli["inputs"]["gpus_per_node"] == size
@@ -507,9 +504,8 @@ def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url:
             page.select_option("#calc-plan select[name=goal]", goal)
             page.fill("#calc input[name=global_batch]", "128" if goal == "lora" else "512")
             page.click("#calc-plan-run")
-            done = subprocess.run([sys.executable, "-m", "generator", "plan", "--workload", str(ids["workload"]),
-                                   "--gpus", "16", "--market", market, "--goal", goal, "--format", "json"],
-                                  cwd=ROOT, capture_output=True, text=True, check=False)
+            done = in_process("plan", "--workload", str(ids["workload"]), "--gpus", "16", "--market", market, "--goal",
+                              goal, "--format", "json")
             assert done.returncode == 0, done.stderr
             cli = json.loads(done.stdout)
             rows = page.eval_on_selector_all("#calc-plan-result tr[data-id]",
