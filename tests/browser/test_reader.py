@@ -12,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from navigation import search_hrefs, settle, show_every_table
+from navigation import search_hrefs, settle, show_every_table, without_search_index
 from playwright.sync_api import Browser, Frame, Page, Request
 
 from generator.derive import FigureIndex
@@ -287,6 +287,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, base_url: str, si
     context = browser.new_context(viewport={"width": 375, "height": 800}, device_scale_factor=2, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
+    without_search_index(page)
     for path in _pages(site_dir):
         settle(page, base_url + path)
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
@@ -305,6 +306,7 @@ def test_charts_fit_a_phone_with_every_label_inside(browser: Browser, base_url: 
     charted = [path for path in _pages(site_dir)
                if 'class="chart-svg' in (site_dir / path.strip("/") / "index.html").read_text(encoding="utf-8")]
     assert {"/scaling/", "/accuracy/"} <= set(charted)
+    without_search_index(page)
     for path in charted:
         settle(page, base_url + path)
         problems = page.evaluate("""() => {

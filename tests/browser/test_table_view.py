@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from navigation import open_every_fold, settle, show_every_table
+from navigation import open_every_fold, settle, show_every_table, without_search_index
 from playwright.sync_api import Browser, Page
 
 from generator.knowledge import KnowledgeBase
@@ -48,6 +48,7 @@ def test_first_four_columns_fit_at_1280(page: Page, base_url: str, site_dir: Pat
     paths = _table_pages(site_dir)
     assert {"/gpus/", "/networks/", "/nodes/", "/interconnects/"} <= set(paths)
     too_wide = []
+    without_search_index(page)
     for path in paths:
         settle(page, base_url + path)
         show_every_table(page)  # the folded tables too
