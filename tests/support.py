@@ -79,20 +79,15 @@ def real_files() -> tuple[SpecFile, ...]:
 
 
 @cache
-def real_result() -> Result:
-    """The real knowledge base, validated once per test process (about 4 s; several modules read
-    it). Read it, never change it; the dates are not judged here (`check` does that)."""
-    return validate(list(real_files()))
-
-
-@cache
 def checked_once(root: Path) -> Result:
     """What `generator check` finds in a spec folder that tests only read (the real specs, the
     fixture base), dates judged, once per test process."""
     return check_afresh(root)
 
 
-def real_check() -> Result:
+def real_result() -> Result:
+    """The real knowledge base as `check` finds it, validated once per test process (about 4 s;
+    several modules and `cli` read it). Read it, never change it."""
     return checked_once(SPECS)
 
 

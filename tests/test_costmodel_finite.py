@@ -9,7 +9,6 @@ import argparse
 import dataclasses
 import json
 import math
-import subprocess
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -148,17 +147,13 @@ def test_the_browser_agrees_on_drawn_extreme_cases(cases: list[tuple[object, Clu
     assert all(_finite(out) for out in python + js)
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return cli(*args)
-
-
 BASE = ["estimate", "--workload", "llama-3-1-8b", "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--network", "ib-ndr"]
 
 
 def test_the_command_line_refuses_counts_beyond_a_double_in_one_line() -> None:
     """A 301-digit --seq, and a global batch of 10^320: exit 2, one line, no traceback, text or JSON."""
     for extra in (["--seq", "9" * 301], ["--global-batch", "1" + "0" * 320], ["--seq", "9" * 301, "--format", "json"]):
-        done = _cli(*BASE, *extra)
+        done = cli(*BASE, *extra)
         assert done.returncode == 2 and done.stdout == "", done.stdout[:200]
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
         assert "2^53" in done.stderr
@@ -171,14 +166,14 @@ def test_shape_flags_beyond_a_double_are_refused_in_one_line() -> None:
     shape = ["--layers", huge, "--hidden", "4096", "--heads", "32", "--vocab", "32000"]
     for argv in (["estimate", *shape, "--gpu", "h100-sxm5-80gb", "--gpus", "8", "--network", "ib-ndr"],
                  ["plan", *shape, "--gpus", "8", "--market", "global"]):
-        done = _cli(*argv)
+        done = cli(*argv)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-500:]
         assert len(done.stderr.strip().splitlines()) == 1 and "2^53" in done.stderr
 
 
 def test_json_output_is_strict_json() -> None:
     """What `estimate --format json` prints parses with NaN and Infinity refused."""
-    done = _cli(*BASE, "--format", "json")
+    done = cli(*BASE, "--format", "json")
     assert done.returncode == 0, done.stderr
 
     def refuse(name: str) -> object:

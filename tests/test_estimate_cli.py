@@ -5,17 +5,14 @@ edit of specs/ never fails these tests."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
-from support import BASE, ROOT, cli, real_check
+from support import BASE, ROOT, cli, real_result
 
 from generator.costmodel import estimate
-from generator.edge.cli import main
 from generator.estimates.calibration import accuracy_record, architecture_of, calibrate, for_kind
 from generator.estimates.choice import Choice, resolve
 from generator.estimates.records import gpus, networks, workloads
@@ -39,7 +36,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def kb() -> KnowledgeBase:
-    result = real_check()
+    result = real_result()
     assert result.kb is not None
     return result.kb
 
@@ -332,10 +329,9 @@ def test_a_layout_that_does_not_fit_says_which_flags_would_fit() -> None:
     import re
 
     def run(*args: str) -> str:
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            assert main(["estimate", "--specs", str(BASE), *args]) == 0, err.getvalue()
-        return out.getvalue()
+        done = cli("estimate", "--specs", str(BASE), *args)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     def fits(*args: str) -> bool:
         return bool(json.loads(run(*args, "--format", "json"))["fits"])

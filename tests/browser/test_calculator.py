@@ -20,6 +20,7 @@ from navigation import settle
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from support import cli as in_process  # `python -m generator`, in this process
+from support import real_result
 from test_reader import _contrast
 
 from generator.derive import FigureIndex
@@ -401,8 +402,6 @@ def test_small_clusters_lora_tokens_and_what_does_not_fit(page: Page, base_url: 
 def test_choose_the_layout_for_me_runs_the_planners_search(page: Page, base_url: str, site_dir: Path) -> None:
     """The button writes the layout planner/search.py finds for the same inputs into the form, and
     the result then equals `estimate` for that layout."""
-    from support import real_result
-
     from generator.estimates.choice import Choice, resolve
     from generator.planner.search import StepShape, fastest_layout
 
