@@ -4,6 +4,7 @@ with readable contrast, nothing scrolls sideways on a phone, and heading anchors
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from navigation import search_hrefs, settle, show_every_table, without_search_index
-from playwright.sync_api import Browser, Frame, Page, Request
+from playwright.sync_api import Browser, Frame, Page, Request, Route
 
 from generator.derive import FigureIndex
 from generator.knowledge import KnowledgeBase
@@ -42,6 +43,7 @@ class Walk:
     titles: dict[str, str] = field(default_factory=dict)
     violations: list[tuple[str, str, str, list[object]]] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)
+    indexes: dict[str, list[str]] = field(default_factory=dict)  # the search index(es) each page asked for
 
 
 # axe's rules decided by the colours of text, links and backgrounds alone. The English edition
@@ -90,14 +92,25 @@ MARK_STYLED_ALIKE = """() => {
 }"""
 
 
-def _contrast_violations(axe: Axe, page: Page) -> list[dict[str, object]]:
+AXE_SCRIPT = Axe().axe_script  # axe-core, as axe-playwright-python bundles it
+
+
+def _axe(page: Page, options: dict[str, object], context: dict[str, object] | None = None) -> list[dict[str, object]]:
+    """axe-core's violations on the page as shown. Its script (570 KB) is put into each document
+    once; axe-playwright-python's `Axe.run` puts it in again on every call."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE_SCRIPT)
+    violations: list[dict[str, object]] = page.evaluate(
+        "([context, options]) => axe.run(context || document, options).then(results => results.violations)",
+        [context, options])
+    return violations
+
+
+def _contrast_violations(page: Page) -> list[dict[str, object]]:
     """axe's color-contrast violations on the page as shown, but for the elements styled alike."""
     page.evaluate(MARK_STYLED_ALIKE)
-    violations: list[dict[str, object]] = axe.run(
-        page, context={"exclude": [["[data-walk-styled-alike]"]]},
-        options={"resultTypes": ["violations"], "runOnly": {"type": "rule", "values": ["color-contrast"]}},
-    ).response["violations"]
-    return violations
+    return _axe(page, {"resultTypes": ["violations"], "runOnly": {"type": "rule", "values": ["color-contrast"]}},
+                {"exclude": [["[data-walk-styled-alike]"]]})
 
 
 @pytest.mark.parametrize(("path", "style"), [
@@ -112,10 +125,10 @@ def test_the_contrast_check_sees_a_style_on_rows_or_cards_it_passes_over(page: P
     measured runs.)"""
     settle(page, base_url + (longest_runs_page if path == "runs" else path))
     show_every_table(page)
-    assert _contrast_violations(Axe(), page) == []
+    assert _contrast_violations(page) == []
     assert page.locator("[data-walk-styled-alike]").count() > 50  # there is something to pass over
     page.add_style_tag(content=style)
-    assert [v["id"] for v in _contrast_violations(Axe(), page)] == ["color-contrast"]
+    assert [v["id"] for v in _contrast_violations(page)] == ["color-contrast"]
 
 
 @pytest.fixture(scope="module")
@@ -146,21 +159,41 @@ def walk(browser: Browser, base_url: str, site_dir: Path) -> Iterator[Walk]:
     page.on("framenavigated", committed)
     page.on("request", lambda r: seen.foreign.append(r.url) if urlsplit(r.url).netloc not in (host, "") and
             not r.url.startswith(("data:", "blob:")) else None)
-    axe = Axe()
+    # Each edition's search index, served for real to the first page that asks for it; every later
+    # page that asks for the same one gets it without documents (the same config), so its search
+    # worker indexes nothing. The index is one file per edition, the same for all its pages, and
+    # indexing it took about a sixth of the walk's CPU time (218 -> 183 CPU-s for the walk alone).
+    # Refusing it instead makes the page log "Network error".
+    served_index: set[str] = set()
+    asked: list[str] = []
+
+    def index(route: Route) -> None:
+        url = route.request.url
+        asked.append(url)
+        if url not in served_index:
+            served_index.add(url)
+            route.continue_()
+            return
+        file = site_dir / urlsplit(url).path.lstrip("/")
+        config = json.loads(file.read_text(encoding="utf-8"))["config"]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps({"config": config, "docs": []}))
+
+    page.route("**/search/search_index.json", index)
     for path in _pages(site_dir):
         left.update(made)  # the page being left (its fetches may end before the new one commits)
+        asked.clear()
         settle(page, base_url + path)
         seen.titles[path] = page.title()
+        seen.indexes[path] = list(asked)
         show_every_table(page)
         seen.texts[path] = page.inner_text("article")
         # Every rule but contrast on the whole page; contrast on all but the elements styled alike.
         # The rules decided by colours alone run on the Chinese pages only (see STYLE_RULES).
         english = path.startswith("/en/")
         off = STYLE_RULES if english else ("color-contrast",)
-        found = axe.run(page, options={"resultTypes": ["violations"], "rules": {rule: {"enabled": False} for rule in off}}
-                        ).response["violations"]
+        found = _axe(page, {"resultTypes": ["violations"], "rules": {rule: {"enabled": False} for rule in off}})
         if not english:
-            found += _contrast_violations(axe, page)
+            found += _contrast_violations(page)
         for violation in found:
             if violation["impact"] in ("critical", "serious") and violation["id"] not in AXE_THEME_ALLOWED:
                 seen.violations.append((path, violation["id"], violation["impact"],
@@ -169,9 +202,14 @@ def walk(browser: Browser, base_url: str, site_dir: Path) -> Iterator[Walk]:
     context.close()
 
 
-def test_the_walk_visits_every_page(walk: Walk, site_dir: Path) -> None:
+def test_the_walk_visits_every_page(walk: Walk, site_dir: Path, base_url: str) -> None:
+    """Every page, each with a title, and each asked once for its own edition's search index (the
+    one file the first page of the edition loaded for real, without error)."""
     assert len(walk.titles) == len(_pages(site_dir)) > 20
     assert [path for path, title in walk.titles.items() if not title] == []
+    edition = {path: base_url + ("/en" if path.startswith("/en/") else "") + "/search/search_index.json"
+               for path in walk.titles}
+    assert {path: urls for path, urls in walk.indexes.items() if urls != [edition[path]]} == {}
 
 
 def test_every_page_loads_without_errors_or_foreign_requests(walk: Walk) -> None:
