@@ -58,6 +58,7 @@ from ..render.trust import source_targets, summary_html
 from . import sitedir
 from .cli import find_repository, run_build
 from .files import replace_file
+from .template_cache import keep_compiled_templates
 
 log = get_plugin_logger("generator")
 _state: dict[str, Any] = {"command": "build", "dirty": False}
@@ -155,9 +156,12 @@ def _relative(diagnostic: Diagnostic, project: Path) -> Diagnostic:
 def on_env(env: Any, config: Any, files: Files) -> Any:
     """The theme's templates drop the line a block tag (`{% if %}`, `{% for %}`) stands on, and
     its indentation: Material's templates put each on a line of its own, which left every page
-    with some 8 KB of blank, indented lines around the content (an HTML page reads the same)."""
+    with some 8 KB of blank, indented lines around the content (an HTML page reads the same).
+    They are compiled once and kept, as the generator's own are (template_cache): each build, each
+    edition and each rebuild under `mkdocs serve` compiled Material's again."""
     env.trim_blocks = True
     env.lstrip_blocks = True
+    keep_compiled_templates(env)  # after the settings above, which name its entries
     return env
 
 
