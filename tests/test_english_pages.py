@@ -15,12 +15,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from support import real_files
+from support import real_result
 
 from generator.language import speaking, stated_numbers
 from generator.render import PAGES, _template, environment
 from generator.render.context import Site
-from generator.validate import validate
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "generator" / "templates"
 TRANSLATED = sorted(page for page in PAGES if (TEMPLATES / "en" / _template(page)).exists())
@@ -48,7 +47,7 @@ def _numbers(page: str) -> frozenset[Decimal]:
 
 @cache
 def site() -> Site:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None and result.figures is not None
     return Site(result.kb, result.figures, None)
 

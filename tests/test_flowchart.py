@@ -11,14 +11,12 @@ import re
 import subprocess
 import sys
 from itertools import product
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import BASE, cli
+from support import BASE, cli, real_result
 
-from generator.edge.specfiles import read_spec_tree
 from generator.language import LANGUAGES, speaking
 from generator.model.selection import Selection
 from generator.render.context import Site
@@ -38,7 +36,6 @@ from generator.selection.flowchart import (
     layout,
 )
 from generator.selection.tree import Value, example_values, leaf_paths, recommend
-from generator.validate import validate
 
 WORDS = ["模型", "多大", "GPU", "NVLink", "InfiniBand NDR", "胖树", "预算", "A100 80GB SXM", "x", "很长的中文说明文字"]
 
@@ -175,7 +172,7 @@ def test_layout_fits_the_content_column(shape: Shape) -> None:
 
 @pytest.fixture(scope="module")
 def site() -> Site:
-    result = validate(read_spec_tree(Path("specs"))[0])
+    result = real_result()
     assert result.ok and result.kb is not None and result.figures is not None
     return Site(result.kb, result.figures)
 

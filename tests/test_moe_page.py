@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from support import cli, real_files
+from support import cli, real_result
 
 from generator.costmodel import estimate
 from generator.estimates.choice import resolve
@@ -15,12 +15,12 @@ from generator.estimates.studies import expert_choice
 from generator.model.entities import ExpertStudy
 from generator.render.context import Site
 from generator.render.expert_study import outcomes, page
-from generator.validate import Result, validate
+from generator.validate import Result
 
 
 @cache
 def _real() -> Result:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.ok and result.kb is not None
     return result
 

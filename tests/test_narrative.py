@@ -7,14 +7,12 @@ from pathlib import Path
 
 import pytest
 from mkdocs.utils.meta import get_data
-from support import ROOT
+from support import ROOT, real_result
 
-from generator.edge.specfiles import read_spec_tree
 from generator.figure_text import typed_in_prose
 from generator.markdown_scan import scan_markdown
 from generator.render.expand import body_first_line, expand_figures
 from generator.render.trust import source_targets
-from generator.validate import validate
 
 # Both editions' pages: docs/ and docs/en/ (issue 27), named by their path so that the two
 # index.md are told apart.
@@ -61,7 +59,7 @@ def test_detector_reads_through_spellings_and_invisible_characters(typed: str) -
 def test_references_resolve(page: Path) -> None:
     """Every [[entity#figure]] on a hand-written page is well formed and names a real figure;
     the page is read as the MkDocs hook gets it (front matter taken off), positions as in the file."""
-    result = validate(read_spec_tree(Path("specs"))[0])
+    result = real_result()
     assert result.figures is not None and result.kb is not None
     titles = source_targets(result.kb)
     source = page.read_text(encoding="utf-8")

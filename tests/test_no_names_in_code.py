@@ -13,10 +13,9 @@ from __future__ import annotations
 import ast
 import re
 
-from support import ROOT, real_files
+from support import ROOT, real_result
 
 from generator.model.entities import Gpu
-from generator.validate import validate
 
 GENERATOR = ROOT / "generator"
 NAMED = ("vendors", "architectures", "form-factors", "gpus", "nodes", "nics")  # neither code nor templates
@@ -28,7 +27,7 @@ INTERCONNECT_TYPES = {"pcie", "nvlink", "nvswitch"}
 
 
 def _names(kinds: tuple[str, ...]) -> set[str]:
-    kb = validate(list(real_files())).kb
+    kb = real_result().kb
     assert kb is not None
     names = {e.id for kind in kinds for e in kb.of_kind(kind)}
     for gpu in kb.of_type(Gpu) if "gpus" in kinds else []:

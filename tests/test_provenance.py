@@ -8,12 +8,11 @@ import datetime as dt
 from typing import get_args
 
 import pytest
-from support import real_files
+from support import real_result
 
 from generator.model.entities import PublisherRole, Source, SourceCopy, SourceKind
 from generator.provenance import FIGURE_KINDS, KIND_PUBLISHERS, access, figure_sources, footing, summarize
 from generator.render.expand import expand_blocks
-from generator.validate import validate
 
 DAY = dt.date(2026, 12, 1)
 
@@ -57,7 +56,7 @@ def test_every_kind_names_the_publishers_that_issue_it() -> None:
 
 def test_summary_counts_every_figure_of_the_real_specs_once() -> None:
     """Whatever the data says, the categories add up to the figures the pages count."""
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None
     summary = summarize(result.kb)
     assert summary.total == len(figure_sources(result.kb, FIGURE_KINDS)) > 0

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
-from support import real_files
+from support import real_files, real_result
 
 from generator.diagnostics import DataPath
 from generator.estimates.calibration import calibrate
@@ -36,7 +36,7 @@ from generator.validate import Result, validate
 
 @cache
 def _real() -> tuple[Result, dict[str, str]]:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.ok and result.kb is not None and result.figures is not None, \
         [d.as_text() for d in result.diagnostics]
     return result, render_site(result.kb, result.figures)

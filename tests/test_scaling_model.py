@@ -11,7 +11,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from support import read_tree, real_files
+from support import read_tree, real_result
 
 from generator.costmodel import estimate
 from generator.estimates.choice import resolve
@@ -84,7 +84,7 @@ def test_chart_is_accessible_deterministic_and_escaped() -> None:
 
 
 def test_every_modelled_study_shows_its_section_on_the_real_site() -> None:
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None and result.figures is not None
     page = render_site(result.kb, result.figures)["scaling.md"]
     studies = [e for e in result.kb.of_type(ScalingStudy) if e.model.modelled is not None]

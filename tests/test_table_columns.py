@@ -9,10 +9,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from support import real_files
+from support import real_result
 
 from generator.render.names import short_name, short_names
-from generator.validate import validate
 
 # A figure cell's text starts with its number and unit: "4800 GB/s 总带宽 源", "0.78 TFLOPS/W", "9×";
 # a count has none ("8 源": a Chinese word after the number is no unit).
@@ -94,7 +93,7 @@ def test_short_name(name: str, short: str) -> None:
 
 def test_short_names_stay_distinct() -> None:
     """Two names that would shorten alike keep their full names; the others are shortened."""
-    result = validate(list(real_files()))
+    result = real_result()
     assert result.kb is not None
     names = ["NVSwitch（第一代，DGX-2）", "NVSwitch（第二代，HGX A100）", "NVLink 3.0", "NVIDIA H100 SXM5 80GB"]
     assert short_names(result.kb, names) == {
