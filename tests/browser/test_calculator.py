@@ -23,8 +23,6 @@ from support import cli as in_process  # `python -m generator`, in this process
 from support import real_result
 from test_reader import _contrast
 
-from generator.derive import FigureIndex
-from generator.knowledge import KnowledgeBase
 from generator.labels import RECOMPUTE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -527,14 +525,13 @@ def test_the_planner_on_the_page_gives_the_commands_answer(page: Page, base_url:
 @pytest.mark.parametrize(("name", "value"), [("seq", "9" * 301), ("global_batch", "1" + "0" * 320),
                                              ("seq", "9007199254740993"), ("adapter_rank", "9" * 301)])
 def test_a_count_beyond_a_double_is_refused_as_the_cli_refuses_it(page: Page, base_url: str, name: str,
-                                                                   value: str, language: str,
-                                                                   english_data: str) -> None:
+                                                                   value: str, language: str) -> None:
     """A count the model cannot take (301 digits, 10^320, past 2^53 − 1) is refused, never shown
     as NaN or Infinity: the model's refusal names the field and the limit, as `estimate` does; a
     value beyond a double (10^320), which the browser's number field itself drops, is refused as
     a missing whole number. A LoRA rank may be 0 but is bounded as every count is. In English, in
     the Python model's own words."""
-    _open(page, base_url, language, english_data)
+    _open(page, base_url, language)
     page.fill(f"#calc input[name={name}]", value)
     page.locator("#calc-result .calc-problem").first.wait_for(state="visible", timeout=15_000)
     result = page.inner_text("#calc-result")
@@ -581,37 +578,15 @@ def test_nothing_moves_while_the_calculator_loads(browser: Browser, base_url: st
 
 
 # ---- the English calculator --------------------------------------------------------------------
-# The English site is not built yet (issue 27: a second build for /en/): the English page is the
-# built page with <html lang="en">, the language the scripts read, and with the data the English
-# build writes (en/data/costmodel.json, rendered here as the build renders it). The scripts and
-# the data are then what the English site serves; only the form's static labels stay Chinese.
+# The English edition's calculator (/en/calculator/): its page, its scripts' English strings and
+# the data the English build writes (en/data/costmodel.json).
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
-@pytest.fixture(scope="session")
-def english_data(kb: KnowledgeBase, figures: FigureIndex) -> str:
-    """data/costmodel.json as the English build writes it."""
-    from generator.language import speaking
-    from generator.render import calculator
-    from generator.render.context import Site
-
-    with speaking("en"):
-        return calculator.data_files(Site(kb, figures))[calculator.DATA]
-
-
-def _open(page: Page, base_url: str, language: str, english_data: str, query: str = "") -> None:
-    """The calculator in `language`, ready."""
-    if language == "en":
-        def english(route: object) -> None:
-            response = route.fetch()  # type: ignore[attr-defined]
-            body = re.sub(r'<html lang="[^"]*"', '<html lang="en"', response.text(), count=1)
-            route.fulfill(response=response, body=body)  # type: ignore[attr-defined]
-
-        page.route(re.compile(r".*/calculator/(\?.*)?$"), english)
-        page.route("**/data/costmodel.json", lambda route: route.fulfill(
-            status=200, content_type="application/json", body=english_data))
-    settle(page, base_url + "/calculator/" + query)
+def _open(page: Page, base_url: str, language: str, query: str = "") -> None:
+    """The calculator of the edition in `language`, ready."""
+    settle(page, base_url + ("/en" if language == "en" else "") + "/calculator/" + query)
     _wait_until_ready(page)
     assert page.evaluate("() => document.documentElement.lang") == language
 
@@ -621,7 +596,7 @@ def _words(page: Page, selector: str) -> str:
 
 
 def test_the_english_calculator_shows_the_chinese_ones_figures_in_english(browser: Browser, base_url: str,
-                                                                          site_dir: Path, english_data: str) -> None:
+                                                                          site_dir: Path) -> None:
     """The same inputs on the Chinese and the English calculator: every figure the same (and the
     CLI's), every word of the result in English; a configuration that does not fit says what would
     fit; "choose a layout for me" and the planner, in each market, give the same rows."""
@@ -636,7 +611,7 @@ def test_the_english_calculator_shows_the_chinese_ones_figures_in_english(browse
         page = browser.new_page(viewport={"width": 390, "height": 900})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))  # noqa: B023
-        _open(page, base_url, language, english_data)
+        _open(page, base_url, language)
         got: list[object] = []
         for layout in ids["layouts"]:  # type: ignore[attr-defined]
             _set(page, ids, layout)
