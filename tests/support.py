@@ -38,6 +38,7 @@ from generator.estimates.calibration import ASSUMED
 from generator.estimates.runs import RunInputs, run_inputs
 from generator.knowledge import KnowledgeBase, Loaded
 from generator.model.runs import Run
+from generator.render import render_site
 from generator.validate import Result, SpecFile, validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,6 +90,15 @@ def real_result() -> Result:
     """The real knowledge base as `check` finds it, validated once per test process (about 4 s;
     several modules and `cli` read it). Read it, never change it."""
     return checked_once(SPECS)
+
+
+@cache
+def real_pages() -> dict[str, str]:
+    """Every generated file of the real knowledge base in Chinese (`render_site` of real_result),
+    rendered once per test process (about 5 s). Read it, never change it."""
+    result = real_result()
+    assert result.kb is not None and result.figures is not None
+    return render_site(result.kb, result.figures)
 
 
 def cli(*argv: str) -> subprocess.CompletedProcess[str]:

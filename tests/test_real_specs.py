@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
-from support import real_files, real_result
+from support import real_files, real_pages, real_result
 
 from generator.diagnostics import DataPath
 from generator.estimates.calibration import calibrate
@@ -39,7 +39,7 @@ def _real() -> tuple[Result, dict[str, str]]:
     result = real_result()
     assert result.ok and result.kb is not None and result.figures is not None, \
         [d.as_text() for d in result.diagnostics]
-    return result, render_site(result.kb, result.figures)
+    return result, real_pages()
 
 
 def _page_of(kind: str, model: object) -> str:

@@ -11,14 +11,13 @@ import re
 from functools import cache
 from pathlib import Path
 
-from support import read_tree, real_result
+from support import read_tree, real_pages, real_result
 
 from generator.costmodel import estimate
 from generator.estimates.choice import resolve
 from generator.estimates.report import outputs
 from generator.estimates.studies import study_choice
 from generator.model.entities import ScalingStudy
-from generator.render import render_site
 from generator.render.chart import comm_share_chart
 from generator.render.context import Site
 from generator.render.scaling_model import modelled
@@ -86,7 +85,7 @@ def test_chart_is_accessible_deterministic_and_escaped() -> None:
 def test_every_modelled_study_shows_its_section_on_the_real_site() -> None:
     result = real_result()
     assert result.kb is not None and result.figures is not None
-    page = render_site(result.kb, result.figures)["scaling.md"]
+    page = real_pages()["scaling.md"]
     studies = [e for e in result.kb.of_type(ScalingStudy) if e.model.modelled is not None]
     for entity in studies:
         m = entity.model.modelled
