@@ -1,5 +1,6 @@
-"""What a reader sees, in headless Chromium: pages load cleanly and stay on this host, Chinese
-search finds the right pages, tables sort by number, the flowchart works and follows dark mode
+"""What a reader sees, in headless Chromium: pages load cleanly and stay on this host, every
+table shows its first four columns at a laptop's width, Chinese search finds the right pages,
+tables sort by number, the flowchart works and follows dark mode
 with readable contrast, nothing scrolls sideways on a phone, and heading anchors work."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -44,6 +46,18 @@ class Walk:
     violations: list[tuple[str, str, str, list[object]]] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)
     indexes: dict[str, list[str]] = field(default_factory=dict)  # the search index(es) each page asked for
+    tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # FOURTH_HEADER_OVERFLOW, by page
+
+
+# Every table of an article, its 4th header cell (or its last, in a narrower table), and the
+# scrolling box Material wraps it in: how far that cell's right edge lies past the box's.
+FOURTH_HEADER_OVERFLOW = """() => [...document.querySelectorAll('article table')].map(table => {
+  const box = table.closest('.md-typeset__scrollwrap') || table.parentElement;
+  const headers = table.querySelectorAll('thead th');
+  const fourth = headers[Math.min(3, headers.length - 1)];
+  return {header: fourth ? fourth.innerText : '', columns: headers.length, scrolled: box.scrollLeft,
+          overflow: fourth ? fourth.getBoundingClientRect().right - box.getBoundingClientRect().right : 0};
+})"""
 
 
 # axe's rules decided by the colours of text, links and backgrounds alone. The English edition
@@ -186,6 +200,7 @@ def walk(browser: Browser, base_url: str, site_dir: Path) -> Iterator[Walk]:
         seen.titles[path] = page.title()
         seen.indexes[path] = list(asked)
         show_every_table(page)
+        seen.tables[path] = page.evaluate(FOURTH_HEADER_OVERFLOW)
         seen.texts[path] = page.inner_text("article")
         # Every rule but contrast on the whole page; contrast on all but the elements styled alike.
         # The rules decided by colours alone run on the Chinese pages only (see STYLE_RULES).
@@ -210,6 +225,19 @@ def test_the_walk_visits_every_page(walk: Walk, site_dir: Path, base_url: str) -
     edition = {path: base_url + ("/en" if path.startswith("/en/") else "") + "/search/search_index.json"
                for path in walk.titles}
     assert {path: urls for path, urls in walk.indexes.items() if urls != [edition[path]]} == {}
+
+
+def test_first_four_columns_fit_at_1280(walk: Walk) -> None:
+    """At 1280 px no table needs sideways scrolling to show its first four columns (the folded
+    tables too: the walk shows every table)."""
+    assert {"/gpus/", "/networks/", "/nodes/", "/interconnects/"} <= {path for path, tables in walk.tables.items() if tables}
+    too_wide = []
+    for path, tables in walk.tables.items():
+        for i, table in enumerate(tables):
+            assert table["scrolled"] == 0, (path, i)
+            if table["overflow"] > 0.5:
+                too_wide.append(f"{path} table {i + 1}: {table['header']!r} ends {table['overflow']:.0f} px past its box")
+    assert not too_wide, "\n".join(too_wide)
 
 
 def test_every_page_loads_without_errors_or_foreign_requests(walk: Walk) -> None:

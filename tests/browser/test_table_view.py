@@ -1,6 +1,5 @@
-"""Data tables a reader can use, in headless Chromium: at a laptop's width every table shows its
-first four columns without scrolling sideways; on a phone the header row of the long GPU table
-stays in view while the reader scrolls down it; a link to a GPU's row lands on that row, not
+"""Data tables a reader can use, in headless Chromium: on a phone the header row of the long GPU
+table stays in view while the reader scrolls down it; a link to a GPU's row lands on that row, not
 under the header that hides it, and a link to a row of a folded table opens the fold."""
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from navigation import open_every_fold, settle, show_every_table, without_search_index
+from navigation import open_every_fold, settle
 from playwright.sync_api import Browser, Page
 
 from generator.knowledge import KnowledgeBase
@@ -19,21 +18,6 @@ from generator.model.runs import Run
 from generator.render.context import run_page
 from generator.render.runs import FOLD_ROWS
 
-# Every table of an article, its 4th header cell (or its last, in a narrower table), and the
-# scrolling box Material wraps it in: how far that cell's right edge lies past the box's.
-_FOURTH_HEADER_OVERFLOW = """() => [...document.querySelectorAll('article table')].map(table => {
-  const box = table.closest('.md-typeset__scrollwrap') || table.parentElement;
-  const headers = table.querySelectorAll('thead th');
-  const fourth = headers[Math.min(3, headers.length - 1)];
-  return {header: fourth ? fourth.innerText : '', columns: headers.length, scrolled: box.scrollLeft,
-          overflow: fourth ? fourth.getBoundingClientRect().right - box.getBoundingClientRect().right : 0};
-})"""
-
-
-def _table_pages(site_dir: Path) -> list[str]:
-    return sorted("/" + str(p.relative_to(site_dir)).removesuffix("index.html")
-                  for p in site_dir.rglob("index.html") if "<table" in p.read_text(encoding="utf-8"))
-
 
 @pytest.fixture()
 def phone(browser: Browser) -> Iterator[Page]:
@@ -41,22 +25,6 @@ def phone(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
-
-
-def test_first_four_columns_fit_at_1280(page: Page, base_url: str, site_dir: Path) -> None:
-    """At 1280 px no table needs sideways scrolling to show its first four columns."""
-    paths = _table_pages(site_dir)
-    assert {"/gpus/", "/networks/", "/nodes/", "/interconnects/"} <= set(paths)
-    too_wide = []
-    without_search_index(page)
-    for path in paths:
-        settle(page, base_url + path)
-        show_every_table(page)  # the folded tables too
-        for i, table in enumerate(page.evaluate(_FOURTH_HEADER_OVERFLOW)):
-            assert table["scrolled"] == 0
-            if table["overflow"] > 0.5:
-                too_wide.append(f"{path} table {i + 1}: {table['header']!r} ends {table['overflow']:.0f} px past its box")
-    assert not too_wide, "\n".join(too_wide)
 
 
 def _header_state(page: Page) -> dict[str, float]:
