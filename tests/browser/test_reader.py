@@ -246,6 +246,24 @@ def test_every_page_loads_without_errors_or_foreign_requests(walk: Walk) -> None
     assert not walk.foreign, walk.foreign[:5]
 
 
+def test_accessibility_on_every_page(walk: Walk) -> None:
+    """axe-core (bundled): no critical or serious violation caused by our content (the colour
+    rules, STYLE_RULES, on the Chinese edition, whose styles the English one shares)."""
+    assert not walk.violations, walk.violations[:10]
+
+
+def test_no_page_shows_escaped_markup_as_text(walk: Walk, kb: KnowledgeBase) -> None:
+    """What a reader sees holds no character reference or escape spelled out (once, quotes in
+    table cells read `&#34;80&#34;`), and quoted words in the tier tables' notes read with real
+    quotes."""
+    for path, text in walk.texts.items():
+        leaked = re.findall(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);", text)
+        assert not leaked, (path, leaked[:3])
+    notes = [row.note.zh for table in kb.of_kind("tiers") for row in table.model.rows if row.note is not None]
+    quoted = [q for note in notes if "[[" not in note for q in re.findall(r'"[^"\n]+"', note)]
+    assert [q for q in quoted if q not in walk.texts["/tiers/"]] == []
+
+
 @pytest.mark.parametrize(("term", "expected"), [("带宽", "/reading/"), ("拓扑", "/topologies/"), ("显存", "/gpus/"),
                                                 ("胖树", "/topologies/"), ("论断", "/claims/"), ("流程图", "/flowchart/"),
                                                 ("InfiniBand", "/networks/"), ("H800", "/gpus/")])
@@ -429,24 +447,6 @@ def test_chinese_heading_anchor_from_a_link(page: Page, base_url: str) -> None:
     settle(page, f"{base_url}/reading/#{quote(chinese)}")
     top = page.evaluate(f"() => document.getElementById({chinese!r}).getBoundingClientRect().top")
     assert 0 <= top < 200, top
-
-
-def test_accessibility_on_every_page(walk: Walk) -> None:
-    """axe-core (bundled): no critical or serious violation caused by our content (the colour
-    rules, STYLE_RULES, on the Chinese edition, whose styles the English one shares)."""
-    assert not walk.violations, walk.violations[:10]
-
-
-def test_no_page_shows_escaped_markup_as_text(walk: Walk, kb: KnowledgeBase) -> None:
-    """What a reader sees holds no character reference or escape spelled out (once, quotes in
-    table cells read `&#34;80&#34;`), and quoted words in the tier tables' notes read with real
-    quotes."""
-    for path, text in walk.texts.items():
-        leaked = re.findall(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);", text)
-        assert not leaked, (path, leaked[:3])
-    notes = [row.note.zh for table in kb.of_kind("tiers") for row in table.model.rows if row.note is not None]
-    quoted = [q for note in notes if "[[" not in note for q in re.findall(r'"[^"\n]+"', note)]
-    assert [q for q in quoted if q not in walk.texts["/tiers/"]] == []
 
 
 def test_verdict_badges_show_what_they_were_checked_against(page: Page, base_url: str, kb: KnowledgeBase) -> None:
