@@ -166,10 +166,16 @@ def render_site(kb: KnowledgeBase, figures: FigureIndex, repository: Repository 
     return dict(sorted(files.items()))
 
 
+def render_page(site: Site, name: str) -> str:
+    """One page of PAGES (`gpus.md`) in the language being written (generator.language.current):
+    what render_site writes under that name, without rendering the others."""
+    return environment().get_template(_template(name)).render(site=site, **PAGES[name](site))
+
+
 def _files(site: Site) -> dict[str, str]:
     """One language's pages and the data files the page scripts read (generator.language.current)."""
     env = environment()
-    files = {name: env.get_template(_template(name)).render(site=site, **context(site)) for name, context in PAGES.items()}
+    files = {name: render_page(site, name) for name in PAGES}
     # A page per source of measured runs (runs-<source>.md): as many as the knowledge base holds.
     template = env.get_template(_template("runs-source.md"))
     files.update({name: template.render(site=site, **context) for name, context in runs.source_pages(site).items()})
