@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from navigation import search_hrefs, settle, show_every_table, without_search_index
+from navigation import SETTLE_LIMIT_S, search_hrefs, settle, show_every_table, without_search_index
 from playwright.sync_api import Browser, Frame, Page, Request, Route
 
 from generator.derive import FigureIndex
@@ -197,6 +198,11 @@ def walk(browser: Browser, base_url: str, site_dir: Path) -> Iterator[Walk]:
         left.update(made)  # the page being left (its fetches may end before the new one commits)
         asked.clear()
         settle(page, base_url + path)
+        # The search worker asks for the index once its own script has run, which may be after
+        # `settle` saw nothing in flight: wait for the ask (a page that never asks fails below).
+        deadline = time.monotonic() + SETTLE_LIMIT_S
+        while not asked and time.monotonic() < deadline:
+            page.wait_for_timeout(10)
         seen.titles[path] = page.title()
         seen.indexes[path] = list(asked)
         show_every_table(page)
