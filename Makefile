@@ -25,7 +25,9 @@ serve: $(STAMP)
 build: check
 	$(VENV)/bin/mkdocs build --strict
 
+# Lighthouse runs the full Chromium (package chromium), not the tests' headless shell.
 bench: $(STAMP)
+	@tools/browser-deps.sh chromium
 	$(PY) benchmarks/bench.py
 
 screenshots: $(STAMP)
@@ -35,7 +37,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check generator tests benchmarks tools
 	$(PY) -m mypy
 
-# The browser tests need Debian's chromium and CJK fonts: installed here when missing (as root),
+# The browser tests need Debian's chromium-headless-shell and CJK fonts: installed here when missing (as root),
 # or a one-line message with the command to run.
 browser-deps:
 	@tools/browser-deps.sh

@@ -35,7 +35,7 @@ from generator.pipeline import validate_and_render  # noqa: E402
 from generator.render.expand import expand_figures  # noqa: E402
 from generator.render.trust import source_targets  # noqa: E402
 from generator.validate import SpecFile  # noqa: E402
-from tools.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, serve  # noqa: E402
+from tools.sitekit import CHROMIUM_ARGS, FULL_CHROMIUM, build_site, serve  # noqa: E402
 
 ENGLISH = "mkdocs.en.yml"  # the English edition's configuration, beside mkdocs.yml
 PIPELINE_1X = 0.1  # seconds
@@ -369,7 +369,7 @@ def lighthouse(site: Path) -> None:
     def measure(base: str, path: str) -> dict[str, float] | None:
         done = subprocess.run(["node", str(cli), base + path, "--output=json", "--quiet", f"--chrome-flags={flags}",
                                "--only-categories=performance,accessibility,best-practices,seo"],
-                              capture_output=True, text=True, timeout=300, env={**os.environ, "CHROME_PATH": CHROMIUM})
+                              capture_output=True, text=True, timeout=300, env={**os.environ, "CHROME_PATH": FULL_CHROMIUM})
         try:
             report = json.loads(done.stdout)
             categories, audits = report["categories"], report["audits"]

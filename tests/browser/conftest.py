@@ -1,5 +1,5 @@
 """Browser fixtures: the strictly built site served on 127.0.0.1, the knowledge base it was built
-from (a test that needs a value reads it there, never types it), and Debian's Chromium driven by
+from (a test that needs a value reads it there, never types it), and Debian's Chromium headless shell driven by
 Playwright (never a downloaded browser). Missing Chromium is a failure, not a skip: CI installs
 it, and these tests are what a reader sees."""
 
@@ -65,7 +65,7 @@ def base_url(site_dir: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)"
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium-headless-shell (tools/browser-deps.sh)"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
