@@ -34,6 +34,13 @@ def with_unit(value: float, unit: str) -> str:
     return f"{fmt_number(value)} {unit}".strip()
 
 
+def signed_percent(share: float) -> str:
+    """'+1.2%', '-3.4%' for a signed share (0.012, -0.034), and '0.0%' for one that rounds to
+    zero: '-0.0%' would claim a direction the rounded figure does not show."""
+    text = f"{share:+.1%}"
+    return text[1:] if text in ("+0.0%", "-0.0%") else text
+
+
 def direction_suffix(direction: str | None) -> str:
     """What follows a bandwidth written in prose: '（单向）', ' (per direction)'; nothing for
     a figure without a direction."""

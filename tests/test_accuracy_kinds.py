@@ -31,6 +31,7 @@ from generator.estimates.calibration import (
 )
 from generator.estimates.records import gpu as gpu_spec
 from generator.estimates.records import gpus, network_port, networks
+from generator.figure_format import signed_percent
 from generator.knowledge import KnowledgeBase
 from generator.language import speaking
 from generator.model.costs import Workload as WorkloadSpec
@@ -86,7 +87,7 @@ def test_every_architecture_is_listed_once_with_the_error_of_its_runs(which: str
             measured += 1
             assert a["mean_abs_error"] == pytest.approx(statistics.fmean(abs(e) for e in errors), rel=1e-12)
             assert a["bias"] == pytest.approx(statistics.fmean(errors), rel=1e-12)
-            assert f"{a['bias']:+.1%}" in a["statement"] and str(len(errors)) in a["statement"]
+            assert signed_percent(a["bias"]) in a["statement"] and str(len(errors)) in a["statement"]
         else:
             assert a["mean_abs_error"] is None and a["bias"] is None and "%" not in a["statement"]
     assert measured >= 1

@@ -19,6 +19,7 @@ from support import real_files, real_pages, real_result
 
 from generator.diagnostics import DataPath
 from generator.estimates.calibration import calibrate
+from generator.figure_format import signed_percent
 from generator.knowledge import Loaded
 from generator.model import KINDS
 from generator.model.common import Identified, Text
@@ -223,7 +224,7 @@ def test_a_source_page_opens_with_the_error_on_each_gpu_and_precision() -> None:
             assert shown == {} and "<table>" not in summary, source
             continue
         assert shown == {group: (len(errors), f"{statistics.fmean(abs(e) for e in errors):.1%}",
-                                 f"{statistics.fmean(errors):+.1%}") for group, errors in by_group.items()}, source
+                                 signed_percent(statistics.fmean(errors))) for group, errors in by_group.items()}, source
         assert list(shown) == sorted(shown, key=lambda g: gpu_order.index(g[0])), source
 
 

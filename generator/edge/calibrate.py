@@ -9,12 +9,13 @@ from collections import Counter
 from .. import strict_json
 from ..estimates.calibration import Calibration, RunError, Summary
 from ..estimates.fit import Point, Scan
+from ..figure_format import signed_percent
 
 
 def _pct(value: float | None, signed: bool = False) -> str:
     if value is None:
         return "—"
-    return f"{value:+.1%}" if signed else f"{value:.1%}"
+    return signed_percent(value) if signed else f"{value:.1%}"
 
 
 def _summary_json(s: Summary) -> dict[str, object]:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..diagnostics import Diagnostic
+from ..figure_format import signed_percent
 from ..labels import CHANGE_ZH
 from .diff import ClaimRow, Diff, FigureRow, Shown, Status, Verdict
 
@@ -197,7 +198,7 @@ def to_markdown(diff: Diff, base_label: str, head_label: str) -> str:
 
 
 def _pct(value: float | None, signed: bool = False) -> str:
-    return "—" if value is None else (f"{value:+.1%}" if signed else f"{value:.1%}")
+    return "—" if value is None else (signed_percent(value) if signed else f"{value:.1%}")
 
 
 def to_json(diff: Diff, base_label: str, head_label: str) -> str:

@@ -16,6 +16,7 @@ from typing import Literal, NamedTuple, get_args
 
 from ..costmodel import Assumptions, Workload, estimate
 from ..costmodel.inputs import Layout, Precision
+from ..figure_format import signed_percent
 from ..knowledge import KnowledgeBase, Loaded
 from ..language import Bilingual, say
 from ..model.entities import Architecture, Gpu, Source
@@ -275,9 +276,9 @@ def calibrate(kb: KnowledgeBase, assumed: Assumed = ASSUMED) -> Calibration:
 
 def statement(summary: Summary) -> str:
     """The one sentence every estimate carries: on how many runs, how far off on average."""
-    if summary.mean_abs_error is None:
+    if summary.mean_abs_error is None or summary.bias is None:
         return say("还没有可以比对的已发表实测运行。", "There are no published measured runs to compare with yet.")
-    mae, bias = f"{summary.mean_abs_error:.1%}", f"{summary.bias:+.1%}"
+    mae, bias = f"{summary.mean_abs_error:.1%}", signed_percent(summary.bias)
     return say(f"在 {summary.expressed} 条已发表的实测运行上，模型预测的单步时间平均绝对误差为 "
                f"{mae}，平均偏差 {bias}（正值表示实际比预测慢）。",
                f"On {summary.expressed} published measured runs, the step time the model predicts is off by "
@@ -318,7 +319,7 @@ def _group_statement(summary: Summary, unmeasured: tuple[str, str], measured: tu
     `measured` (how many runs, of what) with their error and bias."""
     if summary.mean_abs_error is None or summary.bias is None:
         return say(*unmeasured)
-    mae, bias = f"{summary.mean_abs_error:.1%}", f"{summary.bias:+.1%}"
+    mae, bias = f"{summary.mean_abs_error:.1%}", signed_percent(summary.bias)
     return say(f"{measured[0]}，单步时间的平均绝对误差为 {mae}，平均偏差 {bias}。",
                f"{measured[1]}: on them the step time is off by {mae} on average (mean absolute error), with a mean "
                f"bias of {bias}.")

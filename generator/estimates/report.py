@@ -13,6 +13,7 @@ from ..costmodel.chain import explain_lines
 from ..costmodel.explain import explain
 from ..costmodel.inputs import Layout
 from ..costmodel.result import Result, estimate
+from ..figure_format import signed_percent
 from ..knowledge import KnowledgeBase
 from .choice import Choice, Resolved, resolve
 from .fitting import remedies
@@ -143,7 +144,7 @@ def _error_line(what: str, entry: dict[str, Any]) -> str:
     """One group of `accuracy` (a kind, an architecture): its runs, error and bias, or that none was measured."""
     measured = isinstance(entry["mean_abs_error"], float)
     return f"  {what}: " + (f"{entry['runs']} runs, {entry['mean_abs_error']:.1%} mean absolute error, "
-                            f"bias {entry['bias']:+.1%}" if measured else "no published run yet")
+                            f"bias {signed_percent(entry['bias'])}" if measured else "no published run yet")
 
 
 def to_text(resolved: Resolved, result: Result, accuracy: dict[str, object] | None = None) -> str:

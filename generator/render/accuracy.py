@@ -14,6 +14,7 @@ from markupsafe import Markup
 from ..estimates.calibration import ASSUMED as SUITE_ASSUMED
 from ..estimates.calibration import Calibration, RunError, statement, summarise
 from ..estimates.runs import Assumed, Inferred
+from ..figure_format import signed_percent
 from ..labels import BLOCK, METRIC, RECOMPUTE, TRAINING
 from ..language import Bilingual, current, say
 from ..model.runs import Run
@@ -205,7 +206,7 @@ def _common(runs: list[RunError]) -> list[str]:
 def _pct(value: float | None, signed: bool = False) -> Cell:
     if value is None:
         return Cell.text("—")
-    return Cell(Markup(f"{value:+.1%}" if signed else f"{value:.1%}"), numeric=True)
+    return Cell(Markup(signed_percent(value) if signed else f"{value:.1%}"), numeric=True)
 
 
 def _seconds(value: float | None) -> Cell:
@@ -263,7 +264,7 @@ def _counts(report: Calibration) -> dict[str, object]:
     though they ran, how many took a layout choice the model made, and the error without those."""
     rest = report.without_inferred
     without = None if rest.mean_abs_error is None or rest.bias is None else \
-        {"runs": rest.expressed, "mae": f"{rest.mean_abs_error:.1%}", "bias": f"{rest.bias:+.1%}"}
+        {"runs": rest.expressed, "mae": f"{rest.mean_abs_error:.1%}", "bias": signed_percent(rest.bias)}
     return {"unfit": sum(1 for r in report.runs if r.fits is False),
             "inferred": sum(1 for r in report.runs if r.inferred is not None and r.error is not None),
             "without_inferred": without}
