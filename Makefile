@@ -42,19 +42,18 @@ lint: $(STAMP)
 browser-deps:
 	@tools/browser-deps.sh
 
-# Three workers (pytest-xdist) on the 2-core machines CI runs on. The browser and serve tests spend
-# part of their time waiting on Chromium and on `mkdocs serve`, so two workers leave the cores
-# idle at times. Four kept the cores busiest while the tests ran the full desktop Chromium
-# (three 754 s, four 677 s, on one slow day); with the lighter headless shell, three do the same
-# work in less CPU time: 577 s and 1,153 busy CPU-s against 639 s and 1,271 for four (same
-# checkout, about an hour apart; /proc/stat before and after).
+# Four workers (pytest-xdist) on the 2-core machines CI runs on. The browser and serve tests spend
+# much of their time waiting on Chromium and on `mkdocs serve`, so two workers leave the cores
+# idle part of the time; with four, vmstat shows them busy (0.5 % idle). Measured on one slow
+# day's machine: three workers 754 s, four 677 s (two took 976 s, before a change that saved about
+# 100 s of one worker's time); on an earlier day, one worker 440 s, two 291 s.
 # --dist worksteal: a worker that runs out takes half of the longest queue left. Under the default
 # (blocks of consecutive tests), one worker was handed every browser test and ran on alone for the
 # last 170 s while the other three had finished (a log of each test's start and end per worker);
-# with worksteal the workers end close together.
+# with worksteal all four end within 25 s of each other.
 test: browser-deps $(STAMP) lint
 	$(PY) -m generator check --strict specs
-	$(PY) -m pytest -n 3 --dist worksteal
+	$(PY) -m pytest -n 4 --dist worksteal
 
 schema: $(STAMP)
 	$(PY) -m generator schema --out schema
