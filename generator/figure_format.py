@@ -41,6 +41,13 @@ def signed_percent(share: float) -> str:
     return text[1:] if text in ("+0.0%", "-0.0%") else text
 
 
+def percent(share: float | None, signed: bool = False) -> str:
+    """A share as a percentage to one decimal ('7.4%'; `signed`: signed_percent), '—' for none."""
+    if share is None:
+        return "—"
+    return signed_percent(share) if signed else f"{share:.1%}"
+
+
 def direction_suffix(direction: str | None) -> str:
     """What follows a bandwidth written in prose: '（单向）', ' (per direction)'; nothing for
     a figure without a direction."""

@@ -9,13 +9,7 @@ from collections import Counter
 from .. import strict_json
 from ..estimates.calibration import Calibration, RunError, Summary
 from ..estimates.fit import Point, Scan
-from ..figure_format import signed_percent
-
-
-def _pct(value: float | None, signed: bool = False) -> str:
-    if value is None:
-        return "—"
-    return signed_percent(value) if signed else f"{value:.1%}"
+from ..figure_format import percent
 
 
 def _summary_json(s: Summary) -> dict[str, object]:
@@ -51,30 +45,30 @@ def to_json(cal: Calibration) -> str:
 def to_text(cal: Calibration, worst: int = 10) -> str:
     o = cal.overall
     lines = [f"cost model against {o.runs} published runs: {o.expressed} expressed, "
-             f"mean absolute error {_pct(o.mean_abs_error)}, bias {_pct(o.bias, signed=True)} "
+             f"mean absolute error {percent(o.mean_abs_error)}, bias {percent(o.bias, signed=True)} "
              "(error = measured ÷ predicted − 1; + means slower than predicted)",
              f"without the runs whose layout the model chose (below): {cal.without_inferred.expressed} expressed, "
-             f"mean absolute error {_pct(cal.without_inferred.mean_abs_error)}, "
-             f"bias {_pct(cal.without_inferred.bias, signed=True)}", "",
+             f"mean absolute error {percent(cal.without_inferred.mean_abs_error)}, "
+             f"bias {percent(cal.without_inferred.bias, signed=True)}", "",
              f"{'source':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
     for s in cal.sources:
         lines.append(f"{s.source[:40]:40} {s.summary.runs:5d} {s.summary.expressed:5d} "
-                     f"{_pct(s.summary.mean_abs_error):>7} {_pct(s.summary.bias, signed=True):>7}")
+                     f"{percent(s.summary.mean_abs_error):>7} {percent(s.summary.bias, signed=True):>7}")
     lines += ["", f"{'block, precision and training':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
     for k in cal.kinds:
         lines.append(f"{' '.join(k.kind):40} {k.summary.runs:5d} {k.summary.expressed:5d} "
-                     f"{_pct(k.summary.mean_abs_error):>7} {_pct(k.summary.bias, signed=True):>7}")
+                     f"{percent(k.summary.mean_abs_error):>7} {percent(k.summary.bias, signed=True):>7}")
     lines += ["", f"{'GPU architecture':40} {'runs':>5} {'expr.':>5} {'MAE':>7} {'bias':>7}"]
     for a in cal.architectures:
         if a.summary.runs:
             lines.append(f"{a.architecture[:40]:40} {a.summary.runs:5d} {a.summary.expressed:5d} "
-                         f"{_pct(a.summary.mean_abs_error):>7} {_pct(a.summary.bias, signed=True):>7}")
+                         f"{percent(a.summary.mean_abs_error):>7} {percent(a.summary.bias, signed=True):>7}")
     lines += ["", f"worst {worst}:", f"  {'run':44} {'measured':>10} {'predicted':>10} {'error':>8}"]
     for r in cal.worst(worst):
-        lines.append(f"  {r.id[:44]:44} {r.measured_s or 0.0:9.3f}s {r.predicted_s or 0.0:9.3f}s {_pct(r.error, True):>8}")
+        lines.append(f"  {r.id[:44]:44} {r.measured_s or 0.0:9.3f}s {r.predicted_s or 0.0:9.3f}s {percent(r.error, True):>8}")
     inferred = [r for r in cal.runs if r.inferred is not None]
     lines += ["", f"layout choices left unstated by the run, taken as the model's fastest: {len(inferred)}"]
-    lines += [f"  {r.id[:44]:44} {_pct(r.error, True):>8}  {r.inferred}" for r in inferred]
+    lines += [f"  {r.id[:44]:44} {percent(r.error, True):>8}  {r.inferred}" for r in inferred]
     unfit = [r.id for r in cal.runs if r.fits is False]
     lines += ["", f"reported as not fitting in memory, though they ran: {len(unfit)}"]
     lines += [f"  {run_id}" for run_id in unfit[:worst]] + ([f"  … and {len(unfit) - worst} more"] if len(unfit) > worst else [])
@@ -100,14 +94,14 @@ def scan_text(scan: Scan) -> str:
     for point in scan.points:
         overall = point.summary()
         cells = "  ".join(f"{value:24g}" for value in point.values)
-        per = " ".join(f"{_pct(point.summary(only=s).mean_abs_error):>7}" for s in sources)
-        lines.append(f"{cells}  {_pct(overall.mean_abs_error):>7} {_pct(overall.bias, signed=True):>7}  {per}")
+        per = " ".join(f"{percent(point.summary(only=s).mean_abs_error):>7}" for s in sources)
+        lines.append(f"{cells}  {percent(overall.mean_abs_error):>7} {percent(overall.bias, signed=True):>7}  {per}")
     best = scan.best()
-    lines += ["", f"best: {_point_values(scan, best)}: mean absolute error {_pct(best.summary().mean_abs_error)} "
+    lines += ["", f"best: {_point_values(scan, best)}: mean absolute error {percent(best.summary().mean_abs_error)} "
                   f"on {best.summary().expressed} runs", "", "each source held out (fitted on the others):"]
     for held in scan.held_out():
         lines.append(f"  {held.source[:40]:40} fitted at {_point_values(scan, held.fitted)}: "
-                     f"{_pct(held.summary.mean_abs_error)} on its {held.summary.expressed} runs")
+                     f"{percent(held.summary.mean_abs_error)} on its {held.summary.expressed} runs")
     return "\n".join(lines)
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..figure_format import signed_percent
+from ..figure_format import percent
 from ..labels import CHANGE_ZH
 from .diff import ClaimRow, Diff, FigureRow, Shown, Status, Verdict
 
@@ -192,13 +192,9 @@ def to_markdown(diff: Diff, base_label: str, head_label: str) -> str:
             lines += ["#### 成本模型在已发表实测上的精度", "", "| | 可表达的运行 | 平均绝对误差 | 平均偏差 |",
                       "| --- | --- | --- | --- |"]
             for label, s in (("BASE", diff.accuracy.old), ("HEAD", diff.accuracy.new)):
-                lines.append(f"| {label} | {s.expressed} / {s.runs} | {_pct(s.mean_abs_error)} | {_pct(s.bias, True)} |")
+                lines.append(f"| {label} | {s.expressed} / {s.runs} | {percent(s.mean_abs_error)} | {percent(s.bias, True)} |")
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _pct(value: float | None, signed: bool = False) -> str:
-    return "—" if value is None else (signed_percent(value) if signed else f"{value:.1%}")
 
 
 def to_json(diff: Diff, base_label: str, head_label: str) -> str:

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ..estimates.calibration import ASSUMED as SUITE_ASSUMED
 from ..estimates.calibration import Calibration, RunError, statement, summarise
 from ..estimates.runs import Assumed, Inferred
-from ..figure_format import signed_percent
+from ..figure_format import percent, signed_percent
 from ..labels import BLOCK, METRIC, RECOMPUTE, TRAINING
 from ..language import Bilingual, current, say
 from ..model.runs import Run
@@ -206,7 +206,7 @@ def _common(runs: list[RunError]) -> list[str]:
 def _pct(value: float | None, signed: bool = False) -> Cell:
     if value is None:
         return Cell.text("—")
-    return Cell(Markup(signed_percent(value) if signed else f"{value:.1%}"), numeric=True)
+    return Cell(Markup(percent(value, signed)), numeric=True)
 
 
 def _seconds(value: float | None) -> Cell:
